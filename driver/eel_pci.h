@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * eel_pci: internal state shared by the module's files.
+ *
+ * Lifetimes:
+ *  - struct eel_dev lives from probe until the last open file is released
+ *    (kref). remove() marks it dead, zaps user mappings, stops bus mastering
+ *    and frees what no mapping holds; ioctl and mmap then fail with ENODEV.
+ *  - struct eel_file is one open file; it owns its DMA buffers.
+ *  - struct eel_buf lives while its owner lists it or a VMA maps it, so a
+ *    buffer that is still mapped is never freed under user space. Every
+ *    VMA holds its file, so buffers never outlive their file.
+ *  - The module stays loaded while any file is open or mapped (fops owner).
+ */
+#ifndef EEL_PCI_DRIVER_H
+#define EEL_PCI_DRIVER_H
+
+#include <linux/fs.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/miscdevice.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/pci.h>
+
+#include <eel/eel_pci_ioctl.h>
+
+#define EEL_PCI_NAME	EEL_PCI_DRIVER_NAME
+
+struct eel_dev {
+	struct kref ref;
+	struct mutex lock;		/* protects everything below */
+	struct pci_dev *pdev;		/* held with pci_dev_get() */
+	bool dead;			/* removed: no more device access */
+	unsigned int dma_mask_bits;
+	void __iomem *bar[EEL_PCI_NUM_BARS];	/* memory BARs, for timing */
+	struct list_head files;		/* struct eel_file.node */
+	unsigned int nbufs;		/* DMA buffers alive on this device */
+	struct miscdevice misc;
+	char name[32];			/* misc name: eel_pci-0000:00:03.0 */
+	char nodename[40];		/* /dev/eel_pci/0000:00:03.0 */
+};
+
+struct eel_file {
+	struct eel_dev *edev;		/* holds a reference */
+	struct file *filp;
+	struct list_head node;		/* in edev->files */
+	struct list_head bufs;		/* struct eel_buf.node */
+	unsigned int nbufs;
+	u64 dma_bytes;
+	u32 next_id;
+};
+
+struct eel_buf {
+	struct eel_dev *edev;		/* outlived: the owner file holds it */
+	struct list_head node;		/* in eel_file.bufs while owned */
+	bool owned;
+	u32 id;
+	size_t size;			/* page multiple */
+	void *cpu;
+	dma_addr_t bus;
+	unsigned int maps;		/* VMAs mapping it */
+};
+
+/* core.c */
+void eel_dev_put(struct eel_dev *edev);
+
+/* dma.c: everything under edev->lock */
+int eel_dma_alloc(struct eel_file *ef, struct eel_pci_dma_alloc *req);
+int eel_dma_free(struct eel_file *ef, u32 id);
+struct eel_buf *eel_dma_find(struct eel_file *ef, u32 id);
+void eel_dma_disown(struct eel_file *ef, struct eel_buf *buf);
+void eel_buf_get(struct eel_buf *buf);
+void eel_buf_put(struct eel_buf *buf);
+int eel_dma_set_mask(struct eel_dev *edev, unsigned int bits);
+
+/* mmap.c */
+int eel_mmap(struct file *filp, struct vm_area_struct *vma);
+
+/* mmio_time.c: under edev->lock */
+int eel_mmio_time(struct eel_dev *edev, struct eel_pci_mmio_time *req);
+u32 eel_cycles_khz(void);
+
+/* ioctl.c */
+long eel_ioctl(struct file *filp, unsigned int cmd, unsigned long arg);
+
+#endif /* EEL_PCI_DRIVER_H */
