@@ -111,9 +111,11 @@ static int eel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	struct eel_dev *edev;
 	int err;
 
-	if (pdev->hdr_type != PCI_HEADER_TYPE_NORMAL) {
-		pci_err(pdev, "header type %u is not an endpoint: not binding\n",
-			pdev->hdr_type);
+	/* Host, PCI and ISA bridges belong to the PCI core and the platform. */
+	if (pdev->hdr_type != PCI_HEADER_TYPE_NORMAL ||
+	    (pdev->class >> 16) == PCI_BASE_CLASS_BRIDGE) {
+		pci_err(pdev, "class %06x, header type %u: not an endpoint function, not binding\n",
+			pdev->class, pdev->hdr_type);
 		return -ENODEV;
 	}
 
