@@ -1,0 +1,157 @@
+/* firmware/fw.h — the software NIC's firmware: its state and its parts.
+ *
+ * The firmware is the program of a NIC's embedded core. Its main loop,
+ * fw_step(), is one pass over everything the NIC watches:
+ *
+ *   fw_recv    frames off the wire: acknowledgements, puts into host memory,
+ *              E-register loads and their answers            (fw_recv.c)
+ *   fw_fetch   new descriptors from the send queue, new E-register commands
+ *                                                             (fw_send.c, fw_ereg.c)
+ *   fw_send    packets onto the wire within the window, go-back-N resends,
+ *              the retransmission timer, owed ACKs           (fw_send.c)
+ *
+ * Completions, the status block, trace stamps and counters are written by
+ * fw_host.c; key and bounds checks live in fw_mr.c. The firmware touches the
+ * outside only through its HAL (hal.h) and includes nothing but <stdint.h>,
+ * <stddef.h> and the shared ABI headers, so it builds freestanding
+ * (tests/firmware_freestanding.sh).
+ */
+#ifndef EEL_FW_H
+#define EEL_FW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <eel/fw_abi.h>
+
+#include "hal.h"
+#include "wire.h"
+
+#define FW_MSGS 256u      /* messages in flight, power of two */
+#define FW_WINDOW 128u    /* packets sent and not yet acknowledged */
+#define FW_RX_BUDGET 32u  /* frames handled per step */
+#define FW_MR_CACHE 4u    /* memory-region entries kept on chip */
+#define FW_RTO_BACKOFF 3u /* the timeout doubles at most this many times */
+
+enum fw_msg_kind { FW_MSG_SQE = 1, FW_MSG_EPUT = 2, FW_MSG_EGET = 3 };
+
+/* A message taken from the send queue or an E-register, until it is acknowledged. */
+struct fw_msg {
+	uint64_t wr_id;
+	uint64_t laddr;
+	uint64_t raddr;
+	uint32_t len;
+	uint32_t lkey;
+	uint32_t rkey;
+	uint32_t imm;
+	uint32_t first_psn;
+	uint32_t npkts;
+	uint32_t msg_id;
+	uint32_t trace;     /* TX trace record index + 1, 0 = not traced */
+	uint32_t ereg_seq;  /* E-register command sequence */
+	uint8_t kind;       /* enum fw_msg_kind */
+	uint8_t flags;      /* enum eel_fw_sqe_flags */
+	uint8_t ereg;       /* E-register index */
+	uint8_t answered;   /* EGET: the response arrived */
+	uint8_t data[EEL_FW_MAX_INLINE]; /* INLINE payload, EPUT value */
+};
+
+struct fw_mr_slot {
+	uint32_t key;
+	uint32_t gen;
+	struct eel_fw_mr mr;
+};
+
+struct fw {
+	struct fw_hal hal;
+	int running;            /* configuration taken after ENABLE */
+
+	/* configuration, taken from BAR0 at enable */
+	uint64_t sq_base, cq_base, mr_base, status_base, trace_base;
+	uint32_t sq_mask, cq_mask, mr_size, trace_size, mtu, retry_limit;
+	uint64_t rto, delay_fetch, delay_tx, delay_rx, delay_dma;
+
+	/* send side: PSNs are assigned when a message is taken */
+	uint64_t sq_fetched;    /* descriptors taken from the SQ */
+	uint64_t sq_cons;       /* descriptors finished (told to the host) */
+	struct fw_msg msg[FW_MSGS];
+	uint32_t msg_head;      /* oldest message in flight */
+	uint32_t msg_tail;      /* next free slot */
+	uint32_t msg_tx;        /* message holding snd_nxt */
+	uint32_t next_msg_id;
+	uint32_t psn_next;      /* next PSN to assign */
+	uint32_t snd_nxt;       /* next PSN to transmit */
+	uint32_t snd_una;       /* oldest PSN not acknowledged */
+	uint32_t snd_max;       /* one past the highest PSN ever transmitted */
+	uint64_t rto_deadline;  /* 0: timer off */
+	uint32_t rto_shift;
+	uint32_t timeouts;      /* in a row, without progress */
+
+	/* receive side */
+	uint32_t rcv_nxt;       /* next PSN expected */
+	uint32_t rcv_acked;     /* rcv_nxt as last told to the peer */
+	uint32_t ack_wait;      /* steps an owed ACK has waited */
+	int ack_force;          /* a duplicate arrived: the peer missed an ACK */
+	int nak_sent;           /* NAK(SEQ) sent for the current rcv_nxt */
+	uint64_t cq_prod;
+	uint32_t rx_bytes;      /* bytes of the message being received */
+	uint32_t rx_trace;      /* its RX trace record index + 1, 0 = not traced */
+	uint32_t rx_trace_next;
+
+	/* E-registers */
+	uint64_t ereg_db_seen;
+	uint32_t ereg_seq[EEL_FW_EREGS];
+
+	struct fw_mr_slot mr_cache[FW_MR_CACHE];
+
+	uint32_t error;         /* sticky connection error, enum eel_fw_status_code */
+	uint32_t error_info;
+	uint64_t cnt[EEL_FW_COUNTERS];
+};
+
+/* fw_main.c: the NIC's life */
+void fw_reset(struct fw *fw, const struct fw_hal *hal);
+int fw_step(struct fw *fw);
+void fw_delay(struct fw *fw, uint64_t ticks);
+void fw_fail(struct fw *fw, uint32_t code, uint32_t info);
+
+/* fw_send.c */
+int fw_fetch_sq(struct fw *fw);
+int fw_send(struct fw *fw);
+void fw_on_ack(struct fw *fw, uint32_t ack);
+void fw_go_back(struct fw *fw, uint32_t psn);
+struct fw_msg *fw_msg_alloc(struct fw *fw, uint32_t npkts);
+int fw_send_ctrl(struct fw *fw, uint8_t op, uint8_t syndrome, uint32_t psn);
+
+/* fw_recv.c */
+int fw_recv(struct fw *fw);
+
+/* fw_ereg.c */
+int fw_fetch_eregs(struct fw *fw);
+void fw_ereg_done(struct fw *fw, const struct fw_msg *m, uint32_t status, const uint64_t *value);
+
+/* fw_mr.c */
+int fw_mr_check(struct fw *fw, uint32_t key, uint64_t addr, uint64_t len, uint32_t need);
+
+/* fw_host.c: what the NIC writes for its host */
+void fw_complete(struct fw *fw, struct fw_msg *m, uint32_t status);
+void fw_cqe(struct fw *fw, uint8_t opcode, uint8_t status, uint64_t wr_id, uint32_t len,
+	    uint32_t imm, uint32_t msg_id, uint32_t trace);
+void fw_status_write(struct fw *fw, uint32_t field_off, const void *v, uint32_t len);
+void fw_stamp(struct fw *fw, int rx, uint32_t rec, int stage, uint64_t t);
+void fw_trace_begin(struct fw *fw, int rx, uint32_t rec, uint32_t msg_id);
+void fw_trace_end(struct fw *fw, int rx, uint32_t rec);
+void fw_count(struct fw *fw, int counter, uint64_t n);
+
+#define FW_REG(field) ((uint32_t)offsetof(struct eel_fw_bar, field))
+
+static inline void fw_copy(void *dst, const void *src, uint32_t n)
+{
+	uint8_t *d = dst;
+	const uint8_t *s = src;
+
+	while (n--)
+		*d++ = *s++;
+}
+
+#endif

@@ -1,0 +1,73 @@
+/* firmware/fw_ereg.c — the E-register engine (seed 000 §2, Cray T3E).
+ *
+ * An E-register is a line of BAR0 (struct eel_fw_ereg). The host stores the
+ * operands and a command with a fresh sequence number, then bumps
+ * ereg_doorbell; the NIC reads the operands from its own registers — no
+ * descriptor DMA — and sends one fixed-length 8-byte store or load. The
+ * answer goes back into the same register: `value` for a load, then `status`.
+ */
+#include "fw.h"
+
+#define EREG(i, field) FW_REG(ereg[0].field) + (uint32_t)(i) * (uint32_t)sizeof(struct eel_fw_ereg)
+
+int fw_fetch_eregs(struct fw *fw)
+{
+	const struct fw_hal *h = &fw->hal;
+	uint64_t db = hal_reg_read64(h, FW_REG(ereg_doorbell));
+	int work = 0;
+
+	if (db == fw->ereg_db_seen)
+		return 0;
+	for (uint32_t i = 0; i < EEL_FW_EREGS; i++) {
+		uint32_t cmd = hal_reg_read32(h, EREG(i, cmd));
+		uint32_t seq = cmd >> 8, op = cmd & 0xff;
+		struct fw_msg *m;
+
+		if (seq == fw->ereg_seq[i])
+			continue;
+		if (op != EEL_FW_EREG_PUT && op != EEL_FW_EREG_GET) {
+			struct fw_msg bad = { .kind = FW_MSG_EPUT, .ereg = (uint8_t)i, .ereg_seq = seq };
+
+			fw->ereg_seq[i] = seq;
+			fw_ereg_done(fw, &bad, EEL_FW_ERR_BAD_DESC, 0);
+			continue;
+		}
+		m = fw_msg_alloc(fw, 1);
+		if (!m)
+			return work; /* full: ereg_db_seen stays old, we look again */
+		fw->ereg_seq[i] = seq;
+		m->kind = op == EEL_FW_EREG_PUT ? FW_MSG_EPUT : FW_MSG_EGET;
+		m->flags = 0;
+		m->ereg = (uint8_t)i;
+		m->ereg_seq = seq;
+		m->raddr = hal_reg_read64(h, EREG(i, raddr));
+		m->rkey = hal_reg_read32(h, EREG(i, rkey));
+		m->len = 8;
+		if (op == EEL_FW_EREG_PUT) {
+			uint64_t v = hal_reg_read64(h, EREG(i, value));
+
+			fw_copy(m->data, &v, 8);
+		}
+		if (fw->error) {
+			/* Refused like a descriptor would be: give the PSN back. */
+			fw->msg_tail--;
+			fw->psn_next--;
+			fw->next_msg_id--;
+			fw_ereg_done(fw, m, EEL_FW_ERR_FLUSHED, 0);
+		}
+		work = 1;
+	}
+	fw->ereg_db_seen = db;
+	return work;
+}
+
+/* Answer in the register: the loaded value first, then the status the host
+ * waits on. */
+void fw_ereg_done(struct fw *fw, const struct fw_msg *m, uint32_t status, const uint64_t *value)
+{
+	const struct fw_hal *h = &fw->hal;
+
+	if (value)
+		hal_reg_write64(h, EREG(m->ereg, value), *value);
+	hal_reg_write32(h, EREG(m->ereg, status), m->ereg_seq << 8 | EEL_FW_EREG_DONE | status);
+}

@@ -1,0 +1,84 @@
+/* firmware/fw_host.c — what the NIC writes for its host: completions, the
+ * status block, trace stamps, counters (struct layouts in eel/fw_abi.h). */
+#include "fw.h"
+
+/* A completion queue entry: body first, then `owner` (the pass over the ring,
+ * starting at 1), so a host that sees the new owner sees the whole entry —
+ * hal_dma_write keeps writes in order. */
+void fw_cqe(struct fw *fw, uint8_t opcode, uint8_t status, uint64_t wr_id, uint32_t len,
+	    uint32_t imm, uint32_t msg_id, uint32_t trace)
+{
+	struct eel_fw_cqe e = {
+		.wr_id = wr_id, .len = len, .imm = imm, .opcode = opcode,
+		.status = status, .msg_id = msg_id, .trace = trace,
+	};
+	uint64_t at = fw->cq_base + (fw->cq_prod & fw->cq_mask) * sizeof(e);
+	uint32_t owner = (uint32_t)(((fw->cq_prod / (fw->cq_mask + 1)) + 1) & 1);
+
+	hal_dma_write(&fw->hal, at, &e, offsetof(struct eel_fw_cqe, owner));
+	hal_dma_write(&fw->hal, at + offsetof(struct eel_fw_cqe, owner), &owner, 4);
+	fw->cq_prod++;
+}
+
+/* A message is finished: acknowledged, refused, or flushed. Send-queue
+ * descriptors get a CQE when signalled and always on error (as verbs does);
+ * E-registers get their status; the host learns the freed SQ slots. */
+void fw_complete(struct fw *fw, struct fw_msg *m, uint32_t status)
+{
+	if (m->kind == FW_MSG_SQE) {
+		if ((m->flags & EEL_FW_SQE_SIGNALED) || status != EEL_FW_OK)
+			fw_cqe(fw, EEL_FW_CQE_PUT, (uint8_t)status, m->wr_id, m->len, 0,
+			       m->msg_id, m->trace);
+		fw->sq_cons++;
+		fw_status_write(fw, offsetof(struct eel_fw_status, sq_cons), &fw->sq_cons, 8);
+	} else if (m->kind == FW_MSG_EPUT || (m->kind == FW_MSG_EGET && !m->answered)) {
+		fw_ereg_done(fw, m, status, 0);
+	}
+	if (status == EEL_FW_OK)
+		fw_count(fw, EEL_FW_CNT_TX_MSGS, 1);
+}
+
+void fw_status_write(struct fw *fw, uint32_t field_off, const void *v, uint32_t len)
+{
+	hal_dma_write(&fw->hal, fw->status_base + field_off, v, len);
+}
+
+static uint64_t trace_addr(struct fw *fw, int rx, uint32_t rec)
+{
+	uint32_t i = (rx ? fw->trace_size : 0) + (rec & (fw->trace_size - 1));
+
+	return fw->trace_base + (uint64_t)i * sizeof(struct eel_trace);
+}
+
+void fw_stamp(struct fw *fw, int rx, uint32_t rec, int stage, uint64_t t)
+{
+	hal_dma_write(&fw->hal, trace_addr(fw, rx, rec) + offsetof(struct eel_trace, t[0]) +
+				       (uint64_t)stage * 8, &t, 8);
+}
+
+/* Start a record: the NIC owns the RX ring and clears a slot before reuse;
+ * TX records were cleared by the host that posted the message. */
+void fw_trace_begin(struct fw *fw, int rx, uint32_t rec, uint32_t msg_id)
+{
+	uint64_t at = trace_addr(fw, rx, rec);
+
+	if (rx) {
+		struct eel_trace zero = { 0 };
+
+		hal_dma_write(&fw->hal, at, &zero, sizeof(zero));
+	}
+	hal_dma_write(&fw->hal, at + offsetof(struct eel_trace, msg_id), &msg_id, 4);
+}
+
+void fw_trace_end(struct fw *fw, int rx, uint32_t rec)
+{
+	uint32_t one = 1;
+
+	hal_dma_write(&fw->hal, trace_addr(fw, rx, rec) + offsetof(struct eel_trace, valid), &one, 4);
+}
+
+void fw_count(struct fw *fw, int counter, uint64_t n)
+{
+	fw->cnt[counter] += n;
+	hal_reg_write64(&fw->hal, FW_REG(counters[counter]), fw->cnt[counter]);
+}

@@ -1,0 +1,108 @@
+/* firmware/fw_main.c — power-on, configuration, and the main loop. */
+#include "fw.h"
+
+/* Power-on reset: everything cleared, the ABI version published. */
+void fw_reset(struct fw *fw, const struct fw_hal *hal)
+{
+	uint8_t *p = (uint8_t *)fw;
+
+	for (size_t i = 0; i < sizeof(*fw); i++)
+		p[i] = 0;
+	fw->hal = *hal;
+	hal_reg_write32(&fw->hal, FW_REG(abi), EEL_FW_ABI_VERSION);
+	for (int c = 0; c < EEL_FW_COUNTERS; c++)
+		hal_reg_write64(&fw->hal, FW_REG(counters[c]), 0);
+}
+
+static int is_pow2(uint32_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+/* Take the configuration the host wrote before it set ENABLE. A layout the
+ * firmware cannot run with fails the NIC, which the host sees in its status
+ * block (EEL_FW_ERR_BAD_DESC). */
+static void fw_start(struct fw *fw)
+{
+	const struct fw_hal *h = &fw->hal;
+	uint32_t sq_size = hal_reg_read32(h, FW_REG(sq_size));
+	uint32_t cq_size = hal_reg_read32(h, FW_REG(cq_size));
+
+	fw->sq_base = hal_reg_read64(h, FW_REG(sq_base));
+	fw->cq_base = hal_reg_read64(h, FW_REG(cq_base));
+	fw->mr_base = hal_reg_read64(h, FW_REG(mr_base));
+	fw->mr_size = hal_reg_read32(h, FW_REG(mr_size));
+	fw->status_base = hal_reg_read64(h, FW_REG(status_base));
+	fw->trace_base = hal_reg_read64(h, FW_REG(trace_base));
+	fw->trace_size = hal_reg_read32(h, FW_REG(trace_size));
+	fw->mtu = hal_reg_read32(h, FW_REG(mtu));
+	fw->rto = hal_reg_read64(h, FW_REG(rto));
+	fw->retry_limit = hal_reg_read32(h, FW_REG(retry_limit));
+	fw->delay_fetch = hal_reg_read64(h, FW_REG(delay_fetch));
+	fw->delay_tx = hal_reg_read64(h, FW_REG(delay_tx));
+	fw->delay_rx = hal_reg_read64(h, FW_REG(delay_rx));
+	fw->delay_dma = hal_reg_read64(h, FW_REG(delay_dma));
+	fw->sq_mask = sq_size - 1;
+	fw->cq_mask = cq_size - 1;
+	fw->running = 1;
+
+	if (!is_pow2(sq_size) || !is_pow2(cq_size) || !fw->status_base ||
+	    (fw->trace_size && !is_pow2(fw->trace_size)) ||
+	    fw->mtu < EEL_FW_MTU_MIN || fw->mtu > EEL_FW_MTU_MAX || !fw->rto)
+		fw_fail(fw, EEL_FW_ERR_BAD_DESC, 0);
+}
+
+/* One pass of the main loop. Returns non-zero when it did any work, so that a
+ * host with spare time can tell an idle NIC from a busy one. */
+int fw_step(struct fw *fw)
+{
+	uint32_t ctrl = hal_reg_read32(&fw->hal, FW_REG(ctrl));
+	int work;
+
+	if (!(ctrl & EEL_FW_CTRL_ENABLE)) {
+		fw->running = 0;
+		return 0;
+	}
+	if (!fw->running)
+		fw_start(fw);
+	if (!(ctrl & EEL_FW_CTRL_LINK))
+		return 0;
+
+	work = fw_recv(fw);
+	work |= fw_fetch_eregs(fw);
+	work |= fw_fetch_sq(fw);
+	work |= fw_send(fw);
+	return work;
+}
+
+/* Busy-wait on the NIC clock: the emulated cost of a slower stage. */
+void fw_delay(struct fw *fw, uint64_t ticks)
+{
+	uint64_t t0 = hal_now(&fw->hal);
+
+	while (hal_now(&fw->hal) - t0 < ticks)
+		;
+}
+
+/* The connection failed (a refused access, a dead peer, a bad layout): remember
+ * why, tell the host, and finish everything in flight as flushed. From now on
+ * the NIC refuses new work with EEL_FW_ERR_FLUSHED, like an RC queue pair in
+ * the error state. */
+void fw_fail(struct fw *fw, uint32_t code, uint32_t info)
+{
+	if (fw->error)
+		return;
+	fw->error = code;
+	fw->error_info = info;
+	fw_status_write(fw, offsetof(struct eel_fw_status, error_info), &info, 4);
+	fw_status_write(fw, offsetof(struct eel_fw_status, error), &code, 4);
+	while (fw->msg_head != fw->msg_tail) {
+		struct fw_msg *m = &fw->msg[fw->msg_head & (FW_MSGS - 1)];
+
+		fw_complete(fw, m, EEL_FW_ERR_FLUSHED);
+		fw->msg_head++;
+	}
+	fw->msg_tx = fw->msg_head;
+	fw->snd_una = fw->snd_nxt = fw->snd_max = fw->psn_next;
+	fw->rto_deadline = 0;
+}

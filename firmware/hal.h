@@ -1,0 +1,99 @@
+/* firmware/hal.h — everything the firmware may ask of the machine it runs on.
+ *
+ * The firmware is freestanding: it reaches its host only through these calls
+ * (DESIGN.md "Firmware and HAL"). A host that runs the firmware — the software
+ * NIC's inline and thread modes, the DPDK and raw backends, an embedded core —
+ * fills in a struct fw_hal_ops. What each call stands for on a real NIC:
+ *
+ *   now          the NIC's free-running clock, in ticks
+ *   reg_*        the NIC's own registers (BAR0, struct eel_fw_bar)
+ *   dma_read     a DMA read of host memory (descriptor fetch, payload fetch)
+ *   dma_write    a DMA write to host memory, ordered after every earlier one
+ *                (PCIe posted writes are ordered: CQE after payload)
+ *   wire_tx_*    the transmit MAC: reserve a frame buffer, then send it
+ *   wire_rx*     the receive MAC: the next good frame (bad FCS already
+ *                dropped), valid until wire_rx_done
+ */
+#ifndef EEL_FW_HAL_H
+#define EEL_FW_HAL_H
+
+#include <stdint.h>
+
+struct fw_hal_ops {
+	uint64_t (*now)(void *ctx);
+	uint32_t (*reg_read32)(void *ctx, uint32_t off);
+	uint64_t (*reg_read64)(void *ctx, uint32_t off);
+	void (*reg_write32)(void *ctx, uint32_t off, uint32_t v);
+	void (*reg_write64)(void *ctx, uint32_t off, uint64_t v);
+	void (*dma_read)(void *ctx, void *dst, uint64_t bus_addr, uint32_t len);
+	void (*dma_write)(void *ctx, uint64_t bus_addr, const void *src, uint32_t len);
+	/* A buffer for one frame of up to len bytes, or 0 when the wire is full. */
+	void *(*wire_tx_alloc)(void *ctx, uint32_t len);
+	/* Send the frame last allocated, trimmed to len bytes. */
+	void (*wire_tx_send)(void *ctx, void *frame, uint32_t len);
+	/* The next received frame and its length, or 0 when none is waiting. */
+	const void *(*wire_rx)(void *ctx, uint32_t *len);
+	void (*wire_rx_done)(void *ctx);
+};
+
+struct fw_hal {
+	const struct fw_hal_ops *ops;
+	void *ctx;
+};
+
+static inline uint64_t hal_now(const struct fw_hal *h)
+{
+	return h->ops->now(h->ctx);
+}
+
+static inline uint32_t hal_reg_read32(const struct fw_hal *h, uint32_t off)
+{
+	return h->ops->reg_read32(h->ctx, off);
+}
+
+static inline uint64_t hal_reg_read64(const struct fw_hal *h, uint32_t off)
+{
+	return h->ops->reg_read64(h->ctx, off);
+}
+
+static inline void hal_reg_write32(const struct fw_hal *h, uint32_t off, uint32_t v)
+{
+	h->ops->reg_write32(h->ctx, off, v);
+}
+
+static inline void hal_reg_write64(const struct fw_hal *h, uint32_t off, uint64_t v)
+{
+	h->ops->reg_write64(h->ctx, off, v);
+}
+
+static inline void hal_dma_read(const struct fw_hal *h, void *dst, uint64_t bus, uint32_t len)
+{
+	h->ops->dma_read(h->ctx, dst, bus, len);
+}
+
+static inline void hal_dma_write(const struct fw_hal *h, uint64_t bus, const void *src, uint32_t len)
+{
+	h->ops->dma_write(h->ctx, bus, src, len);
+}
+
+static inline void *hal_wire_tx_alloc(const struct fw_hal *h, uint32_t len)
+{
+	return h->ops->wire_tx_alloc(h->ctx, len);
+}
+
+static inline void hal_wire_tx_send(const struct fw_hal *h, void *frame, uint32_t len)
+{
+	h->ops->wire_tx_send(h->ctx, frame, len);
+}
+
+static inline const void *hal_wire_rx(const struct fw_hal *h, uint32_t *len)
+{
+	return h->ops->wire_rx(h->ctx, len);
+}
+
+static inline void hal_wire_rx_done(const struct fw_hal *h)
+{
+	h->ops->wire_rx_done(h->ctx);
+}
+
+#endif

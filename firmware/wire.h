@@ -1,0 +1,80 @@
+/* firmware/wire.h — eel's wire protocol: the packet every eel NIC sends.
+ *
+ * One implementation, here: the software NIC, the DPDK backend and the raw
+ * backend all run this firmware, so all speak exactly this protocol. A frame
+ * is a 40-byte header followed by `len` payload bytes; the carrier (shared-
+ * memory wire, Ethernet) adds its own framing and FCS around it.
+ *
+ * Reliability (seed 000 Table 1 "reliability in hardware"): data packets
+ * (PUT, EPUT, EGET_REQ) carry consecutive PSNs; the receiver accepts only the
+ * next expected PSN, so delivery is exactly once and in order (go-back-N).
+ * Every packet piggybacks `ack` = the sender's next expected PSN (cumulative);
+ * ACK carries nothing else. NAK(SEQ) asks for a resend from `ack`;
+ * NAK(ACCESS) reports a refused put or get at `psn` and fails the connection,
+ * as a remote access error does on an InfiniBand RC queue pair.
+ * EGET_RESP answers EGET_REQ `psn` and also acknowledges it.
+ * All fields are little-endian.
+ */
+#ifndef EEL_FW_WIRE_H
+#define EEL_FW_WIRE_H
+
+#include <stdint.h>
+
+#define FW_WIRE_MAGIC 0xE1u /* high nibble: eel; low nibble: wire version 1 */
+
+enum fw_pkt_op {
+	FW_PKT_PUT = 1,       /* payload to raddr */
+	FW_PKT_EPUT = 2,      /* 8-byte E-register store to raddr */
+	FW_PKT_EGET_REQ = 3,  /* 8-byte E-register load from raddr */
+	FW_PKT_EGET_RESP = 4, /* the loaded value, for request `psn` */
+	FW_PKT_ACK = 5,
+	FW_PKT_NAK = 6,
+	FW_PKT_OP_MAX = 6
+};
+
+enum fw_pkt_flags {
+	FW_PKT_FIRST = 1u << 0,  /* first packet of a message */
+	FW_PKT_LAST = 1u << 1,   /* last packet of a message */
+	FW_PKT_NOTIFY = 1u << 2, /* LAST: write a NOTIFY CQE carrying imm */
+	FW_PKT_TRACE = 1u << 3,  /* stamp this message on the receiving side */
+};
+
+enum fw_nak_syndrome {
+	FW_NAK_SEQ = 1,    /* out of sequence: resend from ack */
+	FW_NAK_ACCESS = 2, /* bad key or bounds at psn: connection failed */
+};
+
+struct fw_pkt {
+	uint8_t magic;
+	uint8_t op;
+	uint8_t flags;
+	uint8_t syndrome;  /* NAK reason; EGET_RESP: enum eel_fw_status_code */
+	uint32_t psn;
+	uint32_t ack;      /* next PSN expected from the peer */
+	uint32_t msg_id;   /* sender's message number */
+	uint64_t raddr;    /* where this packet's payload goes (or is loaded from) */
+	uint32_t rkey;
+	uint16_t len;      /* payload bytes that follow */
+	uint16_t rsvd;
+	uint32_t imm;      /* NOTIFY immediate data */
+	uint32_t rsvd2;
+};
+_Static_assert(sizeof(struct fw_pkt) == 40, "wire header is 40 bytes");
+
+#define FW_PKT_HDR ((uint32_t)sizeof(struct fw_pkt))
+
+/* Check a received frame: returns 0 and fills *hdr when the frame is a
+ * well-formed eel packet, a negative value naming the defect otherwise.
+ * Never reads beyond frame_len. */
+int fw_pkt_parse(const void *frame, uint32_t frame_len, struct fw_pkt *hdr);
+
+/* Write hdr at the start of a frame buffer (which need not be aligned). */
+void fw_pkt_write(void *frame, const struct fw_pkt *hdr);
+
+/* PSN arithmetic modulo 2^32: a is before b. */
+static inline int fw_psn_before(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b) < 0;
+}
+
+#endif

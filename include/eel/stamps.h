@@ -1,0 +1,53 @@
+/* include/eel/stamps.h — the stages of one message's life that eel stamps.
+ *
+ * A message's timeline, in order (DESIGN.md "The one API", time):
+ *
+ *   POST           host: the put call was entered
+ *   DOORBELL       host: the descriptor is written, the doorbell store is about to issue
+ *   DOORBELL_DONE  host: the doorbell store has retired (or the system call returned)
+ *   NIC_FETCH      sending NIC: descriptor fetched
+ *   NIC_TX         sending NIC: the (last) packet is on the wire
+ *   NIC_RX         receiving NIC: the (first) packet came off the wire
+ *   DMA_START      receiving NIC: checks done, payload DMA into host memory begins
+ *   DMA_DONE       receiving NIC: the payload is in host memory
+ *   DETECT         receiving host: the waiting program saw the data
+ *   COMPLETE       sending host: the local completion was seen
+ *
+ * The one-way latency of a put is DETECT - POST; the stages between consecutive
+ * stamps (post, doorbell, fetch, tx, wire, rx, dma, detect) add up to it.
+ * All stamps are in cycles of the host's counter (eel/cycles.h); a NIC clock is
+ * mapped onto it by the backend. A stamp of 0 means "not stamped".
+ *
+ * This header is shared with firmware/: fixed-width types only.
+ */
+#ifndef EEL_STAMPS_H
+#define EEL_STAMPS_H
+
+#include <stdint.h>
+
+enum eel_stage {
+	EEL_ST_POST = 0,
+	EEL_ST_DOORBELL,
+	EEL_ST_DOORBELL_DONE,
+	EEL_ST_NIC_FETCH,
+	EEL_ST_NIC_TX,
+	EEL_ST_NIC_RX,
+	EEL_ST_DMA_START,
+	EEL_ST_DMA_DONE,
+	EEL_ST_DETECT,
+	EEL_ST_COMPLETE,
+	EEL_STAGES
+};
+
+/* One traced message. Sender-side records hold POST..NIC_TX and COMPLETE;
+ * receiver-side records hold NIC_RX..DETECT, for the peer's msg_id. */
+struct eel_trace {
+	uint32_t msg_id;        /* the sender's message number on the connection */
+	uint32_t valid;         /* non-zero once the NIC has finished with the record */
+	uint64_t t[EEL_STAGES]; /* cycles; 0 = not stamped */
+};
+
+/* Direction of a trace record, as seen by the device that holds it. */
+enum eel_trace_dir { EEL_TRACE_TX = 0, EEL_TRACE_RX = 1 };
+
+#endif
