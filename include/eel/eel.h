@@ -1,0 +1,195 @@
+/* include/eel/eel.h — libeel: one small API over every NIC eel drives.
+ *
+ * Every backend (the software NIC, verbs, DPDK, eel's raw driver) implements
+ * these calls, so every benchmark runs unchanged on every NIC.
+ *
+ *   eel_open("softnic", NULL, &dev);           a NIC, by URI
+ *   eel_oob_connect(host, port, ms, &oob);     out-of-band channel to the peer
+ *   eel_connect(dev, oob);                     exchange connection info, link up
+ *   eel_mr_reg(dev, buf, len, access, &mr);    a buffer the NIC may use
+ *   ... send mr->win to the peer over oob, receive its window ...
+ *   eel_put(dev, mr, src, 8, &peer_win, off, flags, wr_id, 0);
+ *   eel_wait_u64(dev, &slot, value);           wait for the peer's put to land
+ *
+ * Rules: every call returns 0 (or a count) on success and a negative errno
+ * code on failure; eel_errmsg() then says what went wrong and how to fix it.
+ * The library never prints and never exits. A device is used by one thread
+ * at a time. Every blocking call gives up after the device's timeout with
+ * -ETIMEDOUT, and returns -ECONNRESET as soon as it sees the peer is gone.
+ */
+#ifndef EEL_H
+#define EEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cycles.h"
+#include "stamps.h"
+
+#define EEL_VERSION "0.1.0"
+
+struct eel_dev;
+struct eel_oob;
+struct eel_oob_listener;
+
+/* ---- errors ---- */
+
+/* The last error of this thread: one line naming the problem and the fix. */
+const char *eel_errmsg(void);
+/* A short name for a negative error code ("-ETIMEDOUT" -> "timed out"). */
+const char *eel_strerror(int err);
+
+/* ---- opening a NIC ---- */
+
+struct eel_opts {
+	uint32_t timeout_ms;  /* longest any call may block (default 10000) */
+	uint32_t stamp_every; /* stamp one message in this many; 0 = stamps off (default 64) */
+	uint32_t sq_depth;    /* puts in flight (default 256, power of two) */
+};
+
+/* Fill opts with the defaults. */
+void eel_opts_default(struct eel_opts *opts);
+
+/* Open a NIC by URI:
+ *   softnic[:inline|:thread][?option=value&...]   the built-in software NIC
+ *   verbs:<ibdev>[:port]                          an RDMA device (rdma-core)
+ *   dpdk:<pci address or vdev args>               a DPDK port
+ *   raw:<pci address>                             eel's own e1000 driver
+ * opts may be NULL (defaults). Options in the URI override opts. */
+int eel_open(const char *uri, const struct eel_opts *opts, struct eel_dev **dev);
+void eel_close(struct eel_dev *dev);
+
+/* What the NIC can do and how it is attached. */
+enum eel_cap_flag {
+	EEL_CAP_EREGS = 1u << 0,        /* eel_eput / eel_eget */
+	EEL_CAP_NOTIFY = 1u << 1,       /* EEL_PUT_NOTIFY */
+	EEL_CAP_ONESIDED_HW = 1u << 2,  /* puts land without the receiving CPU */
+	EEL_CAP_RELIABLE_HW = 1u << 3,  /* the NIC retransmits, delivery exactly once */
+	EEL_CAP_NIC_CLOCK = 1u << 4,    /* NIC stamps mapped onto the host clock */
+	EEL_CAP_SHARED_CLOCK = 1u << 5, /* both ends stamp with one clock: one-way stages are exact */
+};
+
+struct eel_caps {
+	char backend[16];       /* "softnic", "verbs", "dpdk", "raw" */
+	char name[64];          /* which device: "softnic:inline", "rxe0", "0000:00:03.0" */
+	uint32_t flags;         /* enum eel_cap_flag */
+	uint32_t max_inline;    /* bytes a put may carry in its descriptor */
+	uint64_t max_put;       /* bytes in one put */
+	uint32_t mtu;           /* payload bytes per wire packet */
+	uint32_t sq_depth;      /* puts in flight */
+	uint32_t stamp_mask;    /* 1 << enum eel_stage, for each stage this NIC stamps */
+	char doorbell[64];      /* how a post reaches the NIC */
+	char attach[64];        /* how the NIC is attached to the host */
+	char clock[64];         /* which clock stamps the NIC's stages */
+};
+
+const struct eel_caps *eel_caps(const struct eel_dev *dev);
+
+/* ---- memory ---- */
+
+/* What a peer needs to put into (or get from) a region: send it as is
+ * (little-endian, fixed layout) over the out-of-band channel. */
+struct eel_window {
+	uint64_t addr;
+	uint64_t len;
+	uint32_t rkey;
+	uint32_t rsvd;
+};
+
+enum eel_access {
+	EEL_ACCESS_REMOTE_WRITE = 1u << 0,
+	EEL_ACCESS_REMOTE_READ = 1u << 1,
+};
+
+struct eel_mr {
+	void *addr;
+	size_t len;
+	uint32_t lkey;
+	struct eel_window win; /* the remote window of this region */
+	void *priv;            /* backend's */
+};
+
+int eel_mr_reg(struct eel_dev *dev, void *addr, size_t len, unsigned access, struct eel_mr **mr);
+int eel_mr_dereg(struct eel_dev *dev, struct eel_mr *mr);
+
+/* ---- out of band: TCP, perftest style ---- */
+
+/* Server: listen on addr (NULL = any) and port (0 = pick one). */
+int eel_oob_listen(const char *addr, uint16_t port, struct eel_oob_listener **l);
+uint16_t eel_oob_listener_port(const struct eel_oob_listener *l);
+int eel_oob_accept(struct eel_oob_listener *l, uint32_t timeout_ms, struct eel_oob **oob);
+void eel_oob_listener_close(struct eel_oob_listener *l);
+/* Client: connect, retrying until timeout_ms while the server starts. */
+int eel_oob_connect(const char *host, uint16_t port, uint32_t timeout_ms, struct eel_oob **oob);
+/* Typed messages. recv waits up to timeout_ms; while it waits it keeps the
+ * device (if any) making progress, so a NIC whose firmware runs on this
+ * thread keeps answering its peer. */
+int eel_oob_send(struct eel_oob *oob, uint16_t type, const void *buf, uint32_t len);
+int eel_oob_recv(struct eel_oob *oob, uint16_t type, void *buf, uint32_t cap, uint32_t *len,
+		 uint32_t timeout_ms, struct eel_dev *progress);
+void eel_oob_close(struct eel_oob *oob);
+/* Message types at and above this are the application's. */
+#define EEL_OOB_USER 0x100
+
+/* Exchange connection information with the peer over oob and bring the link
+ * up. The device keeps using oob to notice a peer that died; close the device
+ * before the channel. */
+int eel_connect(struct eel_dev *dev, struct eel_oob *oob);
+
+/* ---- data ---- */
+
+enum eel_put_flag {
+	EEL_PUT_SIGNALED = 1u << 0, /* a completion (eel_poll) when delivered */
+	EEL_PUT_INLINE = 1u << 1,   /* payload copied at post: src reusable at once, lmr may be NULL */
+	EEL_PUT_NOTIFY = 1u << 2,   /* the receiver gets a completion carrying imm */
+};
+
+/* Non-blocking RDMA write of len bytes from src (inside lmr) to
+ * dst->addr + dst_off. -EAGAIN when the send queue is full: poll, then retry. */
+int eel_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, size_t len,
+	    const struct eel_window *dst, uint64_t dst_off, unsigned flags, uint64_t wr_id,
+	    uint32_t imm);
+
+/* E-register style (seed 000, Cray T3E): a fixed-length 8-byte remote store
+ * or load, issued by programmed I/O with no descriptor. eput is non-blocking
+ * (eel_quiet waits for it); eget blocks until the value is back. */
+int eel_eput(struct eel_dev *dev, const struct eel_window *dst, uint64_t dst_off, uint64_t value);
+int eel_eget(struct eel_dev *dev, const struct eel_window *src, uint64_t src_off, uint64_t *value);
+
+enum eel_cqe_kind { EEL_CQE_PUT = 1, EEL_CQE_NOTIFY = 2 };
+
+struct eel_cqe {
+	uint64_t wr_id;
+	uint32_t len;
+	uint32_t imm;
+	int status;       /* 0, or a negative errno code (-EREMOTEIO: the peer refused) */
+	uint32_t kind;    /* enum eel_cqe_kind */
+	uint32_t msg_id;
+};
+
+/* Completions seen so far, up to max; never blocks. */
+int eel_poll(struct eel_dev *dev, struct eel_cqe *cqe, int max);
+/* Block until every put and eput posted on dev is delivered at the peer. */
+int eel_quiet(struct eel_dev *dev);
+/* Block until *addr == value: how a receiver detects a put (as perftest polls
+ * the last byte). Keeps the NIC making progress while it waits. */
+int eel_wait_u64(struct eel_dev *dev, const volatile uint64_t *addr, uint64_t value);
+/* Let the NIC make progress without waiting. Returns 1 when the NIC needs the
+ * caller's thread to run (the software NIC inline), 0 when it runs by itself. */
+int eel_progress(struct eel_dev *dev);
+
+/* ---- stamps and counters ---- */
+
+/* Trace records completed since the last drain, up to max (eel/stamps.h).
+ * TX records are this device's messages, RX records the peer's. */
+int eel_trace_drain(struct eel_dev *dev, enum eel_trace_dir dir, struct eel_trace *out, int max);
+
+struct eel_counter {
+	const char *name;
+	uint64_t value;
+};
+/* The NIC's own counters (packets, retransmissions, ...), up to max. */
+int eel_counters(struct eel_dev *dev, struct eel_counter *out, int max);
+
+#endif
