@@ -99,7 +99,8 @@ static void bars_str(char *buf, size_t len, const struct eel_pci_facts *f)
 		snprintf(buf, len, "-");
 }
 
-static void print_table(const struct eel_pci_facts *list, size_t n)
+static void print_table(const struct eel_pci_facts *list, size_t n,
+			const char *dump)
 {
 	bool unknown = false;
 	size_t i;
@@ -131,7 +132,9 @@ static void print_table(const struct eel_pci_facts *list, size_t n)
 		       f->vendor[0] ? f->vendor : "?",
 		       f->device[0] ? " " : "", f->device);
 	}
-	if (unknown)
+	if (unknown && dump)
+		printf("? = not in the dump: make it with `lspci -xxx` as root\n");
+	else if (unknown)
 		printf("? = in config space beyond its first 64 bytes: run as root to see it\n");
 }
 
@@ -267,6 +270,7 @@ int main(int argc, char **argv)
 	size_t n = 0;
 	int c, i, err;
 
+	opterr = 0;	/* one line of our own instead of getopt's */
 	while ((c = getopt_long(argc, argv, "ajd:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
@@ -282,7 +286,11 @@ int main(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			fputs(usage_text, stderr);
+			fprintf(stderr,
+				"eel-probe: %s '%s': see `eel-probe --help`\n",
+				c == ':' || (optopt && strchr("d", optopt)) ?
+				"option needs a value" : "unknown option",
+				argv[optind - 1]);
 			return 2;
 		}
 	}
@@ -315,7 +323,7 @@ int main(int argc, char **argv)
 	if (json)
 		print_json(list, n);
 	else if (n)
-		print_table(list, n);
+		print_table(list, n, opts.dump_file);
 	else
 		printf("no %sPCI functions found%s\n",
 		       opts.all ? "" : "network ",

@@ -317,6 +317,10 @@ static int scan_run(const struct eel_pci_facts_opts *opts, struct scan *sc)
 	}
 	pci_init(a);
 	pci_scan_bus(a);
+	if (dump && !a->devices)
+		return fail(-ENODATA,
+			    "the dump file %s holds no PCI function: make one with `lspci -xxx > FILE`",
+			    dump);
 
 	for (d = a->devices; d; d = d->next) {
 		struct eel_pci_facts f;
@@ -363,9 +367,17 @@ static int scan(const struct eel_pci_facts_opts *opts, struct scan *sc)
 	if (sc->pacc)
 		pci_cleanup(sc->pacc);
 	sc->pacc = NULL;
-	if (err == -EIO && !(opts && opts->dump_file))
-		fail(err, "%s: is /sys/bus/pci mounted and readable?",
-		     facts_err);
+	if (err == -EIO) {	/* add the likely fix to libpci's words */
+		char what[sizeof(facts_err)];
+
+		snprintf(what, sizeof(what), "%s", facts_err);
+		if (opts && opts->dump_file)
+			fail(err, "%s: is %s the output of `lspci -xxx`?",
+			     what, opts->dump_file);
+		else
+			fail(err, "%s: is /sys/bus/pci mounted and readable?",
+			     what);
+	}
 	if (err) {
 		free(sc->list);
 		sc->list = NULL;
