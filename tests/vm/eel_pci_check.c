@@ -9,6 +9,7 @@
  *   eel-pci-check mmio-time DEV OFF     the timing ioctl on BAR 0 at OFF
  *   eel-pci-check bad-args DEV          bad arguments: EINVAL (and friends)
  *   eel-pci-check open DEV EXPECT       open(2) gives EXPECT (ok, EACCES, EPERM...)
+ *   eel-pci-check wc DEV BAR            a prefetchable BAR mapped uncached and WC
  *   eel-pci-check hold DEV              map BAR 0 and a DMA buffer, close the fd,
  *                                       print "ready", wait for a line on stdin,
  *                                       then touch both mappings: prints
@@ -624,6 +625,36 @@ static int cmd_hold(const char *dev)
 	return 0;
 }
 
+/* A prefetchable BAR mapped both ways reads the same through each. */
+static int cmd_wc(const char *dev, unsigned int bar)
+{
+	struct eel_pci_info info;
+	volatile uint32_t *uc, *wc;
+	int fd = open_dev(dev), i, same = 1;
+
+	get_info(fd, &info);
+	if (bar >= EEL_PCI_NUM_BARS ||
+	    !(info.bar[bar].flags & EEL_PCI_BAR_PREFETCH) ||
+	    !(info.bar[bar].flags & EEL_PCI_BAR_MMAP)) {
+		fprintf(stderr, "eel-pci-check: BAR %u is not a mappable prefetchable BAR\n",
+			bar);
+		return 1;
+	}
+	uc = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd,
+		  (off_t)EEL_PCI_MMAP_BAR(bar));
+	wc = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd,
+		  (off_t)EEL_PCI_MMAP_BAR_WC(bar));
+	check(uc != MAP_FAILED, "uncached mapping of a prefetchable BAR");
+	check(wc != MAP_FAILED, "write-combining mapping of it");
+	if (uc == MAP_FAILED || wc == MAP_FAILED)
+		return 1;
+	for (i = 0; i < 16; i++)
+		same &= uc[i] == wc[i];
+	check(same, "both read the same first 64 bytes");
+	close(fd);
+	return failures != 0;
+}
+
 static uint64_t parse_u64(const char *s)
 {
 	char *end;
@@ -655,10 +686,12 @@ int main(int argc, char **argv)
 		return cmd_bad_args(argv[2]);
 	if (argc == 4 && !strcmp(cmd, "open"))
 		return cmd_open(argv[2], argv[3]);
+	if (argc == 4 && !strcmp(cmd, "wc"))
+		return cmd_wc(argv[2], (unsigned int)parse_u64(argv[3]));
 	if (argc == 3 && !strcmp(cmd, "hold"))
 		return cmd_hold(argv[2]);
 	fprintf(stderr,
 		"usage: eel-pci-check info|edu-dma|e1000-status|bad-args|hold DEV\n"
-		"       eel-pci-check mmio-time DEV OFFSET | open DEV ok|EACCES|EPERM|...\n");
+		"       eel-pci-check mmio-time DEV OFFSET | wc DEV BAR | open DEV ok|EACCES|EPERM|...\n");
 	return 2;
 }

@@ -122,6 +122,12 @@ run "eel-bind --unbind e1000" $BIND --unbind "$E1000"
 is "e1000 back with its driver, override cleared" "$(state_of "$E1000")" "driver=e1000 override="
 [ -e "$SYS/devices/$E1000/net" ] && ok "e1000 is a network interface again" || bad "e1000 has no net interface after unbind"
 
+echo "== virtio-rng: a 64-bit prefetchable BAR, write-combining"
+run "eel-bind --force virtio-rng" $BIND --force "$RNG"
+run "BAR 4 mapped uncached and write-combining" $CHECK wc "/dev/eel_pci/$RNG" 4
+run "eel-bind --unbind virtio-rng" $BIND --unbind "$RNG"
+is "virtio-rng back with virtio-pci" "$(state_of "$RNG")" "driver=virtio-pci override="
+
 echo "== mapped: rmmod refused, unbind turns accesses into SIGBUS"
 fifo=$(mktemp -u /tmp/hold.XXXXXX) && mkfifo "$fifo"   # not in $OUT: 9p has no FIFOs
 $CHECK hold "$DEV" < "$fifo" > "$OUT/hold.out" 2>&1 &
