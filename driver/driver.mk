@@ -9,20 +9,20 @@
 #   make module-clean   removes the Kbuild outputs
 #   make checkpatch     the kernel's style check, when a checkpatch.pl is found
 
-ifndef KVER
-KVER = $(eval KVER := $(shell tests/vm/run-vm --print-kver 2>/dev/null || \
+# EEL_KVER: KVER if given (and not empty), else the default; worked out once, and only
+# when a module target needs it (run-vm --print-kver takes a second).
+EEL_KVER = $(eval EEL_KVER := $(if $(KVER),$(KVER),$(shell tests/vm/run-vm --print-kver 2>/dev/null || \
 	ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sed 's|.*/linux-headers-||' | \
-	sort -V | tail -n 1))$(KVER)
-endif
-KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) /usr/src/linux-headers-$(KVER))
-MODULE_OUT = $(BUILD)/module/$(KVER)
+	sort -V | tail -n 1)))$(EEL_KVER)
+KDIR ?= $(firstword $(wildcard /lib/modules/$(EEL_KVER)/build) /usr/src/linux-headers-$(EEL_KVER))
+MODULE_OUT = $(BUILD)/module/$(EEL_KVER)
 
 .PHONY: module module-clean checkpatch
 EEL_PCI_SRC = $(filter-out %.mod.c,$(wildcard driver/*.c driver/*.h))
 
 module:
-	@if [ -z "$(KVER)" ] || [ ! -f "$(KDIR)/Makefile" ]; then \
-	  echo "make module: no kernel headers for '$(KVER)' in $(KDIR): run \`tools/setup vm\` (Debian's linux-headers-amd64) or pass KVER=<version with headers in /usr/src>" >&2; \
+	@if [ -z "$(EEL_KVER)" ] || [ ! -f "$(KDIR)/Makefile" ]; then \
+	  echo "make module: no kernel headers for '$(EEL_KVER)' in $(KDIR): run \`tools/setup vm\` (Debian's linux-headers-amd64) or pass KVER=<version with headers in /usr/src>" >&2; \
 	  exit 1; fi
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/driver modules
 	@mkdir -p $(MODULE_OUT)
@@ -36,7 +36,7 @@ module-clean:
 # source (linux-source-<series>: /usr/src/linux-source-*.tar.xz). CHECKPATCH=<path>
 # names one directly.
 CHECKPATCH ?= $(firstword $(wildcard $(KDIR)/scripts/checkpatch.pl \
-	/lib/modules/$(KVER)/source/scripts/checkpatch.pl $(BUILD)/checkpatch/scripts/checkpatch.pl))
+	/lib/modules/$(EEL_KVER)/source/scripts/checkpatch.pl $(BUILD)/checkpatch/scripts/checkpatch.pl))
 checkpatch:
 	@set -e; cp="$(CHECKPATCH)"; \
 	if [ -z "$$cp" ]; then \

@@ -120,7 +120,7 @@ bind-bad-input)
   done_ ;;
 
 module-w1)
-  out=$(make -s module W=1 KVER="${KVER:-$(tests/vm/run-vm --print-kver 2>/dev/null)}" 2>&1); rc=$?
+  out=$(make -s module W=1 2>&1); rc=$?   # KVER: the guest kernel's, as driver/driver.mk picks it
   echo "$out" | sed 's/^/      /'
   is "make module W=1 exit" "$rc" 0
   if grep -qiE 'warning|error' <<< "$out"; then bad "compiler warnings"; else ok "no warning at W=1"; fi
