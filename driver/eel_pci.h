@@ -48,7 +48,6 @@ struct eel_file {
 	struct list_head bufs;		/* struct eel_buf.node */
 	unsigned int nbufs;
 	u64 dma_bytes;
-	u32 next_id;
 };
 
 struct eel_buf {
