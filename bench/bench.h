@@ -1,0 +1,234 @@
+/* bench/bench.h — eel-bench: the seed papers' microbenchmarks over libeel.
+ *
+ * Both ends run the same plan in lock step: the client sends it, the server
+ * follows it. Each measurement has a client side (it keeps the time) and a
+ * server side (it receives and replies); they agree on every 8-byte token
+ * that marks a message, so no token repeats in a session.
+ */
+#ifndef EEL_BENCH_H
+#define EEL_BENCH_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <eel/eel.h>
+
+#include "stats.h"
+
+#define PLAN_VERSION 1u
+#define MAX_SIZES 32
+#define MAX_DEPTHS 16
+#define MAX_RUNS 1000
+#define OV_MAX_STEPS 64
+
+enum test_bit {
+	T_PINGPONG = 1u << 0,
+	T_FLOOD = 1u << 1,
+	T_OVERLAP = 1u << 2,
+	T_LIMIT = 1u << 3,
+};
+
+/* What to measure; the client sends it to the server as is. */
+struct plan {
+	uint32_t version;
+	uint32_t tests;          /* enum test_bit */
+	uint32_t iters;          /* ping-pong round trips per run (seed 000 §4: 10,000) */
+	uint32_t runs;           /* runs per measurement (seed 000 §4: >= 10) */
+	uint32_t warmup;         /* round trips before the first run */
+	uint32_t flood_msgs;     /* messages per flood run, at most */
+	uint32_t flood_bytes;    /* bytes per flood run, at most (large sizes send fewer) */
+	uint32_t flood_runs;
+	uint32_t nsizes, ndepths;
+	uint32_t sizes[MAX_SIZES];
+	uint32_t depths[MAX_DEPTHS];
+	uint32_t overlap_msgs;   /* messages per overlap point */
+	uint32_t overlap_runs;
+	uint32_t verify;         /* check every delivered byte */
+	uint32_t stamp_every;    /* stamped runs stamp one put in this many */
+	uint32_t timeout_ms;
+};
+
+/* One end of a measurement session. */
+struct session {
+	struct eel_dev *dev;
+	struct eel_oob *oob;
+	const struct eel_caps *caps;  /* &caps_copy: still valid after the NIC is closed */
+	struct eel_caps caps_copy;
+	const struct eel_clock *clk;
+	int server;
+	int pair;                 /* both ends on this machine, forked */
+	struct plan plan;
+	uint64_t point;           /* measurement points so far (tokens) */
+
+	/* control slots: one 8-byte slot per cache line, both directions */
+	uint64_t *ctrl;
+	struct eel_mr *ctrl_mr;
+	struct eel_window peer_ctrl;
+	/* data: flood payloads (source here, destination there) */
+	uint8_t *data;
+	size_t data_len;
+	struct eel_mr *data_mr;
+	struct eel_window peer_data;
+
+	volatile uint64_t *limit;  /* --pair: a shared cache-line pair for -t limit */
+	int cpu;                   /* this end's core, -1 if not pinned */
+};
+
+enum ctrl_slot {
+	SLOT_PING = 0,     /* ping-pong: client -> server */
+	SLOT_PONG = 1,     /* ping-pong: server -> client */
+	SLOT_REPLY = 2,    /* flood/overlap: the receiver's final reply */
+	CTRL_SLOTS = 8
+};
+#define SLOT(s, k) (&(s)->ctrl[(k) * 8])
+
+/* Out-of-band message types of the bench (above EEL_OOB_USER). */
+enum oob_type {
+	OOB_PLAN = EEL_OOB_USER,
+	OOB_WINDOWS,
+	OOB_READY,     /* server: set up for the next point */
+	OOB_DONE,      /* server: the point's outcome (struct point_done) */
+	OOB_TRACES,
+	OOB_COUNTERS,
+	OOB_BYE,
+	OOB_POINT,     /* overlap: the measuring end names the next point (struct ov_point) */
+	OOB_CURVE,     /* overlap: the server's receive-side curve */
+};
+
+struct ov_point {
+	uint32_t go;   /* 0: the sweep is over */
+	uint32_t n;    /* messages */
+	double d_ns;   /* computation per message */
+};
+
+struct point_done {
+	int32_t status;        /* 0, or a negative errno code */
+	uint32_t bad_words;    /* --verify: words that did not hold what was sent */
+	double value_ns;       /* a server-side measurement (o_r), per message */
+	char msg[200];
+};
+
+/* ---- results ---- */
+
+struct pingpong_res {
+	int done;
+	double eel_ns[MAX_RUNS];         /* per run, stamps off: RTT/2 */
+	double eel_stamped_ns[MAX_RUNS]; /* per run, stamps on */
+	int nruns;
+	struct stat eel, eel_stamped;
+};
+
+struct flood_point {
+	uint32_t size, q, msgs;
+	struct stat t;         /* ns per message over the runs */
+};
+
+struct flood_res {
+	int done;
+	struct flood_point *pt;
+	int npt;
+	double g_ns;           /* best 8-byte gap over queue depths (seed 000 Fig. 6) */
+	uint32_t g_q;
+	double G_ns_per_byte;  /* per-byte gap (seed 000 §4.2) */
+	uint32_t G_q;
+	double bw_bytes_per_ns;/* 1/G */
+	double M_bytes;        /* g/G (seed 000 §5.5) */
+};
+
+struct overlap_curve {
+	int n;
+	double d_ns[OV_MAX_STEPS];   /* inserted computation per message */
+	double t_ns[OV_MAX_STEPS];   /* time per message (min over runs) */
+	double g_ns;                 /* t at D = 0 */
+	double dmax_ns;              /* largest D that did not raise the time */
+	double o_ns;                 /* the overhead: g - D_max */
+	int rose_at_first;           /* the first D already raised it: o = g */
+};
+
+struct overlap_res {
+	int done;
+	struct overlap_curve send, recv;
+};
+
+#define STAGE_PARTS 8
+struct breakdown {
+	int done;
+	int samples;
+	double (*v)[STAGE_PARTS + 1];    /* joined one-way timelines: parts, then total */
+	int cap;
+	struct stat part[STAGE_PARTS];   /* ns */
+	struct stat total;               /* ns, DETECT - POST */
+	double residual_ns;              /* median(total) - sum of median(parts) */
+};
+
+struct limit_res {
+	int done;
+	double one_way_ns[MAX_RUNS];
+	int nruns;
+	struct stat one_way;
+	double skew_lo_ns, skew_hi_ns;   /* where the peer core's TSC offset must lie */
+};
+
+struct results {
+	struct pingpong_res pp;
+	struct flood_res fl;
+	struct overlap_res ov;
+	struct breakdown bd;
+	struct limit_res lim;
+	struct eel_counter counters[64];
+	int ncounters;
+	uint64_t peer_counter_values[64];
+	double wall_s;
+};
+
+/* ---- the parts ---- */
+
+/* session.c */
+int session_setup(struct session *s);
+void session_teardown(struct session *s);
+uint64_t token(struct session *s, uint32_t i);
+int server_ready(struct session *s);
+int client_await_ready(struct session *s);
+int server_done(struct session *s, const struct point_done *d);
+int client_await_done(struct session *s, struct point_done *d);
+int bench_fail(const char *what);
+double cyc_ns(const struct session *s, double cycles);
+
+/* the methods */
+int pingpong_run(struct session *s, struct results *r);
+int flood_run(struct session *s, struct results *r);
+int overlap_run(struct session *s, struct results *r);
+/* The overlap sweep on the measuring end; fn measures one run at computation
+ * d_ns (exposed for tests, which give it a known curve). */
+typedef int (*point_fn)(struct session *s, double d_ns, uint32_t n, double *t_ns);
+int overlap_sweep(struct session *s, point_fn fn, struct overlap_curve *c);
+int limit_run(struct session *s, struct results *r);
+int breakdown_add(const struct session *s, struct breakdown *bd, const struct eel_trace *tx, int ntx,
+		  const struct eel_trace *rx, int nrx);
+void breakdown_finish(struct breakdown *bd);
+extern const char *const stage_part_name[STAGE_PARTS];
+extern const char *const stage_part_what[STAGE_PARTS];
+
+/* pattern.c: --verify payloads */
+void pattern_fill(uint8_t *buf, uint32_t size, uint64_t point, uint32_t msg);
+uint32_t pattern_check(const uint8_t *buf, uint32_t size, uint64_t point, uint32_t msg);
+uint64_t pattern_token(uint64_t point, uint32_t msg);
+
+/* flood.c, used by overlap too: size -> messages per run */
+uint32_t flood_msgs_for(const struct plan *p, uint32_t size);
+
+/* report_table.c, report_json.c */
+void report_table(FILE *f, const struct session *s, const struct results *r, const char *uri);
+int report_json(const char *path, const struct session *s, const struct results *r, const char *uri,
+		int argc, char **argv);
+
+/* machine.c */
+void machine_cpu_model(char *out, size_t n);
+
+/* warnings.c: what a reader must know before trusting the figures */
+#define MAX_WARNINGS 16
+int report_warnings(const struct session *s, const struct results *r, char w[][240], int max);
+
+extern int verbose;
+
+#endif

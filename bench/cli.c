@@ -1,0 +1,258 @@
+/* bench/cli.c — eel-bench's command line: options into a plan, checked. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage_text[] =
+"usage: eel-bench [options]              both ends here (softnic), or a server\n"
+"       eel-bench [options] SERVER-HOST  the client of a server on SERVER-HOST\n"
+"\n"
+"Measures EEL, o_s, o_r, g, G (seed 000: ping-pong, flood, CPU overlap) on a NIC,\n"
+"and where the time of one put goes (the stage breakdown).\n"
+"\n"
+"  -d, --device URI      the NIC (default softnic): softnic[:inline|:thread][?opts],\n"
+"                        verbs:<ibdev>[:port], dpdk:<port>, raw:<pci-address>\n"
+"  -t, --test LIST       pingpong,flood,overlap,limit or all (default all)\n"
+"      --pair            both ends on this machine, forked (the default for softnic)\n"
+"      --server          wait for a client (the default without a host, but for softnic)\n"
+"  -p, --port N          TCP port of the out-of-band channel (default 18600)\n"
+"  -n, --iters N         ping-pong round trips per run (default 10000)\n"
+"  -r, --runs N          runs per ping-pong and flood point; the minimum is\n"
+"                        reported, with the median and spread (default 10)\n"
+"      --warmup N        round trips before the first run (default 1000)\n"
+"      --sizes LIST      flood sizes in bytes, multiples of 8: A..B (powers of two\n"
+"                        from A to B) or A,B,C (default 8..131072)\n"
+"      --depths LIST     flood queue depths, A..B or A,B,C (default 1..64)\n"
+"      --flood-msgs N    messages per flood run, at most (default 10000)\n"
+"      --flood-bytes N   bytes per flood run, at most (default 16777216)\n"
+"      --flood-runs N    runs per flood point (default: --runs)\n"
+"      --overlap-msgs N  messages per overlap point (default 2000)\n"
+"      --overlap-runs N  runs per overlap point (default 5)\n"
+"      --verify          check every delivered byte; fail on any loss,\n"
+"                        duplicate or corruption\n"
+"      --stamp-every N   in stamped runs, stamp one put in N (default 64;\n"
+"                        0: no stamps and no breakdown)\n"
+"      --cpu A[,B]       pin this end to core A (with --pair the server to B)\n"
+"      --timeout SEC     give up on a silent peer after SEC s (default 10)\n"
+"      --json FILE       also write the results as JSON (schema: README.md)\n"
+"  -q, --quiet           no table, only errors (with --json)\n"
+"  -v, --verbose         the curves too: g per queue depth, flood points, overlap\n"
+"  -V, --version\n"
+"  -h, --help\n";
+
+void cli_usage(FILE *f)
+{
+	fputs(usage_text, f);
+}
+
+/* One line naming the problem and the fix, then exit 2. */
+static void bad(const char *fmt, const char *arg, const char *fix)
+{
+	fprintf(stderr, "eel-bench: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "%s%s\n", fix ? ": " : "", fix ? fix : "");
+	exit(2);
+}
+
+static uint64_t number(const char *opt, const char *s, uint64_t min, uint64_t max)
+{
+	char *end, fix[96];
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	snprintf(fix, sizeof(fix), "give a whole number from %llu to %llu", (unsigned long long)min,
+		 (unsigned long long)max);
+	if (errno || end == s || *end || s[0] == '-')
+		bad("%s is not a number", s, fix);
+	if (v < min || v > max) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "%s %s is out of range", opt, s);
+		bad("%s", what, fix);
+	}
+	return v;
+}
+
+/* "A..B" (powers of two from A to B) or "A,B,C". */
+static uint32_t list(const char *opt, const char *s, uint32_t *out, uint32_t cap, uint64_t min,
+		     uint64_t max, int mult8)
+{
+	const char *dots = strstr(s, "..");
+	uint32_t n = 0;
+	char buf[256], msg[96];
+
+	snprintf(msg, sizeof(msg), "%s takes A..B or A,B,C", opt);
+	if (strlen(s) >= sizeof(buf))
+		bad("%s: list too long", opt, NULL);
+	if (dots) {
+		uint64_t a, b;
+
+		snprintf(buf, sizeof(buf), "%.*s", (int)(dots - s), s);
+		a = number(opt, buf, min, max);
+		b = number(opt, dots + 2, min, max);
+		if (a > b)
+			bad("%s: the range goes downwards", opt, "write it low..high");
+		for (uint64_t v = a; v <= b && n < cap; v *= 2)
+			out[n++] = (uint32_t)v;
+	} else {
+		snprintf(buf, sizeof(buf), "%s", s);
+		for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+			if (n == cap)
+				bad("%s: too many values", opt, "give at most 32");
+			out[n++] = (uint32_t)number(opt, t, min, max);
+		}
+		for (uint32_t i = 1; i < n; i++)
+			if (out[i] <= out[i - 1])
+				bad("%s: values must grow", opt, "list them from small to large, each once");
+	}
+	if (!n)
+		bad("%s", msg, NULL);
+	for (uint32_t i = 0; mult8 && i < n; i++)
+		if (out[i] % 8) {
+			char v[16];
+
+			snprintf(v, sizeof(v), "%u", out[i]);
+			bad("flood size %s is not a multiple of 8", v,
+			    "sizes are multiples of 8 bytes (seed 000 uses 8 B .. 128 KB, powers of two)");
+		}
+	return n;
+}
+
+static uint32_t tests(const char *s)
+{
+	char buf[128];
+	uint32_t t = 0;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (char *w = strtok(buf, ","); w; w = strtok(NULL, ",")) {
+		if (!strcmp(w, "pingpong"))
+			t |= T_PINGPONG;
+		else if (!strcmp(w, "flood"))
+			t |= T_FLOOD;
+		else if (!strcmp(w, "overlap"))
+			t |= T_OVERLAP;
+		else if (!strcmp(w, "limit"))
+			t |= T_LIMIT;
+		else if (!strcmp(w, "all"))
+			t |= T_PINGPONG | T_FLOOD | T_OVERLAP | T_LIMIT | T_ALL;
+		else
+			bad("unknown test '%s'", w, "use pingpong, flood, overlap, limit or all");
+	}
+	return t;
+}
+
+enum { O_PAIR = 256, O_SERVER, O_WARMUP, O_SIZES, O_DEPTHS, O_FMSGS, O_FBYTES, O_FRUNS, O_OMSGS,
+       O_ORUNS, O_VERIFY, O_STAMP, O_CPU, O_TIMEOUT, O_JSON };
+
+void cli_parse(struct cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "device", required_argument, 0, 'd' }, { "test", required_argument, 0, 't' },
+		{ "pair", no_argument, 0, O_PAIR }, { "server", no_argument, 0, O_SERVER },
+		{ "port", required_argument, 0, 'p' }, { "iters", required_argument, 0, 'n' },
+		{ "runs", required_argument, 0, 'r' }, { "warmup", required_argument, 0, O_WARMUP },
+		{ "sizes", required_argument, 0, O_SIZES }, { "depths", required_argument, 0, O_DEPTHS },
+		{ "flood-msgs", required_argument, 0, O_FMSGS },
+		{ "flood-bytes", required_argument, 0, O_FBYTES },
+		{ "flood-runs", required_argument, 0, O_FRUNS },
+		{ "overlap-msgs", required_argument, 0, O_OMSGS },
+		{ "overlap-runs", required_argument, 0, O_ORUNS },
+		{ "verify", no_argument, 0, O_VERIFY }, { "stamp-every", required_argument, 0, O_STAMP },
+		{ "cpu", required_argument, 0, O_CPU }, { "timeout", required_argument, 0, O_TIMEOUT },
+		{ "json", required_argument, 0, O_JSON }, { "quiet", no_argument, 0, 'q' },
+		{ "verbose", no_argument, 0, 'v' }, { "version", no_argument, 0, 'V' },
+		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
+	};
+	struct plan *p = &c->plan;
+	int o, flood_runs = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->uri = "softnic";
+	c->port = 18600;
+	c->cpu[0] = c->cpu[1] = -1;
+	p->version = PLAN_VERSION;
+	p->tests = T_PINGPONG | T_FLOOD | T_OVERLAP | T_LIMIT | T_ALL;
+	p->iters = 10000;
+	p->runs = 10;
+	p->warmup = 1000;
+	p->flood_msgs = 10000;
+	p->flood_bytes = 16u << 20;
+	p->overlap_msgs = 2000;
+	p->overlap_runs = 5;
+	p->stamp_every = 64;
+	p->timeout_ms = 10000;
+	p->nsizes = list("--sizes", "8..131072", p->sizes, MAX_SIZES, 8, 1u << 30, 1);
+	p->ndepths = list("--depths", "1..64", p->depths, MAX_DEPTHS, 1, 4096, 0);
+
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, ":d:t:p:n:r:qvVh", opts, NULL)) != -1) {
+		switch (o) {
+		case 'd': c->uri = optarg; break;
+		case 't': p->tests = tests(optarg); c->tests_given = 1; break;
+		case O_PAIR: c->pair = 1; break;
+		case O_SERVER: c->server = 1; break;
+		case 'p': c->port = (uint16_t)number("--port", optarg, 1, 65535); break;
+		case 'n': p->iters = (uint32_t)number("--iters", optarg, 1, 100000000); break;
+		case 'r': p->runs = (uint32_t)number("--runs", optarg, 1, MAX_RUNS / 2); break;
+		case O_WARMUP: p->warmup = (uint32_t)number("--warmup", optarg, 0, 100000000); break;
+		case O_SIZES: p->nsizes = list("--sizes", optarg, p->sizes, MAX_SIZES, 8, 1u << 30, 1); break;
+		case O_DEPTHS: p->ndepths = list("--depths", optarg, p->depths, MAX_DEPTHS, 1, 4096, 0); break;
+		case O_FMSGS: p->flood_msgs = (uint32_t)number("--flood-msgs", optarg, 2, 100000000); break;
+		case O_FBYTES: p->flood_bytes = (uint32_t)number("--flood-bytes", optarg, 8, 1u << 31); break;
+		case O_FRUNS: flood_runs = (int)number("--flood-runs", optarg, 1, MAX_RUNS); break;
+		case O_OMSGS: p->overlap_msgs = (uint32_t)number("--overlap-msgs", optarg, 16, 10000000); break;
+		case O_ORUNS: p->overlap_runs = (uint32_t)number("--overlap-runs", optarg, 1, MAX_RUNS); break;
+		case O_VERIFY: p->verify = 1; break;
+		case O_STAMP: p->stamp_every = (uint32_t)number("--stamp-every", optarg, 0, 1u << 20); break;
+		case O_CPU: {
+			char *comma = strchr(optarg, ',');
+
+			if (comma)
+				*comma = 0;
+			c->cpu[0] = (int)number("--cpu", optarg, 0, 4095);
+			if (comma)
+				c->cpu[1] = (int)number("--cpu", comma + 1, 0, 4095);
+			break;
+		}
+		case O_TIMEOUT: p->timeout_ms = (uint32_t)number("--timeout", optarg, 1, 3600) * 1000; break;
+		case O_JSON: c->json = optarg; break;
+		case 'q': c->quiet = 1; break;
+		case 'v': verbose = 1; break;
+		case 'V': printf("eel-bench %s\n", EEL_VERSION); exit(0);
+		case 'h': cli_usage(stdout); exit(0);
+		case ':': bad("option %s needs a value", argv[optind - 1], "see eel-bench --help");
+			break;
+		default: bad("unknown option '%s'", argv[optind - 1], "see eel-bench --help");
+		}
+	}
+	if (optind < argc)
+		c->host = argv[optind++];
+	if (optind < argc)
+		bad("unexpected argument '%s'", argv[optind], "eel-bench takes at most one host");
+	p->flood_runs = flood_runs ? (uint32_t)flood_runs : p->runs;
+	if (c->pair && (c->host || c->server))
+		bad("%s", "--pair runs both ends here", "drop the host or --server");
+	if (c->host && c->server)
+		bad("%s", "a host name makes this end the client", "drop --server (it is the other end's)");
+	if (!c->host && !c->server && !strncmp(c->uri, "softnic", 7))
+		c->pair = 1;
+	else if (!c->host && !c->pair)
+		c->server = 1;
+	if ((p->tests & T_LIMIT) && !c->pair) {
+		if (!(p->tests & T_ALL))
+			bad("%s", "-t limit measures two cores of this machine",
+			    "run it with --pair (it needs both ends here)");
+		p->tests &= ~(uint32_t)T_LIMIT;
+	}
+	for (uint32_t i = 0; i < p->ndepths; i++)
+		if (p->depths[i] > p->flood_msgs)
+			bad("%s", "a queue depth is larger than --flood-msgs", "lower --depths or raise --flood-msgs");
+	if (c->quiet && !c->json)
+		bad("%s", "--quiet prints nothing", "give --json FILE to keep the results");
+}

@@ -1,0 +1,26 @@
+/* bench/cli.h — eel-bench's command line (bench/cli.c). */
+#ifndef EEL_BENCH_CLI_H
+#define EEL_BENCH_CLI_H
+
+#include "bench.h"
+
+#define T_ALL (1u << 31) /* "all" was asked: tests that cannot run here are left out quietly */
+
+struct cli {
+	const char *uri;
+	const char *host;
+	const char *json;
+	uint16_t port;
+	int pair;
+	int server;
+	int quiet;
+	int tests_given;
+	int cpu[2];
+	struct plan plan;
+};
+
+/* Parse argv; on bad input print one line and exit 2. */
+void cli_parse(struct cli *c, int argc, char **argv);
+void cli_usage(FILE *f);
+
+#endif

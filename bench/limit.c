@@ -1,0 +1,118 @@
+/* bench/limit.c — the physical limit of this machine for what the software
+ * NIC does: a bare ping-pong of one cache line between the two cores of the
+ * pair, in two processes, with nothing else: one side stores a value, the
+ * other spins until it sees it and stores it back. The one-way time is the
+ * floor under any message between these cores; softnic EEL / limit says what
+ * the NIC's protocol adds.
+ *
+ * One more pass stamps each round trip with both cores' counters: the
+ * receiving core's stamp t_b must lie between the sender's t_a (before its
+ * store) and t_a' (after the answer), so the peer counter's offset is inside
+ * [max(t_b - t_a'), min(t_b - t_a)]. Zero inside: stamps taken on the two
+ * cores are comparable to within that interval.
+ */
+#include <string.h>
+
+#include "bench.h"
+
+#define LINE_PING 0   /* client -> server */
+#define LINE_PONG 8   /* server -> client, then the server's stamp */
+
+static int spin_until(struct session *s, volatile uint64_t *at, uint64_t v, uint64_t end)
+{
+	uint32_t n = 0;
+
+	while (__atomic_load_n(at, __ATOMIC_ACQUIRE) != v)
+		if (!(++n & 4095) && eel_cycles() > end) {
+			fprintf(stderr, "eel-bench: limit: the other core stopped answering\n");
+			return -1;
+		}
+	return 0;
+}
+
+static int client_run(struct session *s, uint32_t n, int skew, struct limit_res *l, double *one_way)
+{
+	volatile uint64_t *m = s->limit;
+	uint64_t end = eel_cycles() + (uint64_t)(s->clk->hz / 1000 * s->plan.timeout_ms);
+	uint64_t t0, t1;
+	struct point_done d;
+
+	if (client_await_ready(s))
+		return -1;
+	t0 = eel_cycles();
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t tok = token(s, i), ta = 0, ta2, tb;
+
+		if (skew)
+			ta = eel_cycles();
+		__atomic_store_n(&m[LINE_PING], tok, __ATOMIC_RELEASE);
+		if (spin_until(s, &m[LINE_PONG], tok, end))
+			return -1;
+		if (skew) {
+			ta2 = eel_cycles();
+			tb = m[LINE_PONG + 1];
+			if ((double)tb - (double)ta2 > l->skew_lo_ns)
+				l->skew_lo_ns = (double)tb - (double)ta2;
+			if ((double)tb - (double)ta < l->skew_hi_ns)
+				l->skew_hi_ns = (double)tb - (double)ta;
+		}
+	}
+	t1 = eel_cycles();
+	if (client_await_done(s, &d))
+		return -1;
+	*one_way = cyc_ns(s, (double)(t1 - t0 - s->clk->timer_cycles)) / n / 2;
+	return 0;
+}
+
+static int server_run(struct session *s, uint32_t n, int skew)
+{
+	volatile uint64_t *m = s->limit;
+	uint64_t end = eel_cycles() + (uint64_t)(s->clk->hz / 1000 * s->plan.timeout_ms);
+	struct point_done d = { 0 };
+
+	if (server_ready(s))
+		return -1;
+	for (uint32_t i = 0; i < n && !d.status; i++) {
+		uint64_t tok = token(s, i);
+
+		if (spin_until(s, &m[LINE_PING], tok, end)) {
+			d.status = -1;
+			snprintf(d.msg, sizeof(d.msg), "limit: the client stopped");
+			break;
+		}
+		if (skew)
+			m[LINE_PONG + 1] = eel_cycles();
+		__atomic_store_n(&m[LINE_PONG], tok, __ATOMIC_RELEASE);
+	}
+	return server_done(s, &d) || d.status ? -1 : 0;
+}
+
+int limit_run(struct session *s, struct results *r)
+{
+	struct limit_res *l = &r->lim;
+	const struct plan *p = &s->plan;
+
+	l->skew_lo_ns = -1e300;
+	l->skew_hi_ns = 1e300;
+	/* run -1 warms up, run `runs` measures the counters' agreement */
+	for (int run = -1; run <= (int)p->runs; run++, s->point++) {
+		int skew = run == (int)p->runs;
+		uint32_t n = run < 0 ? (p->warmup ? p->warmup : 1) : p->iters;
+		double ow = 0;
+
+		if (s->server ? server_run(s, n, skew) : client_run(s, n, skew, l, &ow))
+			return -1;
+		if (!s->server && run >= 0 && !skew)
+			l->one_way_ns[l->nruns++] = ow;
+	}
+	if (!s->server) {
+		double v[MAX_RUNS];
+
+		memcpy(v, l->one_way_ns, sizeof(double) * (size_t)l->nruns);
+		l->one_way = stat_of(v, l->nruns);
+		l->skew_lo_ns = cyc_ns(s, l->skew_lo_ns);
+		l->skew_hi_ns = cyc_ns(s, l->skew_hi_ns);
+		l->done = 1;
+	}
+	return 0;
+}

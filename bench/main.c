@@ -1,0 +1,251 @@
+/* bench/main.c — eel-bench: the seed papers' microbenchmarks on any NIC eel
+ * drives. Roles as perftest has them: no host = server (or, for the software
+ * NIC, both ends here); a host = the client, which runs the plan and prints.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cli.h"
+
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return 0;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		fprintf(stderr, "eel-bench: cannot pin to core %d (%s): pick one from `nproc`, or drop --cpu\n",
+			cpu, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The n-th core this process may run on, or -1. */
+static int nth_cpu(int n)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -1;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set) && n-- == 0)
+			return c;
+	return -1;
+}
+
+/* softnic:thread with cores to spare: put each end's firmware on a core of
+ * its own, as a NIC's processor would be. */
+static const char *thread_uri(const char *uri, int fw_cpu, char *buf, size_t n)
+{
+	if (fw_cpu < 0 || strncmp(uri, "softnic:thread", 14) || strstr(uri, "fw_cpu=") ||
+	    strstr(uri, "oversubscribe=1"))
+		return uri;
+	snprintf(buf, n, "%s%cfw_cpu=%d", uri, strchr(uri, '?') ? '&' : '?', fw_cpu);
+	return buf;
+}
+
+static int exchange_plan(struct session *s, struct plan *p)
+{
+	uint32_t n;
+
+	if (!s->server)
+		return eel_oob_send(s->oob, OOB_PLAN, p, sizeof(*p)) ? bench_fail("sending the plan") : 0;
+	if (eel_oob_recv(s->oob, OOB_PLAN, p, sizeof(*p), &n, p->timeout_ms, s->dev))
+		return bench_fail("receiving the plan");
+	/* The plan came off the network: believe nothing in it unchecked. */
+	if (n != sizeof(*p) || p->version != PLAN_VERSION || !p->iters || !p->runs ||
+	    p->runs > MAX_RUNS / 2 || p->flood_runs > MAX_RUNS || p->overlap_runs > MAX_RUNS ||
+	    !p->flood_runs || !p->overlap_runs || p->nsizes > MAX_SIZES || p->ndepths > MAX_DEPTHS ||
+	    !p->nsizes || !p->ndepths || p->flood_msgs < 2 || p->overlap_msgs < 16 ||
+	    p->overlap_msgs > 10000000 || !p->timeout_ms) {
+		fprintf(stderr, "eel-bench: the client's plan is not one this eel-bench understands: run the "
+			"same version on both ends\n");
+		return -1;
+	}
+	for (uint32_t i = 0; i < p->nsizes; i++)
+		if (p->sizes[i] < 8 || p->sizes[i] % 8 || p->sizes[i] > (1u << 30) ||
+		    (uint64_t)flood_msgs_for(p, p->sizes[i]) * p->sizes[i] > (1ull << 33)) {
+			fprintf(stderr, "eel-bench: the client's plan asks for impossible flood sizes\n");
+			return -1;
+		}
+	return 0;
+}
+
+static int counters(struct session *s, struct results *r)
+{
+	struct eel_counter c[64];
+	uint64_t v[64] = { 0 };
+	int n = eel_counters(s->dev, c, 64);
+
+	for (int i = 0; i < n; i++)
+		v[i] = c[i].value;
+	if (s->server)
+		return eel_oob_send(s->oob, OOB_COUNTERS, v, sizeof(v)) ? bench_fail("sending counters") : 0;
+	memcpy(r->counters, c, sizeof(c));
+	r->ncounters = n;
+	if (eel_oob_recv(s->oob, OOB_COUNTERS, r->peer_counter_values, sizeof(v), NULL, s->plan.timeout_ms,
+			 s->dev))
+		return bench_fail("receiving the server's counters");
+	return 0;
+}
+
+/* Both ends: everything delivered, then a last word, then close. */
+static int goodbye(struct session *s)
+{
+	uint32_t n;
+
+	if (eel_quiet(s->dev))
+		return bench_fail("finishing");
+	if (eel_oob_send(s->oob, OOB_BYE, NULL, 0) ||
+	    eel_oob_recv(s->oob, OOB_BYE, NULL, 0, &n, s->plan.timeout_ms, s->dev))
+		return bench_fail("saying goodbye");
+	return 0;
+}
+
+/* One end, from opening the NIC to the last goodbye. */
+static int run_end(struct cli *c, struct session *s, struct results *r, const char *uri,
+		   struct eel_oob_listener *l, uint32_t accept_ms)
+{
+	struct eel_opts o;
+	int rc;
+
+	eel_opts_default(&o);
+	o.timeout_ms = c->plan.timeout_ms;
+	if (eel_open(uri, &o, &s->dev))
+		return bench_fail("opening the NIC");
+	rc = s->server ? eel_oob_accept(l, accept_ms, &s->oob)
+		       : eel_oob_connect(c->host ? c->host : "127.0.0.1", c->port, c->plan.timeout_ms, &s->oob);
+	if (rc)
+		return bench_fail(s->server ? "waiting for the client" : "connecting to the server");
+	if (eel_connect(s->dev, s->oob))
+		return bench_fail("connecting the NICs");
+	s->plan = c->plan;
+	if (exchange_plan(s, &s->plan) || session_setup(s))
+		return -1;
+	if (s->server && !s->pair)
+		fprintf(stderr, "eel-bench: serving a client on %s\n", eel_caps(s->dev)->name);
+	if ((s->plan.tests & T_PINGPONG) && pingpong_run(s, r))
+		return -1;
+	if ((s->plan.tests & T_FLOOD) && flood_run(s, r))
+		return -1;
+	if ((s->plan.tests & T_OVERLAP) && overlap_run(s, r))
+		return -1;
+	if ((s->plan.tests & T_LIMIT) && limit_run(s, r))
+		return -1;
+	if (counters(s, r) || goodbye(s))
+		return -1;
+	return 0;
+}
+
+static void end_close(struct session *s)
+{
+	session_teardown(s);
+	if (s->dev)
+		eel_close(s->dev);
+	eel_oob_close(s->oob);
+	s->dev = NULL;
+	s->oob = NULL;
+}
+
+int main(int argc, char **argv)
+{
+	static struct results r;
+	struct session s = { 0 };
+	struct cli c;
+	struct eel_oob_listener *l = NULL;
+	char uri_buf[512];
+	const char *uri;
+	struct timespec t0, t1;
+	pid_t child = -1;
+	int rc;
+
+	cli_parse(&c, argc, argv);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	(void)eel_clock(); /* calibrate before anything is timed */
+	s.cpu = -1;
+
+	if (c.pair) {
+		int cpu_c = c.cpu[0] >= 0 ? c.cpu[0] : nth_cpu(0);
+		int cpu_s = c.cpu[1] >= 0 ? c.cpu[1] : nth_cpu(1);
+
+		if (eel_oob_listen("127.0.0.1", 0, &l))
+			return bench_fail("setting up the pair") ? 1 : 1;
+		c.port = eel_oob_listener_port(l);
+		s.limit = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (s.limit == MAP_FAILED) {
+			fprintf(stderr, "eel-bench: cannot map shared memory for the pair\n");
+			return 1;
+		}
+		fflush(NULL);
+		child = fork();
+		if (child < 0) {
+			fprintf(stderr, "eel-bench: cannot fork the server end: %s\n", strerror(errno));
+			return 1;
+		}
+		s.pair = 1;
+		s.server = child == 0;
+		s.cpu = s.server ? cpu_s : cpu_c;
+		if (s.cpu == cpu_c && cpu_s == cpu_c)
+			s.cpu = -1; /* one core: do not pin both ends onto it */
+		uri = thread_uri(c.uri, nth_cpu(s.server ? 3 : 2), uri_buf, sizeof(uri_buf));
+		if (pin(s.cpu)) {
+			if (s.server)
+				_exit(1);
+			kill(child, SIGTERM);
+			waitpid(child, NULL, 0);
+			return 1;
+		}
+		if (!s.server)
+			eel_oob_listener_close(l);
+	} else {
+		s.server = c.server;
+		s.cpu = c.cpu[0];
+		uri = c.uri;
+		if (pin(s.cpu))
+			return 1;
+		if (s.server && eel_oob_listen(NULL, c.port, &l))
+			return bench_fail("listening") ? 1 : 1;
+		if (s.server)
+			fprintf(stderr, "eel-bench: waiting for a client on port %u\n", c.port);
+	}
+
+	rc = run_end(&c, &s, &r, uri, l, c.pair ? c.plan.timeout_ms : 600000);
+	end_close(&s);
+	eel_oob_listener_close(c.pair && !s.server ? NULL : l);
+	if (s.server)
+		_exit(rc ? 1 : 0);
+
+	if (child > 0) {
+		int st = 0;
+
+		if (rc)
+			kill(child, SIGTERM);
+		waitpid(child, &st, 0);
+		if (!rc && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+			fprintf(stderr, "eel-bench: the server end failed (see its message above)\n");
+			rc = -1;
+		}
+	}
+	if (rc)
+		return 1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	r.wall_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	s.dev = NULL;
+	if (!c.quiet)
+		report_table(stdout, &s, &r, uri);
+	if (c.json && report_json(c.json, &s, &r, uri, argc, argv))
+		return 1;
+	return 0;
+}

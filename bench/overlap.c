@@ -1,0 +1,251 @@
+/* bench/overlap.c — the CPU-overlap test, seed 000 (000_08b5a44ef913033a.txt)
+ * §4.3.
+ *
+ * Send side: the flood test with 8-byte puts at queue depth 1, with a
+ * computation of D ns inserted between initiating a put and completing it.
+ * Small D changes nothing (the completion would have waited anyway); once
+ * o_s + D exceeds the gap the time rises. o_s = g - D_max, with D_max the
+ * largest D that does not raise the time and g the time at D = 0; when the
+ * first D already raises it, o_s = g.
+ *
+ * Receive side, for puts that need no receive call: the receiver computes D
+ * before each detection of the next message (the computation "done in
+ * isolation"), and its time per message rises once D + o_r exceeds the gap:
+ * o_r = g - D_max likewise, measured on the receiver's clock.
+ *
+ * D is swept in steps of g/16 until the time rises, then the edge is found
+ * by bisection (4 halvings: to g/256). Each point is the minimum over
+ * --overlap-runs runs (noise only adds time); "rises" means more than 3%
+ * above g, and a rise in the sweep counts only when the next step confirms it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "post.h"
+
+#define COARSE_STEPS 16
+#define BISECT 4
+#define OV_RISE 0.03   /* a time more than 3% above g has risen */
+
+/* ---- one point, the send side: the client measures ---- */
+
+static int send_point_client(struct session *s, double d_ns, uint32_t n, double *t_ns)
+{
+	struct ov_point pt = { 1, n, d_ns };
+	uint64_t spin = eel_ns_to_cycles(s->clk, d_ns), t0, t1;
+	unsigned flags = EEL_PUT_SIGNALED | (s->caps->max_inline >= 8 ? EEL_PUT_INLINE : 0);
+	struct point_done d;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t tok = token(s, i);
+
+		memcpy(s->data + (size_t)i * 8, &tok, 8);
+	}
+	if (eel_oob_send(s->oob, OOB_POINT, &pt, sizeof(pt)) || client_await_ready(s))
+		return bench_fail("overlap: starting a point");
+	t0 = eel_cycles();
+	for (uint32_t i = 0; i < n; i++) {
+		if (eel_put(s->dev, s->data_mr, s->data + (size_t)i * 8, 8, &s->peer_data, (uint64_t)i * 8,
+			    flags, i, 0))
+			return bench_fail("overlap: put");
+		if (spin)
+			eel_spin_cycles(spin);       /* the computation */
+		if (poll_at_least(s, 1, "overlap: completion") < 0)
+			return -1;
+	}
+	if (eel_wait_u64(s->dev, SLOT(s, SLOT_REPLY), token(s, 0)))
+		return bench_fail("overlap: waiting for the receiver's reply");
+	t1 = eel_cycles();
+	if (client_await_done(s, &d))
+		return -1;
+	*t_ns = cyc_ns(s, (double)(t1 - t0 - s->clk->timer_cycles)) / n;
+	return 0;
+}
+
+static int send_point_server(struct session *s, const struct ov_point *pt)
+{
+	struct point_done d = { 0 };
+
+	if (server_ready(s))
+		return -1;
+	if ((d.status = eel_wait_u64(s->dev, (const volatile uint64_t *)(s->data + (size_t)(pt->n - 1) * 8),
+				     token(s, pt->n - 1))) ||
+	    (d.status = put_slot(s, SLOT_REPLY, token(s, 0))) || (d.status = eel_quiet(s->dev)))
+		snprintf(d.msg, sizeof(d.msg), "overlap: %s", eel_errmsg());
+	for (uint32_t i = 0; !d.status && s->plan.verify && i < pt->n; i++)
+		d.bad_words += pattern_check(s->data + (size_t)i * 8, 8, s->point, i);
+	if (d.bad_words)
+		snprintf(d.msg, sizeof(d.msg), "overlap: %u of %u puts arrived wrong", d.bad_words, pt->n);
+	return server_done(s, &d) || d.status || d.bad_words ? -1 : 0;
+}
+
+/* ---- one point, the receive side: the server measures ---- */
+
+static int recv_point_server(struct session *s, double d_ns, uint32_t n, double *t_ns)
+{
+	struct ov_point pt = { 1, n, d_ns };
+	uint64_t spin = eel_ns_to_cycles(s->clk, d_ns), t0 = 0, t1;
+
+	if (eel_oob_send(s->oob, OOB_POINT, &pt, sizeof(pt)))
+		return bench_fail("overlap: starting a point");
+	for (uint32_t i = 0; i < n; i++) {
+		if (i && spin)
+			eel_spin_cycles(spin);       /* the computation, in isolation */
+		if (eel_wait_u64(s->dev, (const volatile uint64_t *)(s->data + (size_t)i * 8), token(s, i)))
+			return bench_fail("overlap (receive side): waiting for a put");
+		if (!i)
+			t0 = eel_cycles();
+	}
+	t1 = eel_cycles();
+	if (put_slot(s, SLOT_REPLY, token(s, 0)) || eel_quiet(s->dev))
+		return bench_fail("overlap (receive side): reply");
+	*t_ns = cyc_ns(s, (double)(t1 - t0)) / (n - 1);
+	return 0;
+}
+
+static int recv_point_client(struct session *s, const struct ov_point *pt)
+{
+	unsigned flags = EEL_PUT_SIGNALED | (s->caps->max_inline >= 8 ? EEL_PUT_INLINE : 0);
+
+	for (uint32_t i = 0; i < pt->n; i++) {
+		uint64_t tok = token(s, i);
+
+		memcpy(s->data + (size_t)i * 8, &tok, 8);
+		if (eel_put(s->dev, s->data_mr, s->data + (size_t)i * 8, 8, &s->peer_data, (uint64_t)i * 8,
+			    flags, i, 0))
+			return bench_fail("overlap (receive side): put");
+		if (poll_at_least(s, 1, "overlap (receive side): completion") < 0)
+			return -1;
+	}
+	if (eel_wait_u64(s->dev, SLOT(s, SLOT_REPLY), token(s, 0)))
+		return bench_fail("overlap (receive side): waiting for the reply");
+	return 0;
+}
+
+/* ---- the sweep, on the measuring end ---- */
+
+/* min over runs of the time per message at computation d */
+static int measure(struct session *s, point_fn fn, double d, double *t)
+{
+	double v[MAX_RUNS];
+
+	for (uint32_t r = 0; r < s->plan.overlap_runs; r++, s->point++)
+		if (fn(s, d, s->plan.overlap_msgs, &v[r]))
+			return -1;
+	*t = stat_of(v, (int)s->plan.overlap_runs).min;
+	return 0;
+}
+
+static void add(struct overlap_curve *c, double d, double t)
+{
+	if (c->n < OV_MAX_STEPS) {
+		c->d_ns[c->n] = d;
+		c->t_ns[c->n++] = t;
+	}
+}
+
+int overlap_sweep(struct session *s, point_fn fn, struct overlap_curve *c)
+{
+	double g, thr, step, t, lo = 0, hi = 0, rise = 0;
+	int k;
+
+	c->n = 0;
+	if (measure(s, fn, 0, &g))
+		return -1;
+	add(c, 0, g);
+	thr = g * (1 + OV_RISE);
+	step = g / COARSE_STEPS;
+	for (k = 1; k <= 4 * COARSE_STEPS; k++) {
+		if (measure(s, fn, k * step, &t))
+			return -1;
+		add(c, k * step, t);
+		if (t <= thr) {
+			lo = k * step;
+			rise = 0;
+		} else if (!rise) {
+			rise = k * step;      /* a rise: confirm it with the next step */
+		} else {
+			hi = rise;
+			break;
+		}
+	}
+	if (!hi)
+		hi = rise ? rise : lo; /* t >= D, so it always rises: kept for safety */
+	for (int b = 0; b < BISECT && hi > lo; b++) {
+		double mid = (lo + hi) / 2;
+
+		if (measure(s, fn, mid, &t))
+			return -1;
+		add(c, mid, t);
+		if (t > thr)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	c->g_ns = g;
+	c->dmax_ns = lo;
+	c->rose_at_first = lo == 0;
+	c->o_ns = g - lo;
+	/* the curve in order of D, for the report */
+	for (int i = 1; i < c->n; i++)
+		for (int j = i; j > 0 && c->d_ns[j - 1] > c->d_ns[j]; j--) {
+			double a = c->d_ns[j], b = c->t_ns[j];
+
+			c->d_ns[j] = c->d_ns[j - 1];
+			c->t_ns[j] = c->t_ns[j - 1];
+			c->d_ns[j - 1] = a;
+			c->t_ns[j - 1] = b;
+		}
+	return 0;
+}
+
+/* The following end: run points until told the sweep is over. */
+static int follow(struct session *s, int (*fn)(struct session *, const struct ov_point *))
+{
+	for (;;) {
+		struct ov_point pt;
+
+		if (eel_oob_recv(s->oob, OOB_POINT, &pt, sizeof(pt), NULL, s->plan.timeout_ms, s->dev))
+			return bench_fail("overlap: waiting for the next point");
+		if (!pt.go)
+			return 0;
+		if (!pt.n || pt.n > s->plan.overlap_msgs) {
+			fprintf(stderr, "eel-bench: overlap: the peer asked for %u messages\n", pt.n);
+			return -1;
+		}
+		if (fn(s, &pt))
+			return -1;
+		s->point++;
+	}
+}
+
+static int stop(struct session *s)
+{
+	struct ov_point pt = { 0, 0, 0 };
+
+	return eel_oob_send(s->oob, OOB_POINT, &pt, sizeof(pt)) ? bench_fail("overlap: ending") : 0;
+}
+
+int overlap_run(struct session *s, struct results *r)
+{
+	struct overlap_res *o = &r->ov;
+
+	if (s->server) {
+		if (follow(s, send_point_server) || overlap_sweep(s, recv_point_server, &o->recv) || stop(s))
+			return -1;
+		if (eel_oob_send(s->oob, OOB_CURVE, &o->recv, sizeof(o->recv)))
+			return bench_fail("overlap: sending the receive-side curve");
+		return 0;
+	}
+	if (overlap_sweep(s, send_point_client, &o->send) || stop(s) || follow(s, recv_point_client))
+		return -1;
+	if (eel_oob_recv(s->oob, OOB_CURVE, &o->recv, sizeof(o->recv), NULL, s->plan.timeout_ms, s->dev))
+		return bench_fail("overlap: receiving the receive-side curve");
+	if (o->recv.n < 0 || o->recv.n > OV_MAX_STEPS) {
+		fprintf(stderr, "eel-bench: overlap: the server's curve is malformed\n");
+		return -1;
+	}
+	o->done = 1;
+	return 0;
+}

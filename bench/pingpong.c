@@ -1,0 +1,176 @@
+/* bench/pingpong.c — the ping-pong test, seed 000 (000_08b5a44ef913033a.txt)
+ * §4.1: an 8-byte put to the peer, which replies with an 8-byte put; the
+ * first end blocks for the reply and starts again. `iters` round trips per
+ * run; EEL = total / iters / 2. The minimum over >= 10 runs is reported
+ * (seed 000 §4: "the minimum observed timings over 10 runs or more"), with
+ * the median and spread beside it.
+ *
+ * Runs alternate between stamps off and stamps on, so the cost of stamping is
+ * measured in the same session; EEL is taken from the runs without stamps,
+ * the stage breakdown from the stamped ones (breakdown.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "post.h"
+
+#define MAX_TRACES 65536
+
+struct traces {
+	struct eel_trace *tx, *rx;
+	int ntx, nrx;
+};
+
+static void drain(struct session *s, struct traces *t)
+{
+	int n;
+
+	while (t->ntx < MAX_TRACES &&
+	       (n = eel_trace_drain(s->dev, EEL_TRACE_TX, t->tx + t->ntx, MAX_TRACES - t->ntx)) > 0)
+		t->ntx += n;
+	while (t->nrx < MAX_TRACES &&
+	       (n = eel_trace_drain(s->dev, EEL_TRACE_RX, t->rx + t->nrx, MAX_TRACES - t->nrx)) > 0)
+		t->nrx += n;
+}
+
+static int client_run(struct session *s, uint32_t n, double *eel_ns)
+{
+	uint64_t t0, t1;
+	struct point_done d;
+
+	if (client_await_ready(s))
+		return -1;
+	t0 = eel_cycles();
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t tok = token(s, i);
+
+		if (put_slot(s, SLOT_PING, tok))
+			return bench_fail("ping-pong: put");
+		if (eel_wait_u64(s->dev, SLOT(s, SLOT_PONG), tok))
+			return bench_fail("ping-pong: waiting for the reply");
+	}
+	t1 = eel_cycles();
+	if (client_await_done(s, &d))
+		return -1;
+	*eel_ns = cyc_ns(s, (double)(t1 - t0 - s->clk->timer_cycles)) / n / 2;
+	return 0;
+}
+
+static int server_run(struct session *s, uint32_t n)
+{
+	struct point_done d = { 0 };
+
+	if (server_ready(s))
+		return -1;
+	for (uint32_t i = 0; i < n && !d.status; i++) {
+		uint64_t tok = token(s, i);
+
+		if ((d.status = eel_wait_u64(s->dev, SLOT(s, SLOT_PING), tok)) ||
+		    (d.status = put_slot(s, SLOT_PONG, tok)))
+			snprintf(d.msg, sizeof(d.msg), "ping-pong round %u: %s", i, eel_errmsg());
+	}
+	if (!d.status && (d.status = eel_quiet(s->dev)))
+		snprintf(d.msg, sizeof(d.msg), "ping-pong: %s", eel_errmsg());
+	return server_done(s, &d) || d.status ? -1 : 0;
+}
+
+/* The server's trace records go to the client, which joins both ends'. */
+static int exchange_traces(struct session *s, struct traces *t, struct breakdown *bd)
+{
+	size_t rec = sizeof(struct eel_trace);
+
+	if (s->server) {
+		uint32_t hdr[2] = { (uint32_t)t->ntx, (uint32_t)t->nrx };
+		size_t len = sizeof(hdr) + (size_t)(t->ntx + t->nrx) * rec;
+		char *buf = malloc(len);
+		int rc;
+
+		if (!buf)
+			return -1;
+		memcpy(buf, hdr, sizeof(hdr));
+		memcpy(buf + sizeof(hdr), t->tx, (size_t)t->ntx * rec);
+		memcpy(buf + sizeof(hdr) + (size_t)t->ntx * rec, t->rx, (size_t)t->nrx * rec);
+		rc = eel_oob_send(s->oob, OOB_TRACES, buf, (uint32_t)len);
+		free(buf);
+		return rc ? bench_fail("sending stamps to the client") : 0;
+	} else {
+		size_t cap = sizeof(uint32_t) * 2 + 2 * (size_t)MAX_TRACES * rec;
+		char *buf = malloc(cap);
+		uint32_t hdr[2], len;
+		int rc = -1;
+
+		if (!buf)
+			return -1;
+		if (eel_oob_recv(s->oob, OOB_TRACES, buf, (uint32_t)cap, &len, s->plan.timeout_ms, s->dev)) {
+			bench_fail("receiving the server's stamps");
+		} else {
+			memcpy(hdr, buf, sizeof(hdr));
+			if (len == sizeof(hdr) + (size_t)(hdr[0] + hdr[1]) * rec &&
+			    hdr[0] <= MAX_TRACES && hdr[1] <= MAX_TRACES) {
+				const struct eel_trace *ptx = (const void *)(buf + sizeof(hdr));
+				const struct eel_trace *prx = ptx + hdr[0];
+
+				rc = breakdown_add(s, bd, t->tx, t->ntx, prx, (int)hdr[1]);
+				rc |= breakdown_add(s, bd, ptx, (int)hdr[0], t->rx, t->nrx);
+				breakdown_finish(bd);
+			} else {
+				fprintf(stderr, "eel-bench: the server's stamps are malformed\n");
+			}
+		}
+		free(buf);
+		return rc;
+	}
+}
+
+int pingpong_run(struct session *s, struct results *r)
+{
+	const struct plan *p = &s->plan;
+	struct pingpong_res *pp = &r->pp;
+	struct traces t = { calloc(MAX_TRACES, sizeof(struct eel_trace)),
+			    calloc(MAX_TRACES, sizeof(struct eel_trace)), 0, 0 };
+	int stamps = p->stamp_every && s->caps->stamp_mask;
+	int nst = 0, rc = -1;
+
+	if (!t.tx || !t.rx)
+		goto out;
+	/* run -1 is the warm-up; then runs alternate: even without stamps, odd with */
+	for (int run = -1; run < (int)p->runs * (stamps ? 2 : 1); run++, s->point++) {
+		int stamped = stamps && run >= 0 && (run & 1);
+		uint32_t n = run < 0 ? p->warmup : p->iters;
+		double eel_ns = 0;
+
+		if (n == 0)
+			continue;
+		eel_set_stamp_every(s->dev, stamped ? p->stamp_every : 0);
+		if (s->server ? server_run(s, n) : client_run(s, n, &eel_ns))
+			goto out;
+		if (stamped)
+			drain(s, &t);
+		if (s->server || run < 0)
+			continue;
+		if (stamped)
+			pp->eel_stamped_ns[nst++] = eel_ns;
+		else
+			pp->eel_ns[pp->nruns++] = eel_ns;
+	}
+	eel_set_stamp_every(s->dev, 0);
+	if (stamps) {
+		if (exchange_traces(s, &t, &r->bd))
+			goto out;
+	}
+	if (!s->server) {
+		double v[MAX_RUNS];
+
+		memcpy(v, pp->eel_ns, sizeof(double) * (size_t)pp->nruns);
+		pp->eel = stat_of(v, pp->nruns);
+		memcpy(v, pp->eel_stamped_ns, sizeof(double) * (size_t)nst);
+		pp->eel_stamped = stat_of(v, nst);
+		pp->done = 1;
+	}
+	rc = 0;
+out:
+	free(t.tx);
+	free(t.rx);
+	return rc;
+}

@@ -1,0 +1,51 @@
+/* bench/post.c — posting puts the way every test does: inline when it fits,
+ * and waiting out a full send queue by polling. */
+#include <errno.h>
+
+#include "bench.h"
+#include "post.h"
+
+/* An 8-byte put of value to the peer's control slot. */
+int put_slot(struct session *s, int slot, uint64_t value)
+{
+	uint64_t *src = SLOT(s, CTRL_SLOTS - 1);
+	unsigned flags = 0;
+	int rc;
+
+	if (s->caps->max_inline >= 8) {
+		src = &value;
+		flags = EEL_PUT_INLINE;
+	} else {
+		*src = value;
+	}
+	while ((rc = eel_put(s->dev, s->ctrl_mr, src, 8, &s->peer_ctrl, (uint64_t)slot * 64, flags, 0, 0)) == -EAGAIN)
+		if (eel_poll(s->dev, (struct eel_cqe[8]){ 0 }, 8) < 0)
+			break;
+	return rc;
+}
+
+/* Wait until at least `want` completions arrived (an error completion is a
+ * failure); returns how many, or -1. */
+int poll_at_least(struct session *s, int want, const char *what)
+{
+	struct eel_cqe c[64];
+	uint64_t end = eel_cycles() + (uint64_t)(s->clk->hz / 1000 * s->plan.timeout_ms);
+	int got = 0;
+
+	while (got < want) {
+		int n = eel_poll(s->dev, c, 64);
+
+		if (n < 0)
+			return bench_fail(what);
+		for (int i = 0; i < n; i++)
+			if (c[i].status)
+				return bench_fail(what);
+		got += n;
+		if (!n && eel_cycles() > end) {
+			fprintf(stderr, "eel-bench: %s: no completion for %u ms (%d of %d)\n", what,
+				s->plan.timeout_ms, got, want);
+			return -1;
+		}
+	}
+	return got;
+}

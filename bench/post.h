@@ -1,0 +1,10 @@
+/* bench/post.h — posting helpers shared by the tests (bench/post.c). */
+#ifndef EEL_BENCH_POST_H
+#define EEL_BENCH_POST_H
+
+#include "bench.h"
+
+int put_slot(struct session *s, int slot, uint64_t value);
+int poll_at_least(struct session *s, int want, const char *what);
+
+#endif

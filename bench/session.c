@@ -1,0 +1,131 @@
+/* bench/session.c — one end of a measurement session: its memory, the peer's
+ * windows, and the out-of-band handshakes around each measurement point. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "bench.h"
+
+int verbose;
+
+/* Print what failed and why (the library's last message), return -1. */
+int bench_fail(const char *what)
+{
+	fprintf(stderr, "eel-bench: %s: %s\n", what, eel_errmsg());
+	return -1;
+}
+
+double cyc_ns(const struct session *s, double cycles)
+{
+	return cycles * s->clk->ns_per_cycle;
+}
+
+uint64_t token(struct session *s, uint32_t i)
+{
+	return pattern_token(s->point, i);
+}
+
+/* The data region must hold the largest flood run and the overlap runs:
+ * every message of a run has its own destination (--verify checks them all). */
+static size_t data_bytes(const struct plan *p)
+{
+	size_t need = (size_t)p->overlap_msgs * 8;
+
+	if (p->tests & T_FLOOD)
+		for (uint32_t k = 0; k < p->nsizes; k++) {
+			size_t b = (size_t)flood_msgs_for(p, p->sizes[k]) * p->sizes[k];
+
+			need = b > need ? b : need;
+		}
+	return (need + 4095) & ~(size_t)4095;
+}
+
+int session_setup(struct session *s)
+{
+	struct eel_window mine[2], theirs[2];
+	size_t ctrl_len = CTRL_SLOTS * 64;
+	uint32_t n;
+	unsigned acc = EEL_ACCESS_REMOTE_WRITE | EEL_ACCESS_REMOTE_READ;
+
+	s->caps_copy = *eel_caps(s->dev);
+	s->caps = &s->caps_copy;
+	s->clk = eel_clock();
+	s->ctrl = aligned_alloc(4096, 4096);
+	s->data_len = data_bytes(&s->plan);
+	s->data = mmap(NULL, s->data_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!s->ctrl || s->data == MAP_FAILED) {
+		s->data = NULL;
+		fprintf(stderr, "eel-bench: out of memory for %zu bytes of buffers\n", s->data_len);
+		return -1;
+	}
+	memset(s->ctrl, 0, 4096);
+	memset(s->data, 0, s->data_len);
+	if (eel_mr_reg(s->dev, s->ctrl, ctrl_len, acc, &s->ctrl_mr) ||
+	    eel_mr_reg(s->dev, s->data, s->data_len, acc, &s->data_mr))
+		return bench_fail("registering buffers");
+	mine[0] = s->ctrl_mr->win;
+	mine[1] = s->data_mr->win;
+	if (eel_oob_send(s->oob, OOB_WINDOWS, mine, sizeof(mine)) ||
+	    eel_oob_recv(s->oob, OOB_WINDOWS, theirs, sizeof(theirs), &n, s->plan.timeout_ms, s->dev))
+		return bench_fail("exchanging memory windows");
+	if (n != sizeof(theirs) || theirs[1].len < s->data_len) {
+		fprintf(stderr, "eel-bench: the peer's buffers do not match this plan: run the same eel-bench "
+			"version on both ends\n");
+		return -1;
+	}
+	s->peer_ctrl = theirs[0];
+	s->peer_data = theirs[1];
+	return 0;
+}
+
+void session_teardown(struct session *s)
+{
+	if (s->dev) {
+		eel_mr_dereg(s->dev, s->data_mr);
+		eel_mr_dereg(s->dev, s->ctrl_mr);
+	}
+	if (s->data)
+		munmap(s->data, s->data_len);
+	free(s->ctrl);
+	s->data = NULL;
+	s->ctrl = NULL;
+}
+
+/* Around each point: the server says it is ready (its buffers poisoned),
+ * the client measures, the server reports how its side went. */
+int server_ready(struct session *s)
+{
+	return eel_oob_send(s->oob, OOB_READY, NULL, 0) ? bench_fail("telling the client to start") : 0;
+}
+
+int client_await_ready(struct session *s)
+{
+	uint32_t n;
+
+	if (eel_oob_recv(s->oob, OOB_READY, NULL, 0, &n, s->plan.timeout_ms, s->dev))
+		return bench_fail("waiting for the server");
+	return 0;
+}
+
+int server_done(struct session *s, const struct point_done *d)
+{
+	return eel_oob_send(s->oob, OOB_DONE, d, sizeof(*d)) ? bench_fail("reporting to the client") : 0;
+}
+
+int client_await_done(struct session *s, struct point_done *d)
+{
+	if (eel_oob_recv(s->oob, OOB_DONE, d, sizeof(*d), NULL, s->plan.timeout_ms, s->dev))
+		return bench_fail("waiting for the server's report");
+	d->msg[sizeof(d->msg) - 1] = 0;
+	if (d->status) {
+		fprintf(stderr, "eel-bench: the server failed: %s\n", d->msg);
+		return -1;
+	}
+	if (d->bad_words) {
+		fprintf(stderr, "eel-bench: --verify: %s\n", d->msg);
+		return -1;
+	}
+	return 0;
+}

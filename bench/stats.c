@@ -1,0 +1,48 @@
+/* bench/stats.c — summary statistics (bench/stats.h). */
+#include <stdlib.h>
+
+#include "stats.h"
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double quantile(const double *s, int n, double p)
+{
+	double pos, frac;
+	int i;
+
+	if (n <= 0)
+		return 0;
+	pos = p * (n - 1);
+	i = (int)pos;
+	frac = pos - i;
+	return i + 1 < n ? s[i] + frac * (s[i + 1] - s[i]) : s[i];
+}
+
+struct stat stat_of(double *v, int n)
+{
+	struct stat s = { 0 };
+	double sum = 0, iqr;
+
+	if (n <= 0)
+		return s;
+	qsort(v, (size_t)n, sizeof(*v), cmp);
+	for (int i = 0; i < n; i++)
+		sum += v[i];
+	s.n = n;
+	s.min = v[0];
+	s.max = v[n - 1];
+	s.mean = sum / n;
+	s.p25 = quantile(v, n, 0.25);
+	s.median = quantile(v, n, 0.5);
+	s.p75 = quantile(v, n, 0.75);
+	iqr = s.p75 - s.p25;
+	s.spread = s.median > 0 ? iqr / s.median : 0;
+	for (int i = 0; i < n; i++)
+		s.outliers += v[i] > s.p75 + 3 * iqr;
+	return s;
+}

@@ -1,0 +1,17 @@
+/* bench/stats.h — summary statistics of repeated measurements. */
+#ifndef EEL_BENCH_STATS_H
+#define EEL_BENCH_STATS_H
+
+struct stat {
+	int n;
+	double min, p25, median, p75, max, mean;
+	double spread;    /* (p75 - p25) / median: relative interquartile range */
+	int outliers;     /* samples above p75 + 3 * IQR */
+};
+
+/* Summarise n samples (the array is sorted in place). n == 0 gives all zero. */
+struct stat stat_of(double *v, int n);
+/* The p-th quantile (0..1) of a sorted array, by linear interpolation. */
+double quantile(const double *sorted, int n, double p);
+
+#endif

@@ -1,0 +1,45 @@
+/* bench/warnings.c — what a reader must know before trusting the figures:
+ * an untrustworthy clock, a noisy machine, stamps that cost too much, a
+ * breakdown that does not add up, two cores whose counters disagree. */
+#include <stdio.h>
+
+#include "bench.h"
+
+int report_warnings(const struct session *s, const struct results *r, char w[][240], int max)
+{
+	const struct eel_clock *c = s->clk;
+	int n = 0;
+
+#define WARN(...) do { if (n < max) snprintf(w[n++], 240, __VA_ARGS__); } while (0)
+	if (c->warning[0])
+		WARN("clock: %s", c->warning);
+	if (r->pp.done && r->pp.eel.spread > 0.10)
+		WARN("EEL varies by %.0f%% between runs (interquartile range / median): the machine is "
+		     "noisy; pin with --cpu to quiet cores, or raise --runs", 100 * r->pp.eel.spread);
+	if (r->pp.done && r->pp.eel.outliers)
+		WARN("%d of %d ping-pong runs were outliers (far above the rest): something else ran",
+		     r->pp.eel.outliers, r->pp.eel.n);
+	if (r->pp.done && r->pp.eel_stamped.n && r->pp.eel.median > 0 &&
+	    r->pp.eel_stamped.median > 1.02 * r->pp.eel.median)
+		WARN("stamping raised the median EEL by %.1f%% (target: 2%%): raise --stamp-every",
+		     100 * (r->pp.eel_stamped.median / r->pp.eel.median - 1));
+	if (r->bd.done && r->bd.total.median > 0 &&
+	    (r->bd.residual_ns > 0.05 * r->bd.total.median || r->bd.residual_ns < -0.05 * r->bd.total.median))
+		WARN("the stage medians add up to %.0f ns, the stamped total is %.0f ns: the stages vary "
+		     "together; read them as typical, not exact", r->bd.total.median - r->bd.residual_ns,
+		     r->bd.total.median);
+	if (r->lim.done && (r->lim.skew_lo_ns > 0 || r->lim.skew_hi_ns < 0))
+		WARN("the two cores' counters disagree by at least %.0f ns: stamps taken on different cores "
+		     "are off by that much", r->lim.skew_lo_ns > 0 ? r->lim.skew_lo_ns : -r->lim.skew_hi_ns);
+	if (r->fl.done && r->fl.G_ns_per_byte <= 0)
+		WARN("flood: the largest messages were not slower than the smallest: G could not be "
+		     "measured (widen --sizes)");
+	for (int i = 0; r->fl.done && i < r->fl.npt; i++)
+		if (r->fl.pt[i].t.spread > 0.25) {
+			WARN("flood points vary by up to %.0f%% between runs (e.g. %u B at q=%u): noisy machine",
+			     100 * r->fl.pt[i].t.spread, r->fl.pt[i].size, r->fl.pt[i].q);
+			break;
+		}
+#undef WARN
+	return n;
+}
