@@ -1,8 +1,9 @@
 /* userlib/backend_softnic.c — the host driver of the built-in software NIC.
  *
  * URI: softnic[:inline|:thread][?options]
- *   mode       inline (default): the firmware runs on the caller's thread
- *              whenever it polls or waits; thread: on a thread of its own
+ *   mode       inline (default): the firmware runs on the caller's thread,
+ *              once at each doorbell and whenever it polls or waits;
+ *              thread: on a thread of its own
  *   emulate a slower NIC (ns): doorbell_ns fetch_ns tx_ns wire_ns rx_ns dma_ns
  *   a bad wire (probability 0..1): drop dup reorder corrupt, and seed
  *   mtu (payload bytes per packet), rto_us (retransmission timeout),
@@ -67,6 +68,14 @@ static int step(struct softnic *sn)
 	else
 		sn_relax();
 	return 0;
+}
+
+/* Inline mode: a doorbell runs the firmware once at once, so the NIC starts
+ * sending when it is rung, as a NIC does, not at the next poll. */
+static void kick(struct softnic *sn)
+{
+	if (sn->mode == SN_INLINE)
+		fw_step(&sn->fw);
 }
 
 /* The connection's sticky error, as the firmware reported it. */
@@ -519,6 +528,7 @@ static int sn_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src
 		rec->t[EEL_ST_DOORBELL] = t_db;
 		rec->t[EEL_ST_DOORBELL_DONE] = eel_stamp();
 	}
+	kick(sn);
 	return 0;
 }
 
@@ -657,6 +667,7 @@ static int ereg_issue(struct eel_dev *dev, uint32_t op, const struct eel_window 
 	__atomic_store_n(&r->cmd, sn->ereg_seq[i] << 8 | op, __ATOMIC_RELEASE);
 	__atomic_store_n(&sn->bar->ereg_doorbell, ++sn->ereg_db, __ATOMIC_RELEASE);
 	*reg = i;
+	kick(sn);
 	return 0;
 }
 
@@ -716,6 +727,11 @@ static int sn_progress(struct eel_dev *dev)
 		return 0;
 	fw_step(&sn->fw);
 	return 1;
+}
+
+static void sn_set_stamp_every(struct eel_dev *dev, uint32_t every)
+{
+	SN(dev)->stamp_every = every;
 }
 
 static int sn_trace_drain(struct eel_dev *dev, enum eel_trace_dir dir, struct eel_trace *out, int max)
@@ -779,6 +795,7 @@ const struct eel_backend eel_backend_softnic = {
 	.quiet = sn_quiet,
 	.wait_u64 = sn_wait_u64,
 	.progress = sn_progress,
+	.set_stamp_every = sn_set_stamp_every,
 	.trace_drain = sn_trace_drain,
 	.counters = sn_counters,
 };

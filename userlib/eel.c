@@ -200,6 +200,13 @@ int eel_progress(struct eel_dev *dev)
 	return dev->be->progress ? dev->be->progress(dev) : 0;
 }
 
+void eel_set_stamp_every(struct eel_dev *dev, uint32_t every)
+{
+	dev->opts.stamp_every = every;
+	if (dev->be->set_stamp_every)
+		dev->be->set_stamp_every(dev, every);
+}
+
 int eel_trace_drain(struct eel_dev *dev, enum eel_trace_dir dir, struct eel_trace *out, int max)
 {
 	if (!dev->be->trace_drain)

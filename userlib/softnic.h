@@ -6,8 +6,9 @@
  * memory the NIC reaches by DMA — send queue, completion queue, memory-region
  * table, status block, trace records — exactly as fw_abi.h describes.
  *
- * The firmware runs either on the caller's thread, one step each time the
- * host polls or waits (inline: correct on any number of cores, no overlap),
+ * The firmware runs either on the caller's thread, one step at each doorbell
+ * and each time the host polls or waits (inline: correct on any number of
+ * cores; the NIC works only while the host is in the library),
  * or on a thread of its own (thread: a communication processor beside the
  * CPU, as on the Paragon — seed 002 Table 2).
  */

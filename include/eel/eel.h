@@ -181,6 +181,10 @@ int eel_progress(struct eel_dev *dev);
 
 /* ---- stamps and counters ---- */
 
+/* Stamp one put in `every` from now on (0: stamping off). Both ends of a
+ * connection should agree, since the receiver stamps what the sender marks. */
+void eel_set_stamp_every(struct eel_dev *dev, uint32_t every);
+
 /* Trace records completed since the last drain, up to max (eel/stamps.h).
  * TX records are this device's messages, RX records the peer's. */
 int eel_trace_drain(struct eel_dev *dev, enum eel_trace_dir dir, struct eel_trace *out, int max);
