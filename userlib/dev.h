@@ -29,6 +29,7 @@ struct eel_backend {
 	int (*quiet)(struct eel_dev *dev);
 	int (*wait_u64)(struct eel_dev *dev, const volatile uint64_t *addr, uint64_t value);
 	int (*progress)(struct eel_dev *dev);
+	int (*floor)(struct eel_dev *dev, int server, uint32_t iters, double *one_way_ns);
 	void (*set_stamp_every)(struct eel_dev *dev, uint32_t every);
 	int (*trace_drain)(struct eel_dev *dev, enum eel_trace_dir dir, struct eel_trace *out, int max);
 	int (*counters)(struct eel_dev *dev, struct eel_counter *out, int max);

@@ -200,6 +200,18 @@ int eel_progress(struct eel_dev *dev)
 	return dev->be->progress ? dev->be->progress(dev) : 0;
 }
 
+int eel_floor(struct eel_dev *dev, int server, uint32_t iters, double *one_way_ns)
+{
+	if (!dev->connected)
+		return need_link(dev, "eel_floor");
+	if (!dev->be->floor)
+		return eel_err(-EOPNOTSUPP, "%s has no carrier of its own to measure a bare echo on",
+			       dev->caps.name);
+	if (!iters)
+		return eel_err(-EINVAL, "eel_floor: zero iterations");
+	return dev->be->floor(dev, server, iters, one_way_ns);
+}
+
 void eel_set_stamp_every(struct eel_dev *dev, uint32_t every)
 {
 	dev->opts.stamp_every = every;

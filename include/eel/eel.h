@@ -179,6 +179,15 @@ int eel_wait_u64(struct eel_dev *dev, const volatile uint64_t *addr, uint64_t va
  * caller's thread to run (the software NIC inline), 0 when it runs by itself. */
 int eel_progress(struct eel_dev *dev);
 
+/* The floor under this NIC's EEL: a bare echo of one minimum-size frame on
+ * the NIC's own carrier (a DPDK port's tx/rx burst, an e1000's descriptor
+ * rings), with none of eel's protocol. Both ends call it at the same time
+ * with the same iters, everything delivered before (eel_quiet); the server
+ * echoes, the client gets the one-way time in ns (minimum over the calls of
+ * the mean over iters). -EOPNOTSUPP where the NIC has no carrier of its own
+ * to echo on (verbs). */
+int eel_floor(struct eel_dev *dev, int server, uint32_t iters, double *one_way_ns);
+
 /* ---- stamps and counters ---- */
 
 /* Stamp one put in `every` from now on (0: stamping off). Both ends of a
