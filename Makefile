@@ -40,12 +40,8 @@ EXT_LIBS :=
 .PHONY: all run test vmtest module clean host-tests tidy
 .DEFAULT_GOAL := all
 
--include userlib/userlib.mk
--include bench/bench.mk
--include tools/tools.mk
--include tests/tests.mk
--include tests/vm/vm.mk
--include driver/driver.mk
+# Each room's fragments (userlib/verbs.mk, tests/tests.mk, tests/vm/vm.mk, ...).
+-include $(sort $(wildcard userlib/*.mk bench/*.mk tools/*.mk tests/*.mk tests/vm/*.mk driver/*.mk))
 
 all: $(BUILD)/libeel.a $(BUILD)/libeel.so $(BUILD)/eel-bench $(TOOLS_BIN)
 
