@@ -27,7 +27,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libeel.a $(BENCH_LIB_OBJ) tests/unit/c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit -Ibench $(LDFLAGS) -o $@ $< $(BENCH_LIB_OBJ) $(BUILD)/libeel.a $(EXT_LIBS) $(LDLIBS)
 
-$(BUILD)/tests/%: tests/host/%.c $(BUILD)/libeel.a $(BENCH_LIB_OBJ) tests/unit/check.h
+$(BUILD)/tests/%: tests/host/%.c $(BUILD)/libeel.a $(BENCH_LIB_OBJ) tests/host/pair.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit -Ibench $(LDFLAGS) -o $@ $< $(BENCH_LIB_OBJ) $(BUILD)/libeel.a $(EXT_LIBS) $(LDLIBS)
 
