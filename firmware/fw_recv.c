@@ -30,6 +30,11 @@ static int access_ok(struct fw *fw, const struct fw_pkt *p)
 {
 	if (p->op == FW_PKT_EGET_REQ)
 		return fw_mr_check(fw, p->rkey, p->raddr, 8, EEL_FW_MR_REMOTE_READ);
+	/* A put's first packet answers for the whole message: refused, it
+	 * writes nothing, not even the packets that would fit. */
+	if (p->op == FW_PKT_PUT && (p->flags & FW_PKT_FIRST) &&
+	    !fw_mr_check(fw, p->rkey, p->raddr, p->mlen, EEL_FW_MR_REMOTE_WRITE))
+		return 0;
 	return fw_mr_check(fw, p->rkey, p->raddr, p->len, EEL_FW_MR_REMOTE_WRITE);
 }
 

@@ -118,6 +118,7 @@ static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
 		.rkey = m->rkey,
 		.len = (uint16_t)plen,
 		.imm = m->imm,
+		.mlen = m->len,
 	};
 	uint8_t *frame = hal_wire_tx_alloc(h, FW_PKT_HDR + plen);
 

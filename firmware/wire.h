@@ -11,7 +11,9 @@
  * Every packet piggybacks `ack` = the sender's next expected PSN (cumulative);
  * ACK carries nothing else. NAK(SEQ) asks for a resend from `ack`;
  * NAK(ACCESS) reports a refused put or get at `psn` and fails the connection,
- * as a remote access error does on an InfiniBand RC queue pair.
+ * as a remote access error does on an InfiniBand RC queue pair; a put's whole
+ * range (raddr, mlen) is checked at its FIRST packet, so a refused put writes
+ * nothing (as an InfiniBand responder checks an RDMA WRITE's RETH).
  * EGET_RESP answers EGET_REQ `psn` and also acknowledges it.
  * All fields are little-endian.
  */
@@ -57,7 +59,7 @@ struct fw_pkt {
 	uint16_t len;      /* payload bytes that follow */
 	uint16_t rsvd;
 	uint32_t imm;      /* NOTIFY immediate data */
-	uint32_t rsvd2;
+	uint32_t mlen;     /* PUT: the whole message's bytes, checked at its FIRST packet */
 };
 _Static_assert(sizeof(struct fw_pkt) == 40, "wire header is 40 bytes");
 
