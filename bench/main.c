@@ -125,6 +125,9 @@ static int run_end(struct cli *c, struct session *s, struct results *r, const ch
 	o.timeout_ms = c->plan.timeout_ms;
 	if (eel_open(uri, &o, &s->dev))
 		return bench_fail("opening the NIC");
+	if (s->server && !s->pair)
+		fprintf(stderr, "eel-bench: %s: waiting for a client on port %u\n", eel_caps(s->dev)->name,
+			c->port);
 	rc = s->server ? eel_oob_accept(l, accept_ms, &s->oob)
 		       : eel_oob_connect(c->host ? c->host : "127.0.0.1", c->port, c->plan.timeout_ms, &s->oob);
 	if (rc)
@@ -217,8 +220,6 @@ int main(int argc, char **argv)
 			return 1;
 		if (s.server && eel_oob_listen(NULL, c.port, &l))
 			return bench_fail("listening") ? 1 : 1;
-		if (s.server)
-			fprintf(stderr, "eel-bench: waiting for a client on port %u\n", c.port);
 	}
 
 	rc = run_end(&c, &s, &r, uri, l, c.pair ? c.plan.timeout_ms : 600000);

@@ -232,6 +232,8 @@ int engine_poll(struct eel_dev *dev, struct eel_cqe *out, int max)
 	}
 	if (n)
 		__atomic_store_n(&en->bar->cq_doorbell, en->cq_cons, __ATOMIC_RELEASE);
+	else if (en->mode == ENGINE_THREAD)
+		step(en); /* nothing yet: a polling loop; oversubscribed, it yields to the firmware */
 	return n;
 }
 

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Bad input: one clear line on stderr naming the problem (and the fix), a
+# non-zero exit, never a hang, and nothing half-written.
+set -uo pipefail
+B=${EEL_BUILD:-build}
+out=$(mktemp -d)
+trap 'kill -9 $(jobs -p) 2>/dev/null; rm -rf "$out"' EXIT
+fail=0
+
+expect() {  # expect EXIT-CODE 'text in the message' ARGS...
+  local code=$1 text=$2; shift 2
+  timeout 30 "$B/eel-bench" "$@" >"$out/stdout" 2>"$out/stderr"
+  local rc=$?
+  local lines
+  lines=$(wc -l <"$out/stderr")
+  if [ $rc -ne "$code" ] || ! grep -qF -- "$text" "$out/stderr" || [ "$lines" -gt 2 ]; then
+    echo "FAILED: eel-bench $*: exit $rc (want $code), $lines line(s):"; sed 's/^/    /' "$out/stderr"
+    fail=1
+  else
+    echo "ok: $* -> $(head -c 160 "$out/stderr")"
+  fi
+}
+
+expect 1 "unknown NIC type 'foo'" -d foo -t pingpong
+expect 1 "unknown option 'bogus' for softnic" -d 'softnic?bogus=1'
+expect 1 "give a probability" -d 'softnic?drop=2'
+expect 1 "unknown mode 'sideways'" -d 'softnic:sideways'
+expect 2 "not a multiple of 8" --sizes 12,24
+expect 2 "--sizes 7 is out of range" --sizes 7..64
+expect 2 "--sizes 0 is out of range" --sizes 0..64
+expect 2 "out of range" --depths 0
+expect 2 "--iters 0 is out of range" -n 0
+expect 2 "--runs 0 is out of range" -r 0
+expect 2 "is not a number" -n ten
+expect 2 "unknown option '--bogus'" --bogus
+expect 2 "unknown test 'nonsense'" -t nonsense
+expect 2 "needs a value" --json
+expect 2 "run it with --pair" -t limit 127.0.0.1
+expect 2 "give --json FILE" -q
+expect 2 "unexpected argument" host1 host2
+expect 2 "a queue depth is larger" --depths 1,8 --flood-msgs 4
+expect 1 "cannot write /nonexistent/dir/r.json" -t pingpong -n 100 -r 1 --json /nonexistent/dir/r.json
+[ ! -e /nonexistent/dir/r.json ] || { echo "FAILED: half-written JSON"; fail=1; }
+
+# a peer that is not there, and a peer that is not eel-bench
+port=$((20000 + RANDOM % 20000))
+expect 1 "cannot reach the eel-bench server" --timeout 2 -p $port -t pingpong 127.0.0.1
+printf 'HTTP/1.0 200 OK\r\n\r\nhello\r\n' | busybox nc -l -p $((port + 1)) >/dev/null 2>&1 &
+sleep 0.3
+expect 1 "does not speak eel" --timeout 5 -p $((port + 1)) -t pingpong 127.0.0.1
+
+# thread mode on too few cores is refused with the way out; with enough, it runs
+if [ "$(nproc)" -lt 4 ]; then
+  expect 1 "oversubscribe=1" -d softnic:thread -t pingpong -n 100 -r 1
+fi
+exit $fail

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# eel-bench's whole seed-000 suite on the software NIC, every put verified, and
+# the relations that must hold between what it measured (JSON, schema eel.run).
+set -euo pipefail
+B=${EEL_BUILD:-build}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+"$B/eel-bench" -n 2000 -r 4 --warmup 200 --sizes 8..65536 --depths 1,8,32 --flood-runs 3 \
+  --overlap-msgs 1000 --overlap-runs 3 --verify --json "$out/r.json" >"$out/table.txt"
+cat "$out/table.txt"
+
+check() {  # check 'jq expression' 'what it means'
+  if ! jq -e "$1" "$out/r.json" >/dev/null; then
+    echo "FAILED: $2  ($1)"; exit 1
+  fi
+  echo "ok: $2"
+}
+check '.schema == "eel.run" and .schema_version == 1' 'a versioned eel.run document'
+check '.nic.backend == "softnic" and .machine.clock.hz > 0 and .machine.clock.timer_ns > 0' 'machine and NIC facts'
+check '.parameters.eel.ns.min > 0 and .parameters.eel.ns.min <= .parameters.eel.ns.median' 'EEL measured, min <= median'
+check '.parameters.eel.cycles.min > 0' 'EEL in cycles'
+check '.parameters.o_s.ns <= .parameters.o_s.g_ns and .parameters.o_r.ns <= .parameters.o_r.g_ns' 'o_s <= g and o_r <= g at q=1 (seed 000 4.3)'
+check '.parameters.o_s.ns <= .parameters.eel.ns.median' 'o_s <= EEL (the inline NIC sends at the doorbell)'
+check '.parameters.g.ns > 0 and .parameters.G.ns_per_byte > 0 and .parameters.M_bytes > 0' 'g > 0, G > 0, M > 0'
+check '[.curves.flood[] | select(.size == 8 and .q == 1) | .ns_per_msg.min][0] >= .parameters.g.ns' 'g is the best 8-byte gap over queue depths'
+check '.breakdown.samples > 0 and (.breakdown.parts | length) == 8' 'a stamped breakdown of 8 stages'
+check '(.breakdown.parts | map(.ns.median) | add) as $s | (($s - .breakdown.total_ns.median) | fabs) <= 0.1 * .breakdown.total_ns.median' 'the stages add up to the one-way total (10%)'
+check '.limit.one_way_ns.min > 0 and .limit.eel_over_limit > 0' 'the cache-line limit and EEL / limit'
+check '.counters.local.tx_messages > 0 and .counters.peer.rx_messages > 0' 'NIC counters from both ends'
+check '.parameters.eel_stamped.ns.n > 0' 'EEL with stamps on, in the same run'
+grep -q "where one 8-byte put goes" "$out/table.txt" || { echo "FAILED: no breakdown in the table"; exit 1; }
