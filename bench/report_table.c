@@ -56,10 +56,10 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 	fprintf(f, "eel-bench %s on %s (%s)\n", EEL_VERSION, uri, s->pair ? "both ends on this machine" :
 		"client; the server runs the other end");
 	fprintf(f, "  NIC      %s: doorbell = %s; attached as %s\n", cap->name, cap->doorbell, cap->attach);
-	fprintf(f, "  machine  %s; counter %s at %.1f MHz%s; eel_cycles() %llu cycles, a stamp %llu; "
-		"kernel clock %s\n", cpu, c->source, c->hz / 1e6, c->invariant ? " (invariant)" : "",
-		(unsigned long long)c->timer_cycles, (unsigned long long)c->stamp_cycles,
-		c->kernel_clocksource[0] ? c->kernel_clocksource : "?");
+	fprintf(f, "  machine  %s; counter %s at %.1f MHz%s, ticks of %.1f ns; eel_cycles() costs %llu cycles, "
+		"a stamp %llu; kernel clock %s\n", cpu, c->source, c->hz / 1e6, c->invariant ? " (invariant)" : "",
+		c->resolution_cycles * c->ns_per_cycle, (unsigned long long)c->timer_cycles,
+		(unsigned long long)c->stamp_cycles, c->kernel_clocksource[0] ? c->kernel_clocksource : "?");
 
 	fprintf(f, "\n  %-20s %13s %13s %8s  %8s   %s\n", "parameter", "min", "median", "spread",
 		"cycles", "how (seed 000_08b5a44ef913033a)");
@@ -114,6 +114,9 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 		}
 		fprintf(f, "    %-9s %-52s %9.1f ns  (stages add to %.1f, residual %.1f)\n", "total",
 			"one way, DETECT - POST", r->bd.total.median, sum, r->bd.residual_ns);
+		fprintf(f, "    (each stamp is good to one tick of the counter, %.1f ns; a stamped put carries %d "
+			"stamps of %.1f ns each)\n", c->resolution_cycles * c->ns_per_cycle, EEL_STAGES - 1,
+			c->stamp_cycles * c->ns_per_cycle);
 	}
 	if (r->lim.done) {
 		fprintf(f, "\n  limit    bare cache-line one-way between the two cores: %.1f ns (min), %.1f (median)\n",

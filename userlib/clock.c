@@ -109,6 +109,21 @@ static uint64_t cost_of_stamp(void)
 	return best / 64;
 }
 
+/* The smallest non-zero step between two reads: a virtual machine's counter
+ * may tick coarser than the CPU's clock. */
+static uint64_t resolution(void)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 100000; i++) {
+		uint64_t a = eel_stamp(), b = eel_stamp();
+
+		if (b > a && b - a < best)
+			best = b - a;
+	}
+	return best == UINT64_MAX ? 0 : best;
+}
+
 static int cpu_has_flag(const char *flag)
 {
 	FILE *f = fopen("/proc/cpuinfo", "r");
@@ -150,6 +165,7 @@ static void calibrate(void)
 	clk.hz_spread_ppm = (hi - lo) / clk.hz * 1e6;
 	clk.timer_cycles = cost_of_cycles();
 	clk.stamp_cycles = cost_of_stamp();
+	clk.resolution_cycles = resolution();
 #if defined(__x86_64__)
 	snprintf(clk.source, sizeof(clk.source), "tsc");
 	clk.invariant = cpu_has_flag("constant_tsc") == 1 && cpu_has_flag("nonstop_tsc") == 1;

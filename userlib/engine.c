@@ -492,7 +492,7 @@ int engine_parse(struct engine *e, struct eel_dev *dev, struct eel_uri *u, const
 		return rc;
 	if (rc == 0)
 		e->mtu = (uint32_t)v;
-	v = 1000;
+	v = 4000; /* 4 ms: longer than a scheduler's hiccup, as RC NICs' timeouts are */
 	if ((rc = eel_uri_u64(u, "rto_us", 1, 10000000, &v)) < 0)
 		return rc;
 	e->rto_cycles = eel_ns_to_cycles(eel_clock(), (double)v * 1000);

@@ -49,6 +49,7 @@ struct eel_clock {
 	double hz_spread_ppm;   /* spread of the repeated calibrations */
 	uint64_t timer_cycles;  /* cost of one eel_cycles() (min of back-to-back pairs) */
 	uint64_t stamp_cycles;  /* cost of one eel_stamp() */
+	uint64_t resolution_cycles; /* smallest step the counter is seen to take */
 	bool invariant;         /* constant and nonstop counter (x86: constant_tsc + nonstop_tsc) */
 	char source[24];        /* "tsc" or "cntvct_el0" */
 	char kernel_clocksource[24]; /* what the kernel chose, for the record ("tsc", "kvm-clock") */
