@@ -61,7 +61,7 @@ $(BUILD)/eel-bench: $(BENCH_OBJ) $(BUILD)/libeel.a
 
 # The main job: the default NIC (the built-in software NIC, both ends here).
 run:
-	@tools/setup build
+	@tools/setup build pci verbs dpdk
 	@$(MAKE) --no-print-directory all
 	$(BUILD)/eel-bench $(RUN_ARGS)
 

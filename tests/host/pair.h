@@ -102,6 +102,8 @@ static inline int pair_end(struct pair *p, int failures)
 
 	pair_send(p, &failures, sizeof(failures));
 	pair_recv(p, &peer, sizeof(peer));
+	eel_mr_dereg(p->dev, p->mr);
+	munmap(p->buf, p->len);
 	eel_close(p->dev);
 	eel_oob_close(p->oob);
 	if (p->server)

@@ -74,6 +74,8 @@ static int scenario(const char *uri, enum how how, enum call call)
 	       failures ? "FAILED" : "ok", dt, eel_errmsg());
 	kill(p.child, SIGKILL);
 	waitpid(p.child, NULL, 0);
+	eel_mr_dereg(p.dev, p.mr);
+	munmap(p.buf, p.len);
 	eel_close(p.dev);
 	eel_oob_close(p.oob);
 	return failures;
