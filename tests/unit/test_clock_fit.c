@@ -1,0 +1,71 @@
+/* tests/unit/test_clock_fit.c — the calibration maths (eel_clock_fit,
+ * userlib/clock.c): the least-squares slope of the counter (each sample's
+ * bracket midpoint) against CLOCK_MONOTONIC_RAW ns, in Hz, recovered exactly
+ * from synthetic samples with known answers. */
+#include "check.h"
+#include <eel/cycles.h>
+
+/* n samples of a counter running at hz_num/hz_den GHz, from counter c0 and
+ * time t0, one every step_ns, each bracketed by a read before and after the
+ * clock of width w[i] (centred on the true value). */
+static void make(struct eel_clock_sample *s, int n, uint64_t c0, int64_t t0, int64_t step_ns, uint64_t num,
+		 uint64_t den, const uint64_t *w)
+{
+	for (int i = 0; i < n; i++) {
+		int64_t ns = t0 + i * step_ns;
+		uint64_t mid = c0 + (uint64_t)(i * step_ns) * num / den;
+
+		s[i].ns = ns;
+		s[i].c0 = mid - w[i % 4] / 2;
+		s[i].c1 = mid + w[i % 4] / 2;
+	}
+}
+
+int main(void)
+{
+	static const uint64_t narrow[4] = { 0, 0, 0, 0 }, wide[4] = { 40, 2, 1000, 18 };
+	struct eel_clock_sample s[16];
+	double hz = 0;
+
+	/* 3 GHz, perfect brackets */
+	make(s, 8, 1000, 5000000, 1000000, 3, 1, narrow);
+	CHECK(eel_clock_fit(s, 8, &hz) == 0, "fit failed");
+	CHECK_EQ_D(hz, 3e9, 0);
+
+	/* 2.5 GHz, brackets of different widths around the true value, a large
+	 * counter and clock origin */
+	make(s, 16, 0x7000000000000000ull, 1700000000000000000ll, 750000, 5, 2, wide);
+	CHECK(eel_clock_fit(s, 16, &hz) == 0, "fit failed");
+	CHECK_EQ_D(hz, 2.5e9, 2.5e9 * 1e-12);
+
+	/* 1 GHz from just two samples */
+	make(s, 2, 0, 0, 1000000, 1, 1, narrow);
+	CHECK(eel_clock_fit(s, 2, &hz) == 0 && hz == 1e9, "two samples: %.17g", hz);
+
+	/* noise that averages out: +-d on alternate samples */
+	make(s, 8, 1000, 0, 1000000, 2, 1, narrow);
+	for (int i = 0; i < 8; i++) {
+		uint64_t d = (i == 0 || i == 7) ? 0 : (i % 2 ? 100 : (uint64_t)-100);
+
+		s[i].c0 += d;
+		s[i].c1 += d;
+	}
+	CHECK(eel_clock_fit(s, 8, &hz) == 0, "noisy fit failed");
+	CHECK(hz > 1.99e9 && hz < 2.01e9, "noisy fit: %.17g", hz);
+
+	/* refused: fewer than two samples, no time between them, a counter
+	 * running backwards */
+	hz = 42;
+	CHECK(eel_clock_fit(s, 1, &hz) == -1 && hz == 42, "n = 1 accepted: %g", hz);
+	CHECK(eel_clock_fit(s, 0, &hz) == -1 && hz == 42, "n = 0 accepted");
+	for (int i = 0; i < 4; i++)
+		s[i].ns = 77;
+	CHECK(eel_clock_fit(s, 4, &hz) == -1, "samples all at one time accepted");
+	make(s, 4, 1000000, 0, 1000, 1, 1, narrow);
+	for (int i = 0; i < 4; i++) {
+		s[i].c0 = 1000000 - (uint64_t)i * 1000;
+		s[i].c1 = s[i].c0;
+	}
+	CHECK(eel_clock_fit(s, 4, &hz) == -1, "a counter running backwards accepted: %g", hz);
+	CHECK_DONE();
+}
