@@ -42,16 +42,18 @@ int eel_clock_fit(const struct eel_clock_sample *s, int n, double *hz)
 
 	if (n < 2)
 		return -1;
-	/* x = ns since the first sample, y = counter at the bracket's middle */
+	/* x = ns since the first sample, y = counter at the bracket's middle;
+	 * counter differences are signed, so a counter that ran backwards gives
+	 * a negative slope (refused), not a huge one */
 	for (int i = 0; i < n; i++) {
 		mx += (double)(s[i].ns - s[0].ns);
-		my += (double)(s[i].c0 - s[0].c0) + (double)(s[i].c1 - s[i].c0) / 2;
+		my += (double)(int64_t)(s[i].c0 - s[0].c0) + (double)(int64_t)(s[i].c1 - s[i].c0) / 2;
 	}
 	mx /= n;
 	my /= n;
 	for (int i = 0; i < n; i++) {
 		double x = (double)(s[i].ns - s[0].ns) - mx;
-		double y = (double)(s[i].c0 - s[0].c0) + (double)(s[i].c1 - s[i].c0) / 2 - my;
+		double y = (double)(int64_t)(s[i].c0 - s[0].c0) + (double)(int64_t)(s[i].c1 - s[i].c0) / 2 - my;
 
 		sxx += x * x;
 		sxy += x * y;
