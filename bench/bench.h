@@ -216,6 +216,8 @@ uint64_t pattern_token(uint64_t point, uint32_t msg);
 
 /* flood.c, used by overlap too: size -> messages per run */
 uint32_t flood_msgs_for(const struct plan *p, uint32_t size);
+/* g, G, bandwidth and M from the flood points (exposed for tests) */
+void flood_derive(const struct session *s, struct flood_res *f);
 
 /* report_table.c, report_json.c */
 void report_table(FILE *f, const struct session *s, const struct results *r, const char *uri);

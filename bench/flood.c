@@ -137,7 +137,7 @@ static int server_point(struct session *s, uint32_t size, uint32_t n)
 
 /* seed 000 §4.2: g from 8-byte floods (best over queue depths, Fig. 6),
  * G from the time per message at the largest size less g. */
-static void derive(struct session *s, struct flood_res *f)
+void flood_derive(const struct session *s, struct flood_res *f)
 {
 	const struct plan *p = &s->plan;
 	uint32_t smin = p->sizes[0], smax = p->sizes[p->nsizes - 1];
@@ -198,7 +198,7 @@ int flood_run(struct session *s, struct results *r)
 			}
 		}
 	if (!s->server) {
-		derive(s, f);
+		flood_derive(s, f);
 		f->done = 1;
 	}
 	return 0;
