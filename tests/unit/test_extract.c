@@ -1,0 +1,299 @@
+/* tests/unit/test_extract.c — the parameters eel-bench extracts, from
+ * synthetic timelines with known answers:
+ *   breakdown_add + breakdown_finish   stage medians from joined trace records
+ *   flood_derive                       g, G, bandwidth and M (seed 000 §4.2, §5.5)
+ *   overlap_sweep                      o from the knee of t(D) (seed 000 §4.3)
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "check.h"
+
+static struct eel_clock clk2 = { .hz = 2e9, .ns_per_cycle = 0.5 }; /* exact in binary */
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median_of(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_d);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* ---- the stage breakdown ---- */
+
+/* Cycles of stage k of message i: a different cycle of values per stage. */
+static uint64_t stage_cycles(int k, uint32_t i)
+{
+	return (uint64_t)(10 * (k + 1)) * (1 + (i * (uint32_t)(k + 3)) % 7);
+}
+
+static const int order[STAGE_PARTS + 1] = {
+	EEL_ST_POST, EEL_ST_DOORBELL, EEL_ST_DOORBELL_DONE, EEL_ST_NIC_FETCH, EEL_ST_NIC_TX,
+	EEL_ST_NIC_RX, EEL_ST_DMA_START, EEL_ST_DMA_DONE, EEL_ST_DETECT,
+};
+
+/* Sender and receiver records of message i (msg_id id), stamped from t0. */
+static void timeline(struct eel_trace *tx, struct eel_trace *rx, uint32_t id, uint32_t i, uint64_t t0)
+{
+	uint64_t t = t0;
+
+	memset(tx, 0, sizeof(*tx));
+	memset(rx, 0, sizeof(*rx));
+	tx->msg_id = rx->msg_id = id;
+	tx->valid = rx->valid = 1;
+	for (int k = 0; k <= STAGE_PARTS; k++) {
+		struct eel_trace *r = order[k] >= EEL_ST_NIC_RX ? rx : tx;
+
+		r->t[order[k]] = t;
+		if (k < STAGE_PARTS)
+			t += stage_cycles(k, i);
+	}
+	tx->t[EEL_ST_COMPLETE] = t0 + 5;         /* not a stage of the one-way timeline */
+	rx->t[EEL_ST_NIC_FETCH] = 1;             /* the other end's stamps are ignored */
+}
+
+#define NMSG 300
+
+static void test_breakdown(void)
+{
+	static struct eel_trace tx[NMSG], rx[NMSG];
+	static double want[STAGE_PARTS + 1][2 * NMSG];
+	struct session s = { 0 };
+	struct breakdown bd = { 0 };
+	int ntx = 0, nrx = 0, nwant = 0;
+
+	s.caps = &s.caps_copy;
+	s.caps_copy.flags = EEL_CAP_SHARED_CLOCK;
+	s.clk = &clk2;
+
+	/* Two directions. Each loses some records on one side (the other side
+	 * holds them alone: no join), and has records that must be skipped: a
+	 * stamp missing, stamps out of order. The second direction's message
+	 * numbers wrap around 2^32. */
+	for (int dir = 0; dir < 2; dir++) {
+		uint32_t base = dir ? 0xfffffffcu : 0; /* message 3, alone at the sender, is 0xffffffff */
+
+		ntx = nrx = 0;
+		for (uint32_t i = 0; i < NMSG; i++) {
+			struct eel_trace a, b;
+			int keep = 1;
+
+			timeline(&a, &b, base + i, i, 1000000 + 10000 * (uint64_t)i);
+			if (i % 11 == 3) {             /* the receiver's record was overwritten */
+				tx[ntx++] = a;
+				continue;
+			}
+			if (i % 13 == 5) {             /* the sender's record was lost */
+				rx[nrx++] = b;
+				continue;
+			}
+			if (i % 17 == 2) {             /* a stage not stamped */
+				b.t[EEL_ST_DMA_START] = 0;
+				keep = 0;
+			}
+			if (i % 29 == 4) {             /* the first stamp missing */
+				a.t[EEL_ST_POST] = 0;
+				keep = 0;
+			}
+			if (i % 19 == 7) {             /* stamps out of order */
+				a.t[EEL_ST_NIC_FETCH] = a.t[EEL_ST_NIC_TX] + 1;
+				keep = 0;
+			}
+			if (i % 23 == 9) {             /* the whole message took 1000x longer: a real sample */
+				for (int k = EEL_ST_NIC_RX; k <= EEL_ST_DETECT; k++)
+					b.t[k] += 1000000;
+			}
+			tx[ntx++] = a;
+			rx[nrx++] = b;
+			if (keep) {
+				uint64_t t0 = a.t[EEL_ST_POST], sum = 0;
+
+				for (int k = 0; k < STAGE_PARTS; k++) {
+					uint64_t c = stage_cycles(k, i) + (i % 23 == 9 && k == 4 ? 1000000 : 0);
+
+					want[k][nwant] = 0.5 * (double)c;
+					sum += c;
+				}
+				want[STAGE_PARTS][nwant++] = 0.5 * (double)sum;
+				(void)t0;
+			}
+		}
+		CHECK(breakdown_add(&s, &bd, tx, ntx, rx, nrx) == 0, "breakdown_add failed");
+	}
+	CHECK_EQ_U(bd.samples, nwant);
+	breakdown_finish(&bd);
+	CHECK(bd.done, "not done");
+	{
+		double sum = 0;
+
+		for (int k = 0; k <= STAGE_PARTS; k++) {
+			const struct stat *st = k < STAGE_PARTS ? &bd.part[k] : &bd.total;
+			double m = median_of(want[k], nwant);
+
+			CHECK_EQ_D(st->median, m, 0);
+			CHECK_EQ_D(st->min, want[k][0], 0);
+			CHECK_EQ_D(st->max, want[k][nwant - 1], 0);
+			CHECK_EQ_U(st->n, nwant);
+			if (k < STAGE_PARTS)
+				sum += m;
+		}
+		CHECK_EQ_D(bd.residual_ns, bd.total.median - sum, 1e-9);
+	}
+	free(bd.v);
+
+	/* A NIC whose two ends stamp with different clocks: the join is refused. */
+	memset(&bd, 0, sizeof(bd));
+	s.caps_copy.flags = EEL_CAP_NIC_CLOCK;
+	CHECK(breakdown_add(&s, &bd, tx, ntx, rx, nrx) == 0 && bd.samples == 0, "joined %d across clocks",
+	      bd.samples);
+	breakdown_finish(&bd);
+	CHECK(!bd.done, "a breakdown with no samples is done");
+	free(bd.v);
+}
+
+/* ---- flood: g, G, bandwidth, M ---- */
+
+static struct flood_point point(uint32_t size, uint32_t q, double g, double G)
+{
+	struct flood_point p = { .size = size, .q = q, .msgs = 100 };
+	double t = g + G * (size - 8);
+
+	p.t.n = 10;
+	p.t.min = t;
+	p.t.median = p.t.p25 = p.t.p75 = p.t.max = p.t.mean = t * 1.5; /* only the minimum counts */
+	return p;
+}
+
+static void test_flood(void)
+{
+	struct session s = { 0 };
+	struct flood_res f = { 0 };
+	static const uint32_t sizes[] = { 8, 64, 1024, 131072 };
+	static const struct { uint32_t q; double g, G; } depth[] = {
+		{ 1, 2000, 0.5 }, { 4, 500, 0.25 }, { 16, 400, 0.3 },
+	};
+	struct flood_point pts[12];
+	int n = 0;
+
+	s.plan.nsizes = 4;
+	memcpy(s.plan.sizes, sizes, sizeof(sizes));
+	s.plan.ndepths = 3;
+	for (int k = 0; k < 3; k++)
+		s.plan.depths[k] = depth[k].q;
+	/* points in no particular order */
+	for (int a = 3; a >= 0; a--)
+		for (int k = 0; k < 3; k++)
+			pts[n++] = point(sizes[a], depth[k].q, depth[k].g, depth[k].G);
+	f.pt = pts;
+	f.npt = n;
+	flood_derive(&s, &f);
+	CHECK_EQ_D(f.g_ns, 400, 0);        /* the best 8-byte gap over the depths */
+	CHECK_EQ_U(f.g_q, 16);
+	CHECK_EQ_D(f.G_ns_per_byte, 0.25, 0); /* the smallest per-byte gap */
+	CHECK_EQ_U(f.G_q, 4);
+	CHECK_EQ_D(f.bw_bytes_per_ns, 4, 0);
+	CHECK_EQ_D(f.M_bytes, 1600, 0);   /* g / G */
+
+	/* G from one depth only when the other lacks its large-size point */
+	f.npt = 0;
+	n = 0;
+	pts[n++] = point(8, 1, 1000, 0.125);
+	pts[n++] = point(131072, 1, 1000, 0.125);
+	pts[n++] = point(8, 4, 300, 0.01);     /* no 131072-byte point at q = 4 */
+	f.pt = pts;
+	f.npt = n;
+	flood_derive(&s, &f);
+	CHECK_EQ_D(f.g_ns, 300, 0);
+	CHECK_EQ_D(f.G_ns_per_byte, 0.125, 0);
+	CHECK_EQ_D(f.M_bytes, 2400, 0);
+
+	/* no per-byte cost at all: G, bandwidth and M are 0, not infinite */
+	n = 0;
+	pts[n++] = point(8, 1, 1000, 0);
+	pts[n++] = point(131072, 1, 1000, 0);
+	f.npt = n;
+	flood_derive(&s, &f);
+	CHECK(f.g_ns == 1000 && f.G_ns_per_byte == 0 && f.bw_bytes_per_ns == 0 && f.M_bytes == 0,
+	      "flat: g %g G %g bw %g M %g", f.g_ns, f.G_ns_per_byte, f.bw_bytes_per_ns, f.M_bytes);
+}
+
+/* ---- overlap: the knee ---- */
+
+static double ov_g, ov_o;
+static int ov_calls;
+
+/* seed 000 §4.3: each message costs the gap, or the sender's overhead plus
+ * the inserted computation once that is longer. */
+static int knee(struct session *s, double d_ns, uint32_t n, double *t_ns)
+{
+	(void)s;
+	CHECK(n == 100, "the sweep asked for %u messages", n);
+	*t_ns = ov_o + d_ns > ov_g ? ov_o + d_ns : ov_g;
+	ov_calls++;
+	return 0;
+}
+
+static int failing(struct session *s, double d_ns, uint32_t n, double *t_ns)
+{
+	(void)s;
+	(void)n;
+	*t_ns = 1000;
+	return d_ns > 500 ? -1 : 0;
+}
+
+static void test_overlap(void)
+{
+	static const double cases[][2] = {
+		{ 1000, 300 }, { 1000, 700 }, { 1000, 50 }, { 2500, 100 }, { 800, 799 }, { 1000, 1000 },
+		{ 333, 111 }, { 5000, 4000 },
+	};
+	struct session s = { 0 };
+	struct overlap_curve c;
+
+	s.plan.overlap_runs = 1;
+	s.plan.overlap_msgs = 100;
+	s.clk = &clk2;
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		double tol;
+
+		ov_g = cases[i][0];
+		ov_o = cases[i][1];
+		ov_calls = 0;
+		memset(&c, 0, sizeof(c));
+		CHECK(overlap_sweep(&s, knee, &c) == 0, "sweep failed");
+		/* the coarse step is g/16, then 4 halvings: the edge to g/256 */
+		tol = ov_g / 256;
+		CHECK_EQ_D(c.g_ns, ov_g, 0);
+		CHECK_EQ_D(c.o_ns, ov_o, tol);
+		CHECK_EQ_D(c.dmax_ns, ov_g - ov_o, tol);
+		CHECK(c.n == ov_calls && c.n <= OV_MAX_STEPS, "curve of %d points for %d measurements", c.n, ov_calls);
+		for (int k = 1; k < c.n; k++)
+			CHECK(c.d_ns[k] >= c.d_ns[k - 1], "(g %g, o %g): the curve is not in order of D", ov_g, ov_o);
+		for (int k = 0; k < c.n; k++)
+			CHECK_EQ_D(c.t_ns[k], ov_o + c.d_ns[k] > ov_g ? ov_o + c.d_ns[k] : ov_g, 0);
+	}
+	/* every D raises the time: o = g */
+	ov_g = 1000;
+	ov_o = 1000;
+	memset(&c, 0, sizeof(c));
+	CHECK(overlap_sweep(&s, knee, &c) == 0, "sweep failed");
+	CHECK(c.rose_at_first, "o = g: the first step must count as a rise");
+	CHECK_EQ_D(c.o_ns, 1000, 1000.0 / 256);
+	/* a failing measurement fails the sweep */
+	memset(&c, 0, sizeof(c));
+	CHECK(overlap_sweep(&s, failing, &c) == -1, "a failed point was ignored");
+}
+
+int main(void)
+{
+	test_breakdown();
+	test_flood();
+	test_overlap();
+	CHECK_DONE();
+}
