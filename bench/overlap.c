@@ -147,7 +147,7 @@ static void add(struct overlap_curve *c, double d, double t)
 
 int overlap_sweep(struct session *s, point_fn fn, struct overlap_curve *c)
 {
-	double g, thr, step, t, lo = 0, hi = 0, rise = 0;
+	double g, thr, step, t, lo = 0, hi = 0, rise = 0, t_rise = 0, t_hi = 0, dmax;
 	int k;
 
 	c->n = 0;
@@ -165,28 +165,43 @@ int overlap_sweep(struct session *s, point_fn fn, struct overlap_curve *c)
 			rise = 0;
 		} else if (!rise) {
 			rise = k * step;      /* a rise: confirm it with the next step */
+			t_rise = t;
 		} else {
 			hi = rise;
+			t_hi = t_rise;
 			break;
 		}
 	}
-	if (!hi)
+	if (!hi) {
 		hi = rise ? rise : lo; /* t >= D, so it always rises: kept for safety */
+		t_hi = t_rise;
+	}
 	for (int b = 0; b < BISECT && hi > lo; b++) {
 		double mid = (lo + hi) / 2;
 
 		if (measure(s, fn, mid, &t))
 			return -1;
 		add(c, mid, t);
-		if (t > thr)
+		if (t > thr) {
 			hi = mid;
-		else
+			t_hi = t;
+		} else {
 			lo = mid;
+		}
 	}
+	/* lo is where the rise crossed the noise threshold (OV_RISE above g),
+	 * not where it began: past the knee each message costs o_s + D, so the
+	 * time at hi, the smallest D seen to raise it, puts the knee at
+	 * hi - (t(hi) - g). Without that, o_s came out low by up to 3% of g. */
+	dmax = hi > lo ? hi - (t_hi - g) : lo;
+	if (dmax > lo)
+		dmax = lo;
+	if (dmax < 0)
+		dmax = 0;
 	c->g_ns = g;
-	c->dmax_ns = lo;
-	c->rose_at_first = lo == 0;
-	c->o_ns = g - lo;
+	c->dmax_ns = dmax;
+	c->rose_at_first = dmax == 0;
+	c->o_ns = g - dmax;
 	/* the curve in order of D, for the report */
 	for (int i = 1; i < c->n; i++)
 		for (int j = i; j > 0 && c->d_ns[j - 1] > c->d_ns[j]; j--) {
