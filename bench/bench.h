@@ -26,6 +26,9 @@ enum test_bit {
 	T_FLOOD = 1u << 1,
 	T_OVERLAP = 1u << 2,
 	T_LIMIT = 1u << 3,
+	T_SIGNATURE = 1u << 4,
+	T_BULK = 1u << 5,
+	T_DECOMPOSE = 1u << 6,
 };
 
 /* What to measure; the client sends it to the server as is. */
@@ -46,6 +49,10 @@ struct plan {
 	uint32_t verify;         /* check every delivered byte */
 	uint32_t stamp_every;    /* stamped runs stamp one put in this many */
 	uint32_t timeout_ms;
+	uint32_t sig_max_samples;/* signature: samples per point at most (5%/95% or this) */
+	uint32_t nbulk;
+	uint32_t bulk_sizes[MAX_SIZES];
+	uint32_t bulk_reps;      /* repetitions per bulk size (seed 003: 150) */
 };
 
 /* One end of a measurement session. */
@@ -78,6 +85,7 @@ enum ctrl_slot {
 	SLOT_PING = 0,     /* ping-pong: client -> server */
 	SLOT_PONG = 1,     /* ping-pong: server -> client */
 	SLOT_REPLY = 2,    /* flood/overlap: the receiver's final reply */
+	SLOT_DONE = 3,     /* signature/bulk: the client is done with a phase */
 	CTRL_SLOTS = 8
 };
 #define SLOT(s, k) (&(s)->ctrl[(k) * 8])
@@ -96,9 +104,11 @@ enum oob_type {
 };
 
 struct ov_point {
-	uint32_t go;   /* 0: the sweep is over */
-	uint32_t n;    /* messages */
+	uint32_t go;   /* 0: the sweep is over (bulk: what to measure next) */
+	uint32_t n;    /* messages (bulk: the size) */
 	double d_ns;   /* computation per message */
+	uint32_t reps; /* bulk: repetitions */
+	uint32_t rsvd;
 };
 
 struct point_done {
@@ -151,25 +161,114 @@ struct overlap_res {
 };
 
 #define STAGE_PARTS 8
+#define STAGE_WIRE 4                 /* NIC_TX -> NIC_RX: the one stage between the two ends */
 struct breakdown {
 	int done;
-	int samples;
-	double (*v)[STAGE_PARTS + 1];    /* joined one-way timelines: parts, then total */
+	int samples;                     /* stamped puts seen (sender side) */
+	double *v[STAGE_PARTS + 1];      /* samples per part, then of the total */
+	int nv[STAGE_PARTS + 1];
 	int cap;
+	int have[STAGE_PARTS + 1];       /* this part (or the total) was stamped */
 	struct stat part[STAGE_PARTS];   /* ns */
-	struct stat total;               /* ns, DETECT - POST */
+	struct stat total;               /* ns, DETECT - POST (needs one clock at both ends) */
 	double residual_ns;              /* median(total) - sum of median(parts) */
 };
 
 struct limit_res {
 	int done;
+	int floor;                       /* the NIC's floor (eel_floor), not the cache-line limit */
 	double one_way_ns[MAX_RUNS];
 	int nruns;
 	struct stat one_way;
 	double skew_lo_ns, skew_hi_ns;   /* where the peer core's TSC offset must lie */
 };
 
+/* seed 002: the communication microbenchmark's signature */
+#define SIG_MAX_M 24
+#define SIG_CURVES 4
+struct sig_point {
+	uint32_t m;          /* requests issued between the timers */
+	double cost_ns;      /* mean message cost */
+	double ci_ns;        /* half-width of its 95% confidence interval */
+	uint32_t samples;
+	int converged;       /* reached 5% at 95% confidence */
+};
+
+struct sig_curve {
+	double d_ns;                 /* computation between requests */
+	int n;
+	struct sig_point pt[SIG_MAX_M];
+	double g_ns;                 /* steady-state cost (g at D = 0, g' beyond Idle) */
+	uint32_t send_only_max_m;    /* the send-only regime ends here */
+	uint32_t steady_min_m;       /* the steady state begins here */
+};
+
+struct signature_res {
+	int done;
+	uint32_t size;
+	struct sig_curve curve[SIG_CURVES];
+	int ncurves;
+	double rtt_ns, rtt_ci_ns;    /* one request and its reply */
+	double o_s_ns, g_ns, o_r_ns, L_ns;
+	int o_r_curves;              /* curves with D > Idle that gave o_r */
+	int points, unconverged;
+};
+
+/* seed 002 bulk transfers and seeds 003/004 echo, with the fits */
+struct bulk_point {
+	uint32_t size;
+	struct stat t;       /* n-byte store and its completion (seed 002 T(n)) */
+	struct stat echo;    /* ping-pong RTT/2 of n bytes (seeds 003, 004) */
+	double o_s_ns;       /* o(n): send-only cost from a short D = 0 signature */
+};
+
+struct fit_line {
+	double a, b;         /* y = a + b x */
+};
+
+#define VALIDATE_SIZES 20
+struct bulk_res {
+	int done;
+	struct bulk_point pt[MAX_SIZES];
+	int npt;
+	struct fit_line t0r;         /* T(n) = T0 + n / R */
+	struct fit_line hockney;     /* echo = alpha + beta n */
+	double m003_t0, m003_ti, m003_tb;
+	double err_hockney, err_003, err_loggp;
+	int have_loggp;
+	double loggp_os, loggp_L, loggp_or, loggp_G;
+	uint32_t v_size[VALIDATE_SIZES];
+	double v_meas[VALIDATE_SIZES];
+};
+
+/* the decomposition of EEL on any NIC (decompose.c) */
+#define DEC_MAX 12
+struct dec_part {
+	char name[24];
+	char what[64];
+	char method[16];    /* stamped, difference, modelled, remainder */
+	char how[96];
+	char merged[96];    /* remainder: the stages it merges */
+	double ns;
+	double stamped_ns;  /* a check: the exact stamp beside a difference estimate */
+	int has_check, agrees;
+};
+
+struct decompose_res {
+	int done;
+	double eel_ns, residual_ns;
+	struct dec_part part[DEC_MAX];
+	int nparts;
+	struct dec_part check[4];
+	int nchecks;
+	double eel_put, eel_dma, eel_ereg, dma_tx_ns;
+	int have_dma, have_ereg, have_dma_tx;
+};
+
 struct results {
+	struct decompose_res dec;
+	struct signature_res sig;
+	struct bulk_res bulk;
 	struct pingpong_res pp;
 	struct flood_res fl;
 	struct overlap_res ov;
@@ -196,8 +295,33 @@ double cyc_ns(const struct session *s, double cycles);
 
 /* the methods */
 int pingpong_run(struct session *s, struct results *r);
+enum pp_variant {
+	PP_PUT,       /* 8-byte put, payload inline where the NIC can */
+	PP_PUT_DMA,   /* 8-byte put, payload read from registered memory by the NIC */
+	PP_EREG,      /* 8-byte E-register store (programmed I/O, no descriptor) */
+};
+int pingpong_series(struct session *s, int variant, uint32_t runs, uint32_t iters, int stamps,
+		    struct pingpong_res *pp, struct breakdown *bd);
 int flood_run(struct session *s, struct results *r);
 int overlap_run(struct session *s, struct results *r);
+int signature_run(struct session *s, struct results *r);
+int bulk_run(struct session *s, struct results *r);
+int sig_point(struct session *s, uint32_t size, uint32_t m, double d_ns, int rtt, struct sig_point *p);
+int sig_curve(struct session *s, uint32_t size, double d_ns, uint32_t max_m, struct sig_curve *c,
+	      struct signature_res *r);
+void sig_extract(struct signature_res *r);
+void sig_regimes(struct sig_curve *c);
+int sig_server_phase(struct session *s);
+int sig_client_phase_end(struct session *s);
+double t975(double nu);
+void bulk_fit(struct bulk_res *b, const struct results *r);
+int decompose_run(struct session *s, struct results *r);
+void decompose_build(struct decompose_res *d, const struct breakdown *bd, double poll_ns);
+
+/* fit.c */
+int fit_linear(const double *x, const double *y, int n, struct fit_line *f);
+double model003(double t0, double ti, double tb, double n);
+double mean_abs_rel_err(const double *p, const double *m, int n);
 /* The overlap sweep on the measuring end; fn measures one run at computation
  * d_ns (exposed for tests, which give it a known curve). */
 typedef int (*point_fn)(struct session *s, double d_ns, uint32_t n, double *t_ns);

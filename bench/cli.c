@@ -17,7 +17,9 @@ static const char usage_text[] =
 "\n"
 "  -d, --device URI      the NIC (default softnic): softnic[:inline|:thread][?opts],\n"
 "                        verbs:<ibdev>[:port], dpdk:<port>, raw:<pci-address>\n"
-"  -t, --test LIST       pingpong,flood,overlap,limit or all (default all)\n"
+"  -t, --test LIST       pingpong,flood,overlap,limit or all (default all); limit:\n"
+"                        the bare cache-line ping-pong (softnic --pair), else\n"
+"                        the NIC's floor, a bare echo on its own carrier\n"
 "      --pair            both ends on this machine, forked (the default for softnic)\n"
 "      --server          wait for a client (the default without a host, but for softnic)\n"
 "  -p, --port N          TCP port of the out-of-band channel (default 18600)\n"
@@ -33,6 +35,10 @@ static const char usage_text[] =
 "      --flood-runs N    runs per flood point (default: --runs)\n"
 "      --overlap-msgs N  messages per overlap point (default 2000)\n"
 "      --overlap-runs N  runs per overlap point (default 5)\n"
+"      --sig-samples N   signature: samples per point at most, taken in batches of\n"
+"                        50 until 5%% accuracy at 95%% confidence (default 500)\n"
+"      --bulk-sizes LIST bulk transfer sizes (default 8..131072 in powers of 4)\n"
+"      --bulk-reps N     repetitions per bulk size; the minimum is kept (default 150)\n"
 "      --verify          check every delivered byte; fail on any loss,\n"
 "                        duplicate or corruption\n"
 "      --stamp-every N   in stamped runs, stamp one put in N (default 64;\n"
@@ -40,6 +46,8 @@ static const char usage_text[] =
 "      --cpu A[,B]       pin this end to core A (with --pair the server to B)\n"
 "      --timeout SEC     give up on a silent peer after SEC s (default 10)\n"
 "      --json FILE       also write the results as JSON (schema: README.md)\n"
+"      --eal \"ARGS\"      arguments for DPDK's EAL (dpdk: ports), e.g.\n"
+"                        --eal \"--no-huge -m 512\" without hugepages\n"
 "  -q, --quiet           no table, only errors (with --json)\n"
 "  -v, --verbose         the curves too: g per queue depth, flood points, overlap\n"
 "  -V, --version\n"
@@ -98,7 +106,7 @@ static uint32_t list(const char *opt, const char *s, uint32_t *out, uint32_t cap
 		b = number(opt, dots + 2, min, max);
 		if (a > b)
 			bad("%s: the range goes downwards", opt, "write it low..high");
-		for (uint64_t v = a; v <= b && n < cap; v *= 2)
+		for (uint64_t v = a; v <= b && n < cap; v *= (dots[2] && strcmp(opt, "--bulk-sizes") ? 2 : 4))
 			out[n++] = (uint32_t)v;
 	} else {
 		snprintf(buf, sizeof(buf), "%s", s);
@@ -139,16 +147,22 @@ static uint32_t tests(const char *s)
 			t |= T_OVERLAP;
 		else if (!strcmp(w, "limit"))
 			t |= T_LIMIT;
+		else if (!strcmp(w, "signature"))
+			t |= T_SIGNATURE;
+		else if (!strcmp(w, "bulk"))
+			t |= T_BULK;
+		else if (!strcmp(w, "decompose"))
+			t |= T_DECOMPOSE;
 		else if (!strcmp(w, "all"))
-			t |= T_PINGPONG | T_FLOOD | T_OVERLAP | T_LIMIT | T_ALL;
+			t |= TESTS_ALL | T_ALL;
 		else
-			bad("unknown test '%s'", w, "use pingpong, flood, overlap, limit or all");
+			bad("unknown test '%s'", w, "use pingpong, flood, overlap, limit, signature, bulk, decompose or all");
 	}
 	return t;
 }
 
 enum { O_PAIR = 256, O_SERVER, O_WARMUP, O_SIZES, O_DEPTHS, O_FMSGS, O_FBYTES, O_FRUNS, O_OMSGS,
-       O_ORUNS, O_VERIFY, O_STAMP, O_CPU, O_TIMEOUT, O_JSON };
+       O_ORUNS, O_VERIFY, O_STAMP, O_CPU, O_TIMEOUT, O_JSON, O_EAL, O_SIGS, O_BSIZES, O_BREPS };
 
 void cli_parse(struct cli *c, int argc, char **argv)
 {
@@ -164,8 +178,12 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		{ "overlap-msgs", required_argument, 0, O_OMSGS },
 		{ "overlap-runs", required_argument, 0, O_ORUNS },
 		{ "verify", no_argument, 0, O_VERIFY }, { "stamp-every", required_argument, 0, O_STAMP },
+		{ "sig-samples", required_argument, 0, O_SIGS },
+		{ "bulk-sizes", required_argument, 0, O_BSIZES },
+		{ "bulk-reps", required_argument, 0, O_BREPS },
 		{ "cpu", required_argument, 0, O_CPU }, { "timeout", required_argument, 0, O_TIMEOUT },
 		{ "json", required_argument, 0, O_JSON }, { "quiet", no_argument, 0, 'q' },
+		{ "eal", required_argument, 0, O_EAL },
 		{ "verbose", no_argument, 0, 'v' }, { "version", no_argument, 0, 'V' },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 	};
@@ -177,7 +195,7 @@ void cli_parse(struct cli *c, int argc, char **argv)
 	c->port = 18600;
 	c->cpu[0] = c->cpu[1] = -1;
 	p->version = PLAN_VERSION;
-	p->tests = T_PINGPONG | T_FLOOD | T_OVERLAP | T_LIMIT | T_ALL;
+	p->tests = TESTS_ALL | T_ALL;
 	p->iters = 10000;
 	p->runs = 10;
 	p->warmup = 1000;
@@ -189,6 +207,10 @@ void cli_parse(struct cli *c, int argc, char **argv)
 	p->timeout_ms = 10000;
 	p->nsizes = list("--sizes", "8..131072", p->sizes, MAX_SIZES, 8, 1u << 30, 1);
 	p->ndepths = list("--depths", "1..64", p->depths, MAX_DEPTHS, 1, 4096, 0);
+	p->nbulk = list("--bulk-sizes", "8,32,128,512,2048,8192,32768,131072", p->bulk_sizes, MAX_SIZES, 8,
+			1u << 26, 1);
+	p->bulk_reps = 150;
+	p->sig_max_samples = 500;
 
 	opterr = 0;
 	while ((o = getopt_long(argc, argv, ":d:t:p:n:r:qvVh", opts, NULL)) != -1) {
@@ -209,6 +231,9 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		case O_OMSGS: p->overlap_msgs = (uint32_t)number("--overlap-msgs", optarg, 16, 10000000); break;
 		case O_ORUNS: p->overlap_runs = (uint32_t)number("--overlap-runs", optarg, 1, MAX_RUNS); break;
 		case O_VERIFY: p->verify = 1; break;
+		case O_SIGS: p->sig_max_samples = (uint32_t)number("--sig-samples", optarg, 50, 100000); break;
+		case O_BSIZES: p->nbulk = list("--bulk-sizes", optarg, p->bulk_sizes, MAX_SIZES, 8, 1u << 26, 1); break;
+		case O_BREPS: p->bulk_reps = (uint32_t)number("--bulk-reps", optarg, 3, 1024); break;
 		case O_STAMP: p->stamp_every = (uint32_t)number("--stamp-every", optarg, 0, 1u << 20); break;
 		case O_CPU: {
 			char *comma = strchr(optarg, ',');
@@ -222,6 +247,7 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		}
 		case O_TIMEOUT: p->timeout_ms = (uint32_t)number("--timeout", optarg, 1, 3600) * 1000; break;
 		case O_JSON: c->json = optarg; break;
+		case O_EAL: c->eal = optarg; break;
 		case 'q': c->quiet = 1; break;
 		case 'v': verbose = 1; break;
 		case 'V': printf("eel-bench %s\n", EEL_VERSION); exit(0);
@@ -244,12 +270,6 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		c->pair = 1;
 	else if (!c->host && !c->pair)
 		c->server = 1;
-	if ((p->tests & T_LIMIT) && !c->pair) {
-		if (!(p->tests & T_ALL))
-			bad("%s", "-t limit measures two cores of this machine",
-			    "run it with --pair (it needs both ends here)");
-		p->tests &= ~(uint32_t)T_LIMIT;
-	}
 	for (uint32_t i = 0; i < p->ndepths; i++)
 		if (p->depths[i] > p->flood_msgs)
 			bad("%s", "a queue depth is larger than --flood-msgs", "lower --depths or raise --flood-msgs");

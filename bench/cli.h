@@ -5,11 +5,13 @@
 #include "bench.h"
 
 #define T_ALL (1u << 31) /* "all" was asked: tests that cannot run here are left out quietly */
+#define TESTS_ALL (T_PINGPONG | T_FLOOD | T_OVERLAP | T_LIMIT | T_SIGNATURE | T_BULK | T_DECOMPOSE)
 
 struct cli {
 	const char *uri;
 	const char *host;
 	const char *json;
+	const char *eal;      /* --eal: the DPDK EAL's own arguments */
 	uint16_t port;
 	int pair;
 	int server;

@@ -1,19 +1,30 @@
-/* bench/limit.c — the physical limit of this machine for what the software
- * NIC does: a bare ping-pong of one cache line between the two cores of the
- * pair, in two processes, with nothing else: one side stores a value, the
- * other spins until it sees it and stores it back. The one-way time is the
- * floor under any message between these cores; softnic EEL / limit says what
- * the NIC's protocol adds.
+/* bench/limit.c — the floor under EEL, measured in the same run.
+ *
+ * Both ends on this machine with the software NIC (--pair): the physical
+ * limit of this machine for what the software NIC does: a bare ping-pong of
+ * one cache line between the two cores of the pair, in two processes, with
+ * nothing else: one side stores a value, the other spins until it sees it and
+ * stores it back. The one-way time is the floor under any message between
+ * these cores; softnic EEL / limit says what the NIC's protocol adds.
  *
  * One more pass stamps each round trip with both cores' counters: the
  * receiving core's stamp t_b must lie between the sender's t_a (before its
  * store) and t_a' (after the answer), so the peer counter's offset is inside
  * [max(t_b - t_a'), min(t_b - t_a)]. Zero inside: stamps taken on the two
  * cores are comparable to within that interval.
+ *
+ * Otherwise (a server and a client, or any other NIC): the NIC's own floor,
+ * eel_floor — a bare echo of one minimum-size frame on its carrier (a DPDK
+ * port's rte_eth_tx_burst/rte_eth_rx_burst, the software NIC's shared-memory
+ * slots) — in lock step like every other point; EEL / floor says what eel's
+ * firmware and host driver add to the carrier. A NIC without a carrier of
+ * its own (verbs) has no floor: left out quietly under -t all.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "bench.h"
+#include "cli.h"
 
 #define LINE_PING 0   /* client -> server */
 #define LINE_PONG 8   /* server -> client, then the server's stamp */
@@ -87,7 +98,7 @@ static int server_run(struct session *s, uint32_t n, int skew)
 	return server_done(s, &d) || d.status ? -1 : 0;
 }
 
-int limit_run(struct session *s, struct results *r)
+static int cacheline_run(struct session *s, struct results *r)
 {
 	struct limit_res *l = &r->lim;
 	const struct plan *p = &s->plan;
@@ -115,4 +126,81 @@ int limit_run(struct session *s, struct results *r)
 		l->done = 1;
 	}
 	return 0;
+}
+
+/* One call of eel_floor on each end, in lock step. Returns 1 when the NIC
+ * has no floor (both ends say so at once: the same kind of NIC). */
+static int floor_point(struct session *s, uint32_t n, double *one_way)
+{
+	struct point_done d = { 0 };
+	int rc;
+
+	if (eel_quiet(s->dev))
+		return bench_fail("limit: finishing before the floor");
+	if (s->server) {
+		if (server_ready(s))
+			return -1;
+		d.status = eel_floor(s->dev, 1, n, one_way);
+		if (d.status)
+			snprintf(d.msg, sizeof(d.msg), "floor: %s", eel_errmsg());
+		if (server_done(s, &d))
+			return -1;
+		return d.status == -EOPNOTSUPP ? 1 : d.status ? -1 : 0;
+	}
+	if (client_await_ready(s))
+		return -1;
+	rc = eel_floor(s->dev, 0, n, one_way);
+	if (rc == -EOPNOTSUPP) {
+		/* the server found the same; take its report off the channel */
+		if (eel_oob_recv(s->oob, OOB_DONE, &d, sizeof(d), NULL, s->plan.timeout_ms, s->dev))
+			return bench_fail("waiting for the server's report");
+		return 1;
+	}
+	if (rc)
+		return bench_fail("limit: the floor");
+	return client_await_done(s, &d) ? -1 : 0;
+}
+
+static int floor_run(struct session *s, struct results *r)
+{
+	struct limit_res *l = &r->lim;
+	const struct plan *p = &s->plan;
+	char msg[512];
+
+	l->floor = 1;
+	/* run -1 warms up (and finds a NIC without a floor) */
+	for (int run = -1; run < (int)p->runs; run++, s->point++) {
+		uint32_t n = run < 0 ? (p->warmup ? p->warmup : 1) : p->iters;
+		double ow = 0;
+		int rc = floor_point(s, n, &ow);
+
+		if (rc < 0)
+			return -1;
+		if (rc > 0) {
+			if (p->tests & T_ALL)
+				return 0;
+			snprintf(msg, sizeof(msg), "%s", eel_errmsg());
+			if (!s->server)
+				fprintf(stderr, "eel-bench: -t limit: %s\n", msg);
+			return -1;
+		}
+		if (!s->server && run >= 0)
+			l->one_way_ns[l->nruns++] = ow;
+	}
+	if (!s->server) {
+		double v[MAX_RUNS];
+
+		memcpy(v, l->one_way_ns, sizeof(double) * (size_t)l->nruns);
+		l->one_way = stat_of(v, l->nruns);
+		l->skew_lo_ns = l->skew_hi_ns = 0;
+		l->done = 1;
+	}
+	return 0;
+}
+
+int limit_run(struct session *s, struct results *r)
+{
+	if (s->pair && s->limit && !strcmp(s->caps->backend, "softnic"))
+		return cacheline_run(s, r);
+	return floor_run(s, r);
 }

@@ -74,6 +74,17 @@ static int exchange_plan(struct session *s, struct plan *p)
 			"same version on both ends\n");
 		return -1;
 	}
+	if (p->nbulk > MAX_SIZES || !p->nbulk || p->bulk_reps < 3 || p->bulk_reps > 1024 ||
+	    p->sig_max_samples < 50 || p->sig_max_samples > 100000) {
+		fprintf(stderr, "eel-bench: the client's plan is not one this eel-bench understands: run the "
+			"same version on both ends\n");
+		return -1;
+	}
+	for (uint32_t i = 0; i < p->nbulk; i++)
+		if (p->bulk_sizes[i] < 8 || p->bulk_sizes[i] % 8 || p->bulk_sizes[i] > (1u << 26)) {
+			fprintf(stderr, "eel-bench: the client's plan asks for impossible bulk sizes\n");
+			return -1;
+		}
 	for (uint32_t i = 0; i < p->nsizes; i++)
 		if (p->sizes[i] < 8 || p->sizes[i] % 8 || p->sizes[i] > (1u << 30) ||
 		    (uint64_t)flood_msgs_for(p, p->sizes[i]) * p->sizes[i] > (1ull << 33)) {
@@ -123,6 +134,7 @@ static int run_end(struct cli *c, struct session *s, struct results *r, const ch
 
 	eel_opts_default(&o);
 	o.timeout_ms = c->plan.timeout_ms;
+	o.backend_args = c->eal;
 	if (eel_open(uri, &o, &s->dev))
 		return bench_fail("opening the NIC");
 	if (s->server && !s->pair)
@@ -144,6 +156,12 @@ static int run_end(struct cli *c, struct session *s, struct results *r, const ch
 	if ((s->plan.tests & T_FLOOD) && flood_run(s, r))
 		return -1;
 	if ((s->plan.tests & T_OVERLAP) && overlap_run(s, r))
+		return -1;
+	if ((s->plan.tests & (T_SIGNATURE | T_BULK)) && signature_run(s, r))
+		return -1;
+	if ((s->plan.tests & T_BULK) && bulk_run(s, r))
+		return -1;
+	if ((s->plan.tests & T_DECOMPOSE) && decompose_run(s, r))
 		return -1;
 	if ((s->plan.tests & T_LIMIT) && limit_run(s, r))
 		return -1;

@@ -32,7 +32,7 @@
 
 static int send_point_client(struct session *s, double d_ns, uint32_t n, double *t_ns)
 {
-	struct ov_point pt = { 1, n, d_ns };
+	struct ov_point pt = { 1, n, d_ns, 0, 0 };
 	uint64_t spin = eel_ns_to_cycles(s->clk, d_ns), t0, t1;
 	unsigned flags = EEL_PUT_SIGNALED | (s->caps->max_inline >= 8 ? EEL_PUT_INLINE : 0);
 	struct point_done d;
@@ -84,7 +84,7 @@ static int send_point_server(struct session *s, const struct ov_point *pt)
 
 static int recv_point_server(struct session *s, double d_ns, uint32_t n, double *t_ns)
 {
-	struct ov_point pt = { 1, n, d_ns };
+	struct ov_point pt = { 1, n, d_ns, 0, 0 };
 	uint64_t spin = eel_ns_to_cycles(s->clk, d_ns), t0 = 0, t1;
 
 	if (eel_oob_send(s->oob, OOB_POINT, &pt, sizeof(pt)))
@@ -237,7 +237,7 @@ static int follow(struct session *s, int (*fn)(struct session *, const struct ov
 
 static int stop(struct session *s)
 {
-	struct ov_point pt = { 0, 0, 0 };
+	struct ov_point pt = { 0, 0, 0, 0, 0 };
 
 	return eel_oob_send(s->oob, OOB_POINT, &pt, sizeof(pt)) ? bench_fail("overlap: ending") : 0;
 }

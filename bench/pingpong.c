@@ -9,6 +9,7 @@
  * measured in the same session; EEL is taken from the runs without stamps,
  * the stage breakdown from the stamped ones (breakdown.c).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,7 +35,28 @@ static void drain(struct session *s, struct traces *t)
 		t->nrx += n;
 }
 
-static int client_run(struct session *s, uint32_t n, double *eel_ns)
+/* The 8-byte message of a ping-pong round, as the variant sends it. */
+static int post(struct session *s, int variant, int slot, uint64_t v)
+{
+	uint64_t *src = SLOT(s, CTRL_SLOTS - 2);
+	int rc;
+
+	switch (variant) {
+	case PP_PUT_DMA:
+		*src = v; /* the NIC reads it from registered memory */
+		while ((rc = eel_put(s->dev, s->ctrl_mr, src, 8, &s->peer_ctrl, (uint64_t)slot * 64, 0, 0, 0)) ==
+		       -EAGAIN)
+			if (eel_poll(s->dev, (struct eel_cqe[8]){ 0 }, 8) < 0)
+				break;
+		return rc;
+	case PP_EREG:
+		return eel_eput(s->dev, &s->peer_ctrl, (uint64_t)slot * 64, v);
+	default:
+		return put_slot(s, slot, v);
+	}
+}
+
+static int client_run(struct session *s, int variant, uint32_t n, double *eel_ns)
 {
 	uint64_t t0, t1;
 	struct point_done d;
@@ -45,7 +67,7 @@ static int client_run(struct session *s, uint32_t n, double *eel_ns)
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t tok = token(s, i);
 
-		if (put_slot(s, SLOT_PING, tok))
+		if (post(s, variant, SLOT_PING, tok))
 			return bench_fail("ping-pong: put");
 		if (eel_wait_u64(s->dev, SLOT(s, SLOT_PONG), tok))
 			return bench_fail("ping-pong: waiting for the reply");
@@ -57,7 +79,7 @@ static int client_run(struct session *s, uint32_t n, double *eel_ns)
 	return 0;
 }
 
-static int server_run(struct session *s, uint32_t n)
+static int server_run(struct session *s, int variant, uint32_t n)
 {
 	struct point_done d = { 0 };
 
@@ -67,7 +89,7 @@ static int server_run(struct session *s, uint32_t n)
 		uint64_t tok = token(s, i);
 
 		if ((d.status = eel_wait_u64(s->dev, SLOT(s, SLOT_PING), tok)) ||
-		    (d.status = put_slot(s, SLOT_PONG, tok)))
+		    (d.status = post(s, variant, SLOT_PONG, tok)))
 			snprintf(d.msg, sizeof(d.msg), "ping-pong round %u: %s", i, eel_errmsg());
 	}
 	if (!d.status && (d.status = eel_quiet(s->dev)))
@@ -123,27 +145,30 @@ static int exchange_traces(struct session *s, struct traces *t, struct breakdown
 	}
 }
 
-int pingpong_run(struct session *s, struct results *r)
+/* Runs of a ping-pong variant. With stamps, runs alternate between stamps off
+ * and on (the cost of stamping measured in the same session), the stamped
+ * runs' traces are joined into bd; eel gets the runs without stamps. */
+int pingpong_series(struct session *s, int variant, uint32_t runs, uint32_t iters, int stamps,
+		    struct pingpong_res *pp, struct breakdown *bd)
 {
 	const struct plan *p = &s->plan;
-	struct pingpong_res *pp = &r->pp;
 	struct traces t = { calloc(MAX_TRACES, sizeof(struct eel_trace)),
 			    calloc(MAX_TRACES, sizeof(struct eel_trace)), 0, 0 };
-	int stamps = p->stamp_every && s->caps->stamp_mask;
 	int nst = 0, rc = -1;
 
+	stamps = stamps && p->stamp_every && s->caps->stamp_mask;
 	if (!t.tx || !t.rx)
 		goto out;
 	/* run -1 is the warm-up; then runs alternate: even without stamps, odd with */
-	for (int run = -1; run < (int)p->runs * (stamps ? 2 : 1); run++, s->point++) {
+	for (int run = -1; run < (int)runs * (stamps ? 2 : 1); run++, s->point++) {
 		int stamped = stamps && run >= 0 && (run & 1);
-		uint32_t n = run < 0 ? p->warmup : p->iters;
+		uint32_t n = run < 0 ? p->warmup : iters;
 		double eel_ns = 0;
 
 		if (n == 0)
 			continue;
 		eel_set_stamp_every(s->dev, stamped ? p->stamp_every : 0);
-		if (s->server ? server_run(s, n) : client_run(s, n, &eel_ns))
+		if (s->server ? server_run(s, variant, n) : client_run(s, variant, n, &eel_ns))
 			goto out;
 		if (stamped)
 			drain(s, &t);
@@ -155,10 +180,8 @@ int pingpong_run(struct session *s, struct results *r)
 			pp->eel_ns[pp->nruns++] = eel_ns;
 	}
 	eel_set_stamp_every(s->dev, 0);
-	if (stamps) {
-		if (exchange_traces(s, &t, &r->bd))
-			goto out;
-	}
+	if (stamps && bd && exchange_traces(s, &t, bd))
+		goto out;
 	if (!s->server) {
 		double v[MAX_RUNS];
 
@@ -173,4 +196,9 @@ out:
 	free(t.tx);
 	free(t.rx);
 	return rc;
+}
+
+int pingpong_run(struct session *s, struct results *r)
+{
+	return pingpong_series(s, PP_PUT, s->plan.runs, s->plan.iters, 1, &r->pp, &r->bd);
 }

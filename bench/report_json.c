@@ -11,7 +11,7 @@
 #include "bench.h"
 #include "json.h"
 
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2
 
 static void stat_obj(struct json *j, const char *key, const struct stat *s)
 {
@@ -194,6 +194,13 @@ static void parameters(struct json *j, const struct session *s, const struct res
 	}
 	if (r->pp.done && r->ov.done)
 		json_num(j, "overlap_potential_ns", r->pp.eel.min - r->ov.send.o_ns - r->ov.recv.o_ns);
+	if (r->sig.done) {
+		json_obj(j, "L");
+		json_num(j, "ns", r->sig.L_ns);
+		json_u64(j, "cycles", (uint64_t)(r->sig.L_ns > 0 ? r->sig.L_ns * s->clk->hz / 1e9 + 0.5 : 0));
+		json_str(j, "method", "seed 002: RTT/2 - o_s - o_r from the signature");
+		json_obj_end(j);
+	}
 	json_obj_end(j);
 }
 
@@ -206,6 +213,8 @@ static void breakdown(struct json *j, const struct session *s, const struct resu
 	json_str(j, "clock", s->caps->clock);
 	json_arr(j, "parts");
 	for (int k = 0; k < STAGE_PARTS; k++) {
+		if (!r->bd.have[k])
+			continue;
 		json_obj(j, NULL);
 		json_str(j, "name", stage_part_name[k]);
 		json_str(j, "what", stage_part_what[k]);
@@ -214,8 +223,192 @@ static void breakdown(struct json *j, const struct session *s, const struct resu
 		json_obj_end(j);
 	}
 	json_arr_end(j);
-	stat_obj(j, "total_ns", &r->bd.total);
+	if (r->bd.have[STAGE_PARTS])
+		stat_obj(j, "total_ns", &r->bd.total);
 	json_num(j, "residual_ns", r->bd.residual_ns);
+	json_obj_end(j);
+}
+
+static void arr(struct json *j, const char *key, const double *v, int n)
+{
+	json_arr(j, key);
+	for (int i = 0; i < n; i++)
+		json_num(j, NULL, v[i]);
+	json_arr_end(j);
+}
+
+static void signature(struct json *j, const struct session *s, const struct results *r)
+{
+	const struct signature_res *g = &r->sig;
+
+	if (!g->done)
+		return;
+	json_obj(j, "signature");
+	json_u64(j, "size", g->size);
+	json_str(j, "method", "seed 002: message cost vs burst length M for several delays D");
+	json_num(j, "rtt_ns", g->rtt_ns);
+	json_num(j, "o_s_ns", g->o_s_ns);
+	json_num(j, "g_ns", g->g_ns);
+	json_num(j, "o_r_ns", g->o_r_ns);
+	json_num(j, "L_ns", g->L_ns);
+	json_obj(j, "accuracy");
+	json_num(j, "target", 0.05);
+	json_num(j, "confidence", 0.95);
+	json_u64(j, "batch", 50);
+	json_u64(j, "points", (uint64_t)g->points);
+	json_u64(j, "unconverged", (uint64_t)g->unconverged);
+	json_obj_end(j);
+	json_arr(j, "curves");
+	for (int k = 0; k < g->ncurves; k++) {
+		const struct sig_curve *c = &g->curve[k];
+		double m[SIG_MAX_M], cost[SIG_MAX_M], ci[SIG_MAX_M], n[SIG_MAX_M];
+
+		for (int i = 0; i < c->n; i++) {
+			m[i] = c->pt[i].m;
+			cost[i] = c->pt[i].cost_ns;
+			ci[i] = c->pt[i].ci_ns;
+			n[i] = c->pt[i].samples;
+		}
+		json_obj(j, NULL);
+		json_num(j, "d_ns", c->d_ns);
+		json_num(j, "g_ns", c->g_ns);
+		json_u64(j, "send_only_max_m", c->send_only_max_m);
+		json_u64(j, "steady_min_m", c->steady_min_m);
+		arr(j, "m", m, c->n);
+		arr(j, "cost_ns", cost, c->n);
+		arr(j, "ci_ns", ci, c->n);
+		arr(j, "samples", n, c->n);
+		json_arr(j, "converged");
+		for (int i = 0; i < c->n; i++)
+			json_bool(j, NULL, c->pt[i].converged);
+		json_arr_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+	(void)s;
+}
+
+static void part(struct json *j, const struct dec_part *p)
+{
+	json_obj(j, NULL);
+	json_str(j, "name", p->name);
+	json_str(j, "what", p->what);
+	json_num(j, "ns", p->ns);
+	json_str(j, "method", p->method);
+	json_str(j, "how", p->how);
+	if (p->merged[0]) {
+		char m[96], *save = NULL;
+
+		snprintf(m, sizeof(m), "%s", p->merged);
+		json_arr(j, "merged");
+		for (char *t = strtok_r(m, ",", &save); t; t = strtok_r(NULL, ",", &save))
+			json_str(j, NULL, t);
+		json_arr_end(j);
+	}
+	if (p->has_check) {
+		json_num(j, "stamped_ns", p->stamped_ns);
+		json_bool(j, "agrees", p->agrees);
+	}
+	json_obj_end(j);
+}
+
+static void decompose(struct json *j, const struct results *r)
+{
+	const struct decompose_res *d = &r->dec;
+
+	if (!d->done)
+		return;
+	json_obj(j, "decompose");
+	json_num(j, "eel_ns", d->eel_ns);
+	json_num(j, "residual_ns", d->residual_ns);
+	json_arr(j, "parts");
+	for (int i = 0; i < d->nparts; i++)
+		part(j, &d->part[i]);
+	json_arr_end(j);
+	json_arr(j, "checks");
+	for (int i = 0; i < d->nchecks; i++)
+		part(j, &d->check[i]);
+	json_arr_end(j);
+	json_obj(j, "variants");
+	json_num(j, "eel_put_ns", d->eel_put);
+	if (d->have_dma)
+		json_num(j, "eel_put_dma_ns", d->eel_dma);
+	if (d->have_ereg)
+		json_num(j, "eel_eput_ns", d->eel_ereg);
+	json_obj_end(j);
+	json_obj_end(j);
+}
+
+static void bulk(struct json *j, const struct results *r)
+{
+	const struct bulk_res *b = &r->bulk;
+
+	if (!b->done)
+		return;
+	json_obj(j, "bulk");
+	json_arr(j, "points");
+	for (int i = 0; i < b->npt; i++) {
+		json_obj(j, NULL);
+		json_u64(j, "size", b->pt[i].size);
+		stat_obj(j, "t_ns", &b->pt[i].t);
+		json_num(j, "bw_bytes_per_ns", b->pt[i].size / b->pt[i].t.min);
+		stat_obj(j, "echo_ns", &b->pt[i].echo);
+		json_num(j, "o_s_ns", b->pt[i].o_s_ns);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj(j, "fits");
+	json_obj(j, "t0r");
+	json_num(j, "t0_ns", b->t0r.a);
+	json_num(j, "r_bytes_per_ns", b->t0r.b > 0 ? 1 / b->t0r.b : 0);
+	json_str(j, "on", "t_ns");
+	json_str(j, "method", "seed 002: least-squares line T(n) = T0 + n/R");
+	json_obj_end(j);
+	json_obj(j, "hockney");
+	json_num(j, "alpha_ns", b->hockney.a);
+	json_num(j, "beta_ns_per_byte", b->hockney.b);
+	json_num(j, "n_half_bytes", b->hockney.b > 0 ? b->hockney.a / b->hockney.b : 0);
+	json_num(j, "bw_bytes_per_ns", b->hockney.b > 0 ? 1 / b->hockney.b : 0);
+	json_num(j, "err", b->err_hockney);
+	json_str(j, "on", "echo_ns");
+	json_str(j, "method", "seed 004 2.2: t = alpha + beta n, least squares; n_1/2 = alpha/beta");
+	json_obj_end(j);
+	json_obj(j, "model003");
+	json_num(j, "t0_ns", b->m003_t0);
+	json_num(j, "ti_ns", b->m003_ti);
+	json_num(j, "tb_ns_per_byte", b->m003_tb);
+	json_num(j, "bw_bytes_per_ns", b->m003_tb > 0 ? 1 / b->m003_tb : 0);
+	json_num(j, "specific_perf_per_ns", b->m003_t0 > 0 ? 1 / b->m003_t0 : 0);
+	json_num(j, "err", b->err_003);
+	json_str(j, "on", "echo_ns");
+	json_str(j, "method", "seed 003 3: T = t0 + ti (n tb)/(t0 + n tb) + n tb; t0 at the smallest size (8 B)");
+	json_obj_end(j);
+	if (b->have_loggp) {
+		json_obj(j, "loggp");
+		json_num(j, "o_s_ns", b->loggp_os);
+		json_num(j, "L_ns", b->loggp_L);
+		json_num(j, "o_r_ns", b->loggp_or);
+		json_num(j, "G_ns_per_byte", b->loggp_G);
+		json_num(j, "err", b->err_loggp);
+		json_str(j, "method", "o_s + L + o_r + G n (signature and flood)");
+		json_obj_end(j);
+	}
+	json_arr(j, "validation");
+	for (int i = 0; i < VALIDATE_SIZES; i++) {
+		double n = b->v_size[i];
+
+		json_obj(j, NULL);
+		json_u64(j, "size", b->v_size[i]);
+		json_num(j, "measured_ns", b->v_meas[i]);
+		json_num(j, "hockney_ns", b->hockney.a + b->hockney.b * n);
+		json_num(j, "model003_ns", model003(b->m003_t0, b->m003_ti, b->m003_tb, n));
+		if (b->have_loggp)
+			json_num(j, "loggp_ns", b->loggp_os + b->loggp_L + b->loggp_or + b->loggp_G * n);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
 	json_obj_end(j);
 }
 
@@ -295,8 +488,20 @@ int report_json(const char *path, const struct session *s, const struct results 
 	options(&j, s);
 	parameters(&j, s, r);
 	breakdown(&j, s, r);
-	if (r->lim.done) {
+	decompose(&j, r);
+	signature(&j, s, r);
+	bulk(&j, r);
+	if (r->lim.done && r->lim.floor) {
 		json_obj(&j, "limit");
+		json_str(&j, "kind", "floor");
+		json_str(&j, "method", "eel_floor: bare echo of one minimum-size frame on the NIC's own carrier");
+		stat_obj(&j, "one_way_ns", &r->lim.one_way);
+		if (r->pp.done)
+			json_num(&j, "eel_over_floor", r->pp.eel.min / r->lim.one_way.min);
+		json_obj_end(&j);
+	} else if (r->lim.done) {
+		json_obj(&j, "limit");
+		json_str(&j, "kind", "cacheline");
 		stat_obj(&j, "one_way_ns", &r->lim.one_way);
 		if (r->pp.done)
 			json_num(&j, "eel_over_limit", r->pp.eel.min / r->lim.one_way.min);

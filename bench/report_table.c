@@ -21,6 +21,72 @@ static void row_one(FILE *f, const struct session *s, const char *name, double n
 	fprintf(f, "  %-20s %10.1f ns %13s %8s  %8.0f   %s\n", name, ns, "", "", cycles(s, ns), how);
 }
 
+/* EEL split on this NIC, each part with how it was obtained */
+static void decompose_rows(FILE *f, const struct results *r)
+{
+	const struct decompose_res *d = &r->dec;
+
+	fprintf(f, "\n  EEL %.1f ns, decomposed (each part: how eel got it)\n", d->eel_ns);
+	for (int i = 0; i < d->nparts; i++) {
+		const struct dec_part *p = &d->part[i];
+
+		fprintf(f, "    %-10s %9.1f ns  %-10s %s%s%s%s\n", p->name, p->ns, p->method, p->how,
+			p->merged[0] ? " (merges " : "", p->merged, p->merged[0] ? ")" : "");
+	}
+	fprintf(f, "    %-10s %9.1f ns  (EEL less the parts)\n", "residual", d->residual_ns);
+	for (int i = 0; i < d->nchecks; i++) {
+		const struct dec_part *p = &d->check[i];
+
+		fprintf(f, "    check: %s by difference %.1f ns (%s), stamped %.1f ns: %s\n", p->name, p->ns, p->how,
+			p->stamped_ns, p->agrees ? "agree within 10%" : "DISAGREE");
+	}
+}
+
+/* seed 002: the signature's parameters (Table 4) */
+static void signature_rows(FILE *f, const struct session *s, const struct results *r)
+{
+	const struct signature_res *g = &r->sig;
+	char how[160];
+
+	fprintf(f, "\n  %-20s %13s %13s %8s  %8s   %s\n", "signature", "", "", "", "cycles",
+		"how (seed 002_68bc8c52f50e3ed7, 8-byte requests)");
+	snprintf(how, sizeof(how), "send-only regime of D = 0 (M <= %u)", g->curve[0].send_only_max_m);
+	row_one(f, s, "o_s", g->o_s_ns, how);
+	snprintf(how, sizeof(how), "steady state of D = 0 (M >= %u)", g->curve[0].steady_min_m);
+	row_one(f, s, "g", g->g_ns, how);
+	snprintf(how, sizeof(how), g->o_r_curves ? "g' - D - o_s, over %d D beyond Idle" :
+		 "no D raised the gap: o_r not measured (%d)", g->o_r_curves);
+	row_one(f, s, "o_r", g->o_r_ns, how);
+	row_one(f, s, "RTT", g->rtt_ns, "one request and its reply");
+	row_one(f, s, "L", g->L_ns, "RTT/2 - o_s - o_r");
+	fprintf(f, "  %-20s %d points, %d short of 5%% at 95%% confidence (batches of 50, at most %u samples)\n",
+		"accuracy", g->points, g->unconverged, s->plan.sig_max_samples);
+}
+
+/* seed 002 T(n), BW(n), o(n); seeds 003, 004 fits */
+static void bulk_rows(FILE *f, const struct results *r)
+{
+	const struct bulk_res *b = &r->bulk;
+
+	fprintf(f, "\n  bulk transfers (seed 002; echo and fits seeds 003, 004)\n");
+	fprintf(f, "  %10s %12s %10s %12s %12s\n", "size (B)", "T(n) ns", "BW GB/s", "o(n) ns", "echo ns");
+	for (int i = 0; i < b->npt; i++)
+		fprintf(f, "  %10u %12.1f %10.3f %12.1f %12.1f\n", b->pt[i].size, b->pt[i].t.min,
+			b->pt[i].size / b->pt[i].t.min, b->pt[i].o_s_ns, b->pt[i].echo.min);
+	fprintf(f, "  T0 + n/R             T0 %.1f ns, R %.3f GB/s (a line through T(n); T0 is only its intercept)\n",
+		b->t0r.a, b->t0r.b > 0 ? 1 / b->t0r.b : 0);
+	fprintf(f, "  Hockney (seed 004)   alpha %.1f ns, beta %.5f ns/B (%.3f GB/s), n_1/2 %.0f B; error %.1f%%\n",
+		b->hockney.a, b->hockney.b, b->hockney.b > 0 ? 1 / b->hockney.b : 0,
+		b->hockney.b > 0 ? b->hockney.a / b->hockney.b : 0, 100 * b->err_hockney);
+	fprintf(f, "  seed 003 model       t0 %.1f ns, ti %.1f ns, tb %.5f ns/B; error %.1f%%\n", b->m003_t0,
+		b->m003_ti, b->m003_tb, 100 * b->err_003);
+	if (b->have_loggp)
+		fprintf(f, "  LogGP                o_s + L + o_r + G n = %.1f + %.1f + %.1f + %.5f n; error %.1f%%\n",
+			b->loggp_os, b->loggp_L, b->loggp_or, b->loggp_G, 100 * b->err_loggp);
+	fprintf(f, "  (errors: average absolute relative error on %d random sizes, seed 003 section 3)\n",
+		VALIDATE_SIZES);
+}
+
 static void curves(FILE *f, const struct results *r)
 {
 	if (r->fl.done) {
@@ -33,6 +99,14 @@ static void curves(FILE *f, const struct results *r)
 			fprintf(f, " %9.1f", r->fl.pt[i].t.min);
 		}
 		fputc('\n', f);
+	}
+	for (int k = 0; r->sig.done && k < r->sig.ncurves; k++) {
+		const struct sig_curve *c = &r->sig.curve[k];
+
+		fprintf(f, "\n  signature, D = %.1f ns: M -> message cost ns (+- 95%% interval)\n", c->d_ns);
+		for (int i = 0; i < c->n; i++)
+			fprintf(f, "    %6u -> %9.1f +- %6.1f%s\n", c->pt[i].m, c->pt[i].cost_ns, c->pt[i].ci_ns,
+				c->pt[i].converged ? "" : "  (short of 5%)");
 	}
 	if (r->ov.done) {
 		const struct overlap_curve *c[2] = { &r->ov.send, &r->ov.recv };
@@ -96,6 +170,12 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 	if (r->pp.done && r->ov.done)
 		fprintf(f, "  %-20s %10.1f ns    potential overlap of computation per message (5.2)\n",
 			"EEL - (o_s + o_r)", r->pp.eel.min - r->ov.send.o_ns - r->ov.recv.o_ns);
+	if (r->dec.done)
+		decompose_rows(f, r);
+	if (r->sig.done)
+		signature_rows(f, s, r);
+	if (r->bulk.done)
+		bulk_rows(f, r);
 
 	if (r->pp.done && r->pp.eel_stamped.n)
 		fprintf(f, "\n  stamping cost: EEL median %.1f ns with stamps (1 put in %u), %.1f ns without: %+.1f %%\n",
@@ -103,22 +183,39 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 			100 * (r->pp.eel_stamped.median / r->pp.eel.median - 1));
 
 	if (r->bd.done) {
-		double sum = 0;
+		double sum = 0, whole = r->bd.have[STAGE_PARTS] ? r->bd.total.median : r->pp.eel.median;
 
 		fprintf(f, "\n  where one 8-byte put goes (%s; %d stamped puts; medians)\n", cap->clock,
 			r->bd.samples);
 		for (int k = 0; k < STAGE_PARTS; k++) {
+			if (!r->bd.have[k]) {
+				fprintf(f, "    %-9s %-52s %12s\n", stage_part_name[k], stage_part_what[k],
+					"not stamped");
+				continue;
+			}
 			sum += r->bd.part[k].median;
 			fprintf(f, "    %-9s %-52s %9.1f ns  %5.1f %%\n", stage_part_name[k], stage_part_what[k],
-				r->bd.part[k].median, 100 * r->bd.part[k].median / r->bd.total.median);
+				r->bd.part[k].median, whole > 0 ? 100 * r->bd.part[k].median / whole : 0);
 		}
-		fprintf(f, "    %-9s %-52s %9.1f ns  (stages add to %.1f, residual %.1f)\n", "total",
-			"one way, DETECT - POST", r->bd.total.median, sum, r->bd.residual_ns);
+		if (r->bd.have[STAGE_PARTS])
+			fprintf(f, "    %-9s %-52s %9.1f ns  (stages add to %.1f, residual %.1f)\n", "total",
+				"one way, DETECT - POST", r->bd.total.median, sum, r->bd.residual_ns);
+		else
+			fprintf(f, "    (the two ends stamp with different clocks: the rest is in -t decompose)\n");
 		fprintf(f, "    (each stamp is good to one tick of the counter, %.1f ns; a stamped put carries %d "
 			"stamps of %.1f ns each)\n", c->resolution_cycles * c->ns_per_cycle, EEL_STAGES - 1,
 			c->stamp_cycles * c->ns_per_cycle);
 	}
-	if (r->lim.done) {
+	if (r->lim.done && r->lim.floor) {
+		fprintf(f, "\n  floor    bare echo of one minimum-size frame on the NIC's own carrier (%s), no eel\n"
+			"           protocol: %.1f ns one way (min), %.1f (median)\n",
+			!strcmp(cap->backend, "dpdk") ? "rte_eth_tx_burst/rte_eth_rx_burst" :
+			!strcmp(cap->backend, "softnic") ? "shared-memory slots" : cap->backend,
+			r->lim.one_way.min, r->lim.one_way.median);
+		if (r->pp.done)
+			fprintf(f, "           EEL / floor = %.2f (min), %.2f (median): what eel's firmware and driver add\n",
+				r->pp.eel.min / r->lim.one_way.min, r->pp.eel.median / r->lim.one_way.median);
+	} else if (r->lim.done) {
 		fprintf(f, "\n  limit    bare cache-line one-way between the two cores: %.1f ns (min), %.1f (median)\n",
 			r->lim.one_way.min, r->lim.one_way.median);
 		if (r->pp.done)

@@ -33,6 +33,10 @@ static size_t data_bytes(const struct plan *p)
 {
 	size_t need = (size_t)p->overlap_msgs * 8;
 
+	if (p->tests & T_BULK)
+		for (uint32_t k = 0; k < p->nbulk; k++)
+			need = 2 * (size_t)p->bulk_sizes[k] > need ? 2 * (size_t)p->bulk_sizes[k] : need;
+
 	if (p->tests & T_FLOOD)
 		for (uint32_t k = 0; k < p->nsizes; k++) {
 			size_t b = (size_t)flood_msgs_for(p, p->sizes[k]) * p->sizes[k];

@@ -1,6 +1,7 @@
 /* bench/warnings.c — what a reader must know before trusting the figures:
  * an untrustworthy clock, a noisy machine, stamps that cost too much, a
  * breakdown that does not add up, two cores whose counters disagree. */
+#include <math.h>
 #include <stdio.h>
 
 #include "bench.h"
@@ -23,7 +24,7 @@ int report_warnings(const struct session *s, const struct results *r, char w[][2
 	    r->pp.eel_stamped.median > 1.02 * r->pp.eel.median)
 		WARN("stamping raised the median EEL by %.1f%% (target: 2%%): raise --stamp-every",
 		     100 * (r->pp.eel_stamped.median / r->pp.eel.median - 1));
-	if (r->bd.done && r->bd.total.median > 0 &&
+	if (r->bd.done && r->bd.total.median > 0 && isfinite(r->bd.residual_ns) &&
 	    (r->bd.residual_ns > 0.05 * r->bd.total.median || r->bd.residual_ns < -0.05 * r->bd.total.median))
 		WARN("the stage medians add up to %.0f ns, the stamped total is %.0f ns: the stages vary "
 		     "together; read them as typical, not exact", r->bd.total.median - r->bd.residual_ns,

@@ -69,7 +69,7 @@ struct fw {
 	/* configuration, taken from BAR0 at enable */
 	uint64_t sq_base, cq_base, mr_base, status_base, trace_base;
 	uint32_t sq_mask, cq_mask, mr_size, trace_size, mtu, retry_limit;
-	uint64_t rto, delay_fetch, delay_tx, delay_rx, delay_dma;
+	uint64_t rto, delay_fetch, delay_tx, delay_rx, delay_dma, delay_payload;
 
 	/* send side: PSNs are assigned when a message is taken */
 	uint64_t sq_fetched;    /* descriptors taken from the SQ */

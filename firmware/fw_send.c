@@ -129,8 +129,11 @@ static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
 	fw_pkt_write(frame, &p);
 	if (m->kind == FW_MSG_EPUT || (m->flags & EEL_FW_SQE_INLINE))
 		fw_copy(frame + FW_PKT_HDR, m->data, plen);
-	else if (plen)
+	else if (plen) {
+		if (fw->delay_payload)
+			fw_delay(fw, fw->delay_payload);
 		hal_dma_read(h, frame + FW_PKT_HDR, m->laddr + off, plen);
+	}
 	hal_wire_tx_send(h, frame, FW_PKT_HDR + plen);
 
 	fw->rcv_acked = fw->rcv_nxt;

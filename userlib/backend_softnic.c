@@ -5,7 +5,7 @@
  * URI: softnic[:inline|:thread][?options]
  *   inline (default): the firmware runs on the caller's thread, once at each
  *   doorbell and whenever it polls or waits; thread: on a thread of its own
- *   emulate a slower NIC (ns): doorbell_ns fetch_ns tx_ns wire_ns rx_ns dma_ns
+ *   emulate a slower NIC (ns): doorbell_ns fetch_ns payload_ns tx_ns wire_ns rx_ns dma_ns
  *   a bad wire (probability 0..1): drop dup reorder corrupt, and seed
  *   mtu (payload bytes per packet), rto_us (retransmission timeout),
  *   oversubscribe=1 (thread mode on too few cores), fw_cpu (pin the firmware)
@@ -238,6 +238,7 @@ const struct eel_backend eel_backend_softnic = {
 	.quiet = engine_quiet,
 	.wait_u64 = engine_wait_u64,
 	.progress = engine_progress,
+	.floor = engine_floor,
 	.set_stamp_every = engine_set_stamp_every,
 	.trace_drain = engine_trace_drain,
 	.counters = engine_counters,

@@ -478,7 +478,8 @@ int engine_parse(struct engine *e, struct eel_dev *dev, struct eel_uri *u, const
 
 	if ((rc = opt_ns(u, "doorbell_ns", &e->doorbell_cycles)) || (rc = opt_ns(u, "fetch_ns", &e->delay_fetch)) ||
 	    (rc = opt_ns(u, "tx_ns", &e->delay_tx)) || (rc = opt_ns(u, "wire_ns", &e->fo.delay)) ||
-	    (rc = opt_ns(u, "rx_ns", &e->delay_rx)) || (rc = opt_ns(u, "dma_ns", &e->delay_dma)))
+	    (rc = opt_ns(u, "rx_ns", &e->delay_rx)) || (rc = opt_ns(u, "dma_ns", &e->delay_dma)) ||
+	    (rc = opt_ns(u, "payload_ns", &e->delay_payload)))
 		return rc;
 	if ((rc = eel_uri_prob(u, "drop", &e->fo.drop)) < 0 || (rc = eel_uri_prob(u, "dup", &e->fo.dup)) < 0 ||
 	    (rc = eel_uri_prob(u, "reorder", &e->fo.reorder)) < 0 ||
@@ -577,6 +578,7 @@ int engine_start(struct engine *e)
 	bar->delay_tx = e->delay_tx;
 	bar->delay_rx = e->delay_rx;
 	bar->delay_dma = e->delay_dma;
+	bar->delay_payload = e->delay_payload;
 	__atomic_store_n(&bar->ctrl, EEL_FW_CTRL_ENABLE, __ATOMIC_RELEASE);
 	if (e->mode == ENGINE_THREAD)
 		return engine_thread_start(e);

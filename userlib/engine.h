@@ -35,7 +35,7 @@ enum engine_mode { ENGINE_INLINE = 0, ENGINE_THREAD = 1 };
 #define ENGINE_TRACE_RECS 1024u
 
 /* URI options every engine-hosting backend takes. */
-#define ENGINE_OPTIONS "doorbell_ns fetch_ns tx_ns wire_ns rx_ns dma_ns drop dup reorder corrupt seed " \
+#define ENGINE_OPTIONS "doorbell_ns fetch_ns payload_ns tx_ns wire_ns rx_ns dma_ns drop dup reorder corrupt seed " \
 		       "mtu rto_us oversubscribe fw_cpu timeout_ms stamp_every sq_depth"
 
 /* What one end tells the other about its engine, inside its connection info. */
@@ -83,7 +83,7 @@ struct engine {
 	uint32_t mtu;
 	uint64_t rto_cycles;
 	uint64_t doorbell_cycles;   /* emulated stage costs */
-	uint64_t delay_fetch, delay_tx, delay_rx, delay_dma;
+	uint64_t delay_fetch, delay_tx, delay_rx, delay_dma, delay_payload;
 	struct wire_faults_opts fo;
 
 	void *backend;              /* the hosting backend's own state */
@@ -128,6 +128,8 @@ int engine_progress(struct eel_dev *dev);
 void engine_set_stamp_every(struct eel_dev *dev, uint32_t every);
 int engine_trace_drain(struct eel_dev *dev, enum eel_trace_dir dir, struct eel_trace *out, int max);
 int engine_counters(struct eel_dev *dev, struct eel_counter *out, int max);
+/* engine_floor.c: eel_floor on the backend's own carrier, the firmware paused */
+int engine_floor(struct eel_dev *dev, int server, uint32_t iters, double *one_way_ns);
 
 /* engine_hal.c: the HAL that hosts the firmware, and thread mode */
 extern const struct fw_hal_ops engine_hal_ops;

@@ -197,7 +197,8 @@ struct eel_fw_bar {
 	uint64_t delay_tx;
 	uint64_t delay_rx;
 	uint64_t delay_dma;
-	uint8_t pad0[0x100 - 0x080];
+	uint64_t delay_payload;  /* a DMA read of a put's payload (not inline) */
+	uint8_t pad0[0x100 - 0x088];
 	/* 0x100: doorbells, a cache line of their own */
 	uint64_t sq_doorbell;    /* host: new SQ producer index */
 	uint64_t ereg_doorbell;  /* host: bumped after each E-register cmd store */

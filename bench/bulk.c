@@ -1,0 +1,236 @@
+/* bench/bulk.c — bulk transfers, seed 002 (002_68bc8c52f50e3ed7.txt,
+ * "Bulk-transfer microbenchmark"), and the echo test of seeds 003 and 004.
+ *
+ * For each size n:
+ *   T(n)  the time to complete an n-byte store and receive its reply (seed
+ *         002): a signalled put of n bytes and its completion, which comes
+ *         once the data is delivered; BW(n) = n / T(n);
+ *   o(n)  the send overhead at n bytes, from the send-only regime of an m-D
+ *         signature at that size (seed 002, "Bulk-transfer overhead");
+ *   echo  ping-pong of n bytes, RTT/2 (seed 003: 150 measurements per size,
+ *         the minimum; seed 004: the echo test), the T(n) the fits model.
+ * Then 20 random sizes are measured the same way to judge the fits (fit.c).
+ * Every figure is the minimum over bulk_reps repetitions (seeds 003, 004).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "bench.h"
+#include "post.h"
+
+enum bulk_kind { STORE = 1, ECHO = 2 };
+
+static uint32_t max_size(const struct plan *p)
+{
+	uint32_t m = 0;
+
+	for (uint32_t i = 0; i < p->nbulk; i++)
+		m = p->bulk_sizes[i] > m ? p->bulk_sizes[i] : m;
+	return m;
+}
+
+/* Message i of an echo: the size's bytes, its token in the last 8. */
+static void fill(struct session *s, uint8_t *m, uint32_t size, uint32_t i)
+{
+	uint64_t tok = token(s, i);
+
+	if (s->plan.verify)
+		pattern_fill(m, size, s->point, i);
+	else
+		memcpy(m + size - 8, &tok, 8);
+}
+
+/* The echo: the client sends n bytes, the server sends them back. */
+static int echo(struct session *s, uint32_t size, uint32_t reps, struct stat *st)
+{
+	uint8_t *src = s->data + max_size(&s->plan);   /* the upper half is the source */
+	unsigned flags = size <= s->caps->max_inline ? EEL_PUT_INLINE : 0;
+	double v[1024];
+	uint32_t bad = 0;
+
+	for (uint32_t i = 0; i < reps; i++) {
+		const volatile uint64_t *last = (const volatile uint64_t *)(s->data + size - 8);
+		uint64_t t0 = eel_cycles(), t1;
+
+		fill(s, src, size, i);
+		if (!s->server &&
+		    eel_put(s->dev, s->data_mr, src, size, &s->peer_data, 0, flags, i, 0))
+			return bench_fail("echo: put");
+		if (eel_wait_u64(s->dev, last, token(s, i)))
+			return bench_fail("echo: waiting for the message");
+		if (s->plan.verify)
+			bad += pattern_check(s->data, size, s->point, i);
+		if (s->server &&
+		    eel_put(s->dev, s->data_mr, src, size, &s->peer_data, 0, flags, i, 0))
+			return bench_fail("echo: put back");
+		t1 = eel_cycles();
+		if (i < 1024)
+			v[i] = cyc_ns(s, (double)(t1 - t0 - s->clk->timer_cycles)) / 2;
+	}
+	if (bad) {
+		fprintf(stderr, "eel-bench: --verify: %u words of %u-byte echoes arrived wrong\n", bad, size);
+		return -1;
+	}
+	if (eel_quiet(s->dev))
+		return bench_fail("echo: quiet");
+	if (st)
+		*st = stat_of(v, reps < 1024 ? (int)reps : 1024);
+	return 0;
+}
+
+/* T(n): store n bytes, wait for the reply (the completion). */
+static int store(struct session *s, uint32_t size, uint32_t reps, struct stat *st)
+{
+	unsigned flags = EEL_PUT_SIGNALED | (size <= s->caps->max_inline ? EEL_PUT_INLINE : 0);
+	double v[1024];
+
+	for (uint32_t i = 0; i < reps; i++) {
+		uint64_t t0 = eel_cycles();
+
+		if (eel_put(s->dev, s->data_mr, s->data, size, &s->peer_data, 0, flags, i, 0))
+			return bench_fail("bulk: store");
+		if (poll_at_least(s, 1, "bulk: the store's reply") < 0)
+			return -1;
+		if (i < 1024)
+			v[i] = cyc_ns(s, (double)(eel_cycles() - t0 - s->clk->timer_cycles));
+	}
+	*st = stat_of(v, reps < 1024 ? (int)reps : 1024);
+	return 0;
+}
+
+/* One size on the client: a store phase (T(n), o(n)) and an echo phase. */
+static int client_size(struct session *s, uint32_t size, struct bulk_point *p, struct signature_res *sig,
+		       int full)
+{
+	uint32_t reps = full ? s->plan.bulk_reps : s->plan.bulk_reps / 3 + 1;
+	struct ov_point pt = { STORE, size, 0, reps, 0 };
+	struct point_done d;
+	struct sig_curve c;
+	int k = 0;
+
+	p->size = size;
+	if (full) {
+		if (eel_oob_send(s->oob, OOB_POINT, &pt, sizeof(pt)) || client_await_ready(s))
+			return bench_fail("bulk: starting a size");
+		if (store(s, size, reps, &p->t) || sig_curve(s, size, 0, 16, &c, sig))
+			return -1;
+		/* o(n): the mean cost over the send-only regime (seed 002 Fig. 10) */
+		p->o_s_ns = 0;
+		for (; k < c.n && c.pt[k].m <= c.send_only_max_m; k++)
+			p->o_s_ns += c.pt[k].cost_ns;
+		p->o_s_ns /= k ? k : 1;
+		if (sig_client_phase_end(s))
+			return -1;
+		s->point++;
+	}
+	pt.go = ECHO;
+	if (eel_oob_send(s->oob, OOB_POINT, &pt, sizeof(pt)) || client_await_ready(s))
+		return bench_fail("bulk: starting an echo");
+	if (echo(s, size, reps, &p->echo) || client_await_done(s, &d))
+		return -1;
+	s->point++;
+	return 0;
+}
+
+static int server_follow(struct session *s)
+{
+	for (;;) {
+		struct ov_point pt;
+		struct point_done d = { 0 };
+
+		if (eel_oob_recv(s->oob, OOB_POINT, &pt, sizeof(pt), NULL, s->plan.timeout_ms, s->dev))
+			return bench_fail("bulk: waiting for the next size");
+		if (!pt.go)
+			return 0;
+		if (pt.n < 8 || pt.n > max_size(&s->plan) || pt.n % 8) {
+			fprintf(stderr, "eel-bench: bulk: the client asked for %u bytes\n", pt.n);
+			return -1;
+		}
+		if (pt.go == STORE) {
+			if (sig_server_phase(s))
+				return -1;
+		} else if (!pt.reps || pt.reps > 100000 || server_ready(s) || echo(s, pt.n, pt.reps, NULL) ||
+			   server_done(s, &d)) {
+			return -1;
+		}
+		s->point++;
+	}
+}
+
+/* 20 sizes, log-uniform between the smallest and largest, multiples of 8,
+ * the same on every run (a fixed seed). */
+static void random_sizes(const struct plan *p, uint32_t *out)
+{
+	double lo = log((double)p->bulk_sizes[0]), hi = log((double)max_size(p));
+	uint64_t x = 0x9E3779B97F4A7C15ull;
+
+	for (int i = 0; i < VALIDATE_SIZES; i++) {
+		uint32_t v;
+
+		x ^= x >> 12;
+		x ^= x << 25;
+		x ^= x >> 27;
+		v = (uint32_t)exp(lo + (hi - lo) * (double)((x * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0);
+		out[i] = v < 8 ? 8 : v / 8 * 8;
+	}
+}
+
+void bulk_fit(struct bulk_res *b, const struct results *r)
+{
+	double x[MAX_SIZES], ty[MAX_SIZES], ey[MAX_SIZES], ph[VALIDATE_SIZES], p3[VALIDATE_SIZES],
+		pl[VALIDATE_SIZES];
+
+	for (int i = 0; i < b->npt; i++) {
+		x[i] = b->pt[i].size;
+		ty[i] = b->pt[i].t.min;
+		ey[i] = b->pt[i].echo.min;
+	}
+	fit_linear(x, ty, b->npt, &b->t0r);
+	fit_linear(x, ey, b->npt, &b->hockney);
+	/* seed 003: t0 the measured startup, ti and tb the regression's intercept and slope */
+	b->m003_t0 = b->npt ? b->pt[0].echo.min : 0;
+	b->m003_ti = b->hockney.a;
+	b->m003_tb = b->hockney.b;
+	b->have_loggp = r->sig.done && r->fl.done;
+	if (b->have_loggp) {
+		b->loggp_os = r->sig.o_s_ns;
+		b->loggp_L = r->sig.L_ns;
+		b->loggp_or = r->sig.o_r_ns;
+		b->loggp_G = r->fl.G_ns_per_byte;
+	}
+	for (int i = 0; i < VALIDATE_SIZES; i++) {
+		double n = b->v_size[i];
+
+		ph[i] = b->hockney.a + b->hockney.b * n;
+		p3[i] = model003(b->m003_t0, b->m003_ti, b->m003_tb, n);
+		pl[i] = b->loggp_os + b->loggp_L + b->loggp_or + b->loggp_G * n;
+	}
+	b->err_hockney = mean_abs_rel_err(ph, b->v_meas, VALIDATE_SIZES);
+	b->err_003 = mean_abs_rel_err(p3, b->v_meas, VALIDATE_SIZES);
+	b->err_loggp = b->have_loggp ? mean_abs_rel_err(pl, b->v_meas, VALIDATE_SIZES) : 0;
+}
+
+int bulk_run(struct session *s, struct results *r)
+{
+	struct bulk_res *b = &r->bulk;
+	struct ov_point stop = { 0, 0, 0, 0, 0 };
+
+	if (s->server)
+		return server_follow(s);
+	for (uint32_t i = 0; i < s->plan.nbulk; i++)
+		if (client_size(s, s->plan.bulk_sizes[i], &b->pt[b->npt++], &r->sig, 1))
+			return -1;
+	random_sizes(&s->plan, b->v_size);
+	for (int i = 0; i < VALIDATE_SIZES; i++) {
+		struct bulk_point p;
+
+		if (client_size(s, b->v_size[i], &p, &r->sig, 0))
+			return -1;
+		b->v_meas[i] = p.echo.min;
+	}
+	if (eel_oob_send(s->oob, OOB_POINT, &stop, sizeof(stop)))
+		return bench_fail("bulk: ending");
+	bulk_fit(b, r);
+	b->done = 1;
+	return 0;
+}

@@ -1,0 +1,254 @@
+/* bench/signature.c — the communication microbenchmark of seed 002
+ * (002_68bc8c52f50e3ed7.txt, "Communication microbenchmark" and
+ * "Microbenchmark signature").
+ *
+ *     Start Timer
+ *         Repeat M times
+ *             Issue Request
+ *             Compute for D time
+ *     Stop Timer
+ *     ... handle remaining replies
+ *
+ * A request is an 8-byte signalled put; its reply is the completion the NIC
+ * returns once the put is delivered. Issuing a request handles the replies
+ * that have come back (eel_poll) and stalls while the send queue is full (the
+ * network is at capacity). The average time per request, the message cost,
+ * against M draws the signature: a send-only regime for small M (cost o_s),
+ * a transition, and a steady state (cost g). With a computation D larger than
+ * the sender's idle time, the steady-state cost becomes g' = o_s + o_r + D,
+ * which gives o_r = g' - D - o_s; with RTT = o_s + L + o_r + ... one way,
+ * L = RTT/2 - o_s - o_r.
+ *
+ * Each point is repeated until its mean is known to 5% at 95% confidence,
+ * samples taken in batches of 50 ("Small-message empirical results"); a point
+ * that cannot get there within --sig-samples is marked and reported.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "bench.h"
+#include "post.h"
+
+#define BATCH 50
+#define ACCURACY 0.05
+#define SEND_ONLY_TOL 0.25 /* a cost within 25% of the first points' is still send-only */
+#define STEADY_TOL 0.10    /* within 10% of the asymptote is steady state */
+#define RISE 0.05          /* g' more than 5% above g: D was larger than Idle */
+
+/* Burst lengths, about sqrt(2) apart, up to four send queues' worth. */
+static int burst_lengths(uint32_t max, uint32_t *m)
+{
+	static const uint32_t all[] = { 1, 2, 3, 4, 6, 8, 11, 16, 23, 32, 45, 64, 91, 128, 181, 256,
+					362, 512, 724, 1024, 1448, 2048, 2896, 4096 };
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]) && all[i] <= max && n < SIG_MAX_M; i++)
+		m[n++] = all[i];
+	return n;
+}
+
+/* Student's t at 97.5% for nu degrees of freedom (Cornish-Fisher expansion
+ * around z = 1.959964; exact to 0.1% from nu = 10 on). */
+double t975(double nu)
+{
+	const double z = 1.959964;
+
+	return z + (z * z * z + z) / (4 * nu) + (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * nu * nu);
+}
+
+/* One sample: the issue phase of m requests (seed 002's pseudocode), then the
+ * remaining replies. rtt: wait for each reply inside the timer instead. */
+static int sample(struct session *s, uint32_t size, uint32_t m, uint64_t d_cycles, int rtt, double *cost)
+{
+	unsigned flags = EEL_PUT_SIGNALED | (size <= s->caps->max_inline ? EEL_PUT_INLINE : 0);
+	uint64_t t0, t1;
+	int out = 0, n;
+	struct eel_cqe c[64];
+
+	t0 = eel_cycles();
+	for (uint32_t i = 0; i < m; i++) {
+		int rc;
+
+		while ((rc = eel_put(s->dev, s->data_mr, s->data, size, &s->peer_data, 0, flags, i, 0)) == -EAGAIN) {
+			if ((n = eel_poll(s->dev, c, 64)) < 0)
+				return bench_fail("signature: poll");
+			out -= n;
+		}
+		if (rc)
+			return bench_fail("signature: put");
+		out++;
+		if (rtt) {
+			if (poll_at_least(s, out, "signature: reply") < 0)
+				return -1;
+			out = 0;
+		} else if ((n = eel_poll(s->dev, c, 64)) < 0) {
+			return bench_fail("signature: poll");
+		} else {
+			out -= n;
+		}
+		if (d_cycles)
+			eel_spin_cycles(d_cycles);
+	}
+	t1 = eel_cycles();
+	if (out > 0 && poll_at_least(s, out, "signature: remaining replies") < 0)
+		return -1;
+	*cost = cyc_ns(s, (double)(t1 - t0 - s->clk->timer_cycles)) / m;
+	return 0;
+}
+
+/* A point: batches of 50 samples until the mean is known to 5% at 95%. */
+int sig_point(struct session *s, uint32_t size, uint32_t m, double d_ns, int rtt, struct sig_point *p)
+{
+	uint64_t d = eel_ns_to_cycles(s->clk, d_ns);
+	double sum = 0, sum2 = 0;
+	uint32_t n = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->m = m;
+	do {
+		for (int b = 0; b < BATCH; b++, n++) {
+			double x;
+
+			if (sample(s, size, m, d, rtt, &x))
+				return -1;
+			sum += x;
+			sum2 += x * x;
+		}
+		p->cost_ns = sum / n;
+		p->ci_ns = t975(n - 1) * sqrt(fmax(0, (sum2 - n * p->cost_ns * p->cost_ns) / (n - 1)) / n);
+		p->converged = p->ci_ns <= ACCURACY * p->cost_ns;
+	} while (!p->converged && n + BATCH <= s->plan.sig_max_samples);
+	p->samples = n;
+	return 0;
+}
+
+/* The regimes of a curve: the steady state is the tail within 10% of the
+ * mean of the last three points; send-only is the head within 25% of the
+ * first points' cost. */
+void sig_regimes(struct sig_curve *c)
+{
+	double first, tail = 0;
+	int k = c->n < 3 ? c->n : 3, i;
+
+	for (i = c->n - k; i < c->n; i++)
+		tail += c->pt[i].cost_ns;
+	c->g_ns = tail / k;
+	for (i = c->n - 1; i > 0 && fabs(c->pt[i - 1].cost_ns - c->g_ns) <= STEADY_TOL * c->g_ns; i--)
+		;
+	c->steady_min_m = c->pt[i].m;
+	first = c->pt[0].cost_ns;
+	for (i = 1; i < k; i++)
+		first = fmin(first, c->pt[i].cost_ns);
+	for (i = 0; i < c->n && c->pt[i].cost_ns <= (1 + SEND_ONLY_TOL) * first; i++)
+		;
+	c->send_only_max_m = c->pt[i ? i - 1 : 0].m;
+}
+
+/* One curve, measured while the server keeps its NIC going. */
+int sig_curve(struct session *s, uint32_t size, double d_ns, uint32_t max_m, struct sig_curve *c,
+	      struct signature_res *r)
+{
+	uint32_t m[SIG_MAX_M];
+	int n = burst_lengths(max_m, m);
+
+	memset(c, 0, sizeof(*c));
+	c->d_ns = d_ns;
+	for (int i = 0; i < n; i++) {
+		if (sig_point(s, size, m[i], d_ns, 0, &c->pt[c->n]))
+			return -1;
+		r->points++;
+		r->unconverged += !c->pt[c->n].converged;
+		c->n++;
+	}
+	sig_regimes(c);
+	return 0;
+}
+
+/* seed 002: o_s from the send-only regime of D = 0, g its asymptote,
+ * o_r = g' - D - o_s for each D > Idle, L = RTT/2 - o_s - o_r. */
+void sig_extract(struct signature_res *r)
+{
+	const struct sig_curve *c0 = &r->curve[0];
+	double sum = 0;
+	int n = 0;
+
+	r->o_s_ns = 0;
+	for (int i = 0; i < c0->n && c0->pt[i].m <= c0->send_only_max_m; i++, n++)
+		r->o_s_ns += c0->pt[i].cost_ns;
+	r->o_s_ns /= n ? n : 1;
+	r->g_ns = c0->g_ns;
+	n = 0;
+	for (int k = 1; k < r->ncurves; k++)
+		if (r->curve[k].g_ns > (1 + RISE) * r->g_ns) {
+			sum += r->curve[k].g_ns - r->curve[k].d_ns - r->o_s_ns;
+			n++;
+		}
+	r->o_r_curves = n;
+	r->o_r_ns = n ? sum / n : 0;
+	r->L_ns = r->rtt_ns / 2 - r->o_s_ns - r->o_r_ns;
+}
+
+/* The server keeps its NIC making progress until the client says the phase
+ * is over (an 8-byte put of the phase's token). */
+int sig_server_phase(struct session *s)
+{
+	struct point_done d = { 0 };
+
+	if (server_ready(s))
+		return -1;
+	while ((d.status = eel_wait_u64(s->dev, SLOT(s, SLOT_DONE), token(s, 0))) == -ETIMEDOUT)
+		; /* the client measures for long: it is alive, or the wait says it is gone */
+	if (d.status)
+		snprintf(d.msg, sizeof(d.msg), "%s", eel_errmsg());
+	return server_done(s, &d) || d.status ? -1 : 0;
+}
+
+int sig_client_phase_end(struct session *s)
+{
+	struct point_done d;
+
+	if (eel_quiet(s->dev) || put_slot(s, SLOT_DONE, token(s, 0)))
+		return bench_fail("ending a phase");
+	return client_await_done(s, &d);
+}
+
+int signature_run(struct session *s, struct results *res)
+{
+	struct signature_res *r = &res->sig;
+	uint32_t max_m = 4 * s->caps->sq_depth;
+	double dk[SIG_CURVES] = { 0, 0.5, 1, 2 };
+	int rc = 0;
+
+	r->size = 8;
+	/* one phase per curve (and one for the RTT), so no wait outlasts the timeout */
+	for (int k = -1; k < SIG_CURVES && !rc; k++, s->point++) {
+		if (s->server) {
+			rc = sig_server_phase(s);
+			continue;
+		}
+		if (client_await_ready(s))
+			return -1;
+		if (k < 0) {
+			struct sig_point p;
+
+			rc = sig_point(s, r->size, 1, 0, 1, &p);
+			r->rtt_ns = p.cost_ns;
+			r->rtt_ci_ns = p.ci_ns;
+			r->points++;
+			r->unconverged += !p.converged;
+		} else {
+			/* D: 0, then g/2, g, 2g from the D = 0 curve's asymptote */
+			rc = sig_curve(s, r->size, dk[k] * r->curve[0].g_ns, max_m, &r->curve[k], r);
+			r->ncurves = k + 1;
+		}
+		rc = rc || sig_client_phase_end(s);
+	}
+	if (rc)
+		return -1;
+	if (!s->server) {
+		sig_extract(r);
+		r->done = 1;
+	}
+	return 0;
+}

@@ -1,0 +1,166 @@
+/* tests/unit/test_seed_methods.c — the extraction of issue 5's methods on
+ * synthetic data with known answers: seed 002's signature (o_s, g, o_r, L),
+ * the fits of seeds 002/003/004, the Student t quantile of the 5%/95% rule,
+ * and the decomposition's labelling of what was stamped, differenced,
+ * modelled or left as remainder. */
+#include <math.h>
+#include <string.h>
+
+#include "bench.h"
+#include "check.h"
+
+/* A signature curve from the LogP time line (seed 002 Fig. 3/4): cost o_s
+ * while only sending, o_s + D beyond; rising to the steady state max(g, o_s +
+ * o_r + D) once replies come back (after RTT/o_s requests). */
+static void synth_curve(struct sig_curve *c, double os, double orr, double g, double d, double rtt)
+{
+	static const uint32_t m[] = { 1, 2, 3, 4, 6, 8, 11, 16, 23, 32, 45, 64, 91, 128, 181, 256, 362, 512, 724, 1024 };
+	double steady = fmax(g, os + orr + d), m0 = rtt / (os + d);
+
+	memset(c, 0, sizeof(*c));
+	c->d_ns = d;
+	for (int i = 0; i < 20; i++) {
+		double n = m[i], cost;
+
+		if (n <= m0)
+			cost = os + d; /* send only */
+		else              /* the first m0 cheap, the rest at the steady cost */
+			cost = (m0 * (os + d) + (n - m0) * steady) / n;
+		c->pt[c->n].m = m[i];
+		c->pt[c->n].cost_ns = cost;
+		c->pt[c->n].converged = 1;
+		c->n++;
+	}
+}
+
+
+
+static void signature(void)
+{
+	struct signature_res r;
+	const double os = 100, orr = 150, g = 400, rtt = 1200;
+
+	memset(&r, 0, sizeof(r));
+	/* D = 0, 200 (not beyond Idle = g - os - or = 150? it is: 200 > 150), 400, 800 */
+	synth_curve(&r.curve[0], os, orr, g, 0, rtt);
+	synth_curve(&r.curve[1], os, orr, g, 200, rtt);
+	synth_curve(&r.curve[2], os, orr, g, 400, rtt);
+	synth_curve(&r.curve[3], os, orr, g, 800, rtt);
+	r.ncurves = 4;
+	r.rtt_ns = rtt;
+	for (int k = 0; k < 4; k++)
+		sig_regimes(&r.curve[k]);
+	sig_extract(&r);
+	CHECK_EQ_D(r.o_s_ns, os, 1e-9);
+	CHECK(fabs(r.g_ns - g) <= 0.05 * g, "g %.1f, expected %.1f (the tail still carries the send-only start)",
+	      r.g_ns, g);
+	CHECK(r.o_r_curves == 3, "%d curves beyond Idle, expected 3", r.o_r_curves);
+	CHECK(fabs(r.o_r_ns - orr) <= 0.05 * orr, "o_r %.1f, expected %.1f", r.o_r_ns, orr);
+	CHECK(fabs(r.L_ns - (rtt / 2 - os - orr)) <= 0.05 * orr, "L %.1f, expected %.1f", r.L_ns, rtt / 2 - os - orr);
+	CHECK(r.curve[0].send_only_max_m <= 12 && r.curve[0].send_only_max_m >= 8,
+	      "send-only regime up to M = %u, expected about RTT/o_s = 12", r.curve[0].send_only_max_m);
+}
+
+static void student_t(void)
+{
+	/* Student's t at 97.5%: 2.0096 for 49 degrees of freedom, 1.9720 for 199 */
+	CHECK_EQ_D(t975(49), 2.0096, 0.002);
+	CHECK_EQ_D(t975(199), 1.9720, 0.001);
+	CHECK(t975(10) > t975(100), "t falls with more samples");
+}
+
+static void fits(void)
+{
+	double x[8], y[8];
+	struct fit_line f;
+
+	for (int i = 0; i < 8; i++) {
+		x[i] = 8 << (2 * i);
+		y[i] = 350 + 0.125 * x[i];
+	}
+	CHECK(fit_linear(x, y, 8, &f) == 0, "fit");
+	CHECK_EQ_D(f.a, 350, 1e-6);
+	CHECK_EQ_D(f.b, 0.125, 1e-12);
+	CHECK(fit_linear(x, y, 1, &f) != 0, "one point is not a line");
+	/* seed 003's model: t0 at n = 0; at large n it approaches ti + n tb */
+	CHECK_EQ_D(model003(300, 500, 0.1, 0), 300, 1e-9);
+	CHECK_EQ_D(model003(300, 500, 0.1, 1e9) - 1e8, 800, 0.01);
+	double p[2] = { 110, 90 }, m[2] = { 100, 100 };
+	CHECK_EQ_D(mean_abs_rel_err(p, m, 2), 0.10, 1e-12);
+}
+
+static void decompose(void)
+{
+	struct breakdown bd;
+	struct decompose_res d;
+	double sum = 0;
+
+	/* a NIC that stamps only the host's stages (verbs-like) */
+	memset(&bd, 0, sizeof(bd));
+	bd.done = 1;
+	bd.have[0] = bd.have[1] = 1;
+	bd.part[0].median = 30;
+	bd.part[1].median = 200;
+	memset(&d, 0, sizeof(d));
+	d.eel_ns = d.eel_put = 2000;
+	d.have_dma = 1;
+	d.eel_dma = 2300;
+	decompose_build(&d, &bd, 80);
+	for (int i = 0; i < d.nparts; i++)
+		sum += d.part[i].ns;
+	CHECK_EQ_D(sum + d.residual_ns, 2000, 1e-9);
+	CHECK_EQ_D(d.residual_ns, 0, 1e-9);
+	CHECK(d.nparts == 5, "post, doorbell, payload, detect, remainder: %d parts", d.nparts);
+	CHECK(!strcmp(d.part[2].name, "payload") && !strcmp(d.part[2].method, "difference") &&
+	      fabs(d.part[2].ns - 300) < 1e-9, "payload by difference: %s %s %.1f", d.part[2].name,
+	      d.part[2].method, d.part[2].ns);
+	CHECK(!strcmp(d.part[3].method, "modelled") && fabs(d.part[3].ns - 40) < 1e-9, "detect modelled: %.1f",
+	      d.part[3].ns);
+	CHECK(!strcmp(d.part[4].method, "remainder") && !strcmp(d.part[4].merged, "fetch,tx,wire,rx,dma"),
+	      "remainder merges '%s'", d.part[4].merged);
+	CHECK_EQ_D(d.part[4].ns, 2000 - 30 - 200 - 300 - 40, 1e-9);
+
+	/* a NIC that stamps everything (the software NIC): checks, no remainder */
+	memset(&bd, 0, sizeof(bd));
+	bd.done = 1;
+	for (int k = 0; k <= STAGE_PARTS; k++)
+		bd.have[k] = 1;
+	for (int k = 0; k < STAGE_PARTS; k++)
+		bd.part[k].median = 100 * (k + 1);
+	memset(&d, 0, sizeof(d));
+	d.eel_ns = d.eel_put = 3700;
+	d.have_ereg = 1;
+	d.eel_ereg = 3700 - 290;          /* fetch stamped at 300: within 10% */
+	d.have_dma = d.have_dma_tx = 1;
+	d.eel_dma = 3700 + 1000;
+	d.dma_tx_ns = 400 + 1500;          /* stamped payload cost 1500 vs 1000 by difference: disagrees */
+	decompose_build(&d, &bd, 80);
+	CHECK(d.nparts == 8, "8 stamped parts: %d", d.nparts);
+	CHECK_EQ_D(d.residual_ns, 3700 - 3600, 1e-9);
+	CHECK(d.nchecks == 2 && d.check[0].agrees && !d.check[1].agrees,
+	      "checks: %d; fetch agrees %d; payload disagrees %d", d.nchecks, d.check[0].agrees, d.check[1].agrees);
+
+	/* two ends with different clocks (DPDK between two hosts): only the wire is left */
+	memset(&bd, 0, sizeof(bd));
+	bd.done = 1;
+	for (int k = 0; k < STAGE_PARTS; k++)
+		bd.have[k] = k != STAGE_WIRE;
+	for (int k = 0; k < STAGE_PARTS; k++)
+		bd.part[k].median = 50;
+	memset(&d, 0, sizeof(d));
+	d.eel_ns = d.eel_put = 1000;
+	decompose_build(&d, &bd, 0);
+	CHECK(d.nparts == 8 && !strcmp(d.part[7].name, "remainder") && !strcmp(d.part[7].merged, "wire"),
+	      "the wire alone is the remainder: %d parts, last %s merging %s", d.nparts, d.part[7].name,
+	      d.part[7].merged);
+	CHECK_EQ_D(d.part[7].ns, 1000 - 7 * 50, 1e-9);
+}
+
+int main(void)
+{
+	signature();
+	student_t();
+	fits();
+	decompose();
+	CHECK_DONE();
+}
