@@ -60,101 +60,115 @@ static void timeline(struct eel_trace *tx, struct eel_trace *rx, uint32_t id, ui
 
 #define NMSG 300
 
+/* What each part should hold, built alongside the records. */
+static double want[STAGE_PARTS + 1][2 * NMSG];
+static int nwant[STAGE_PARTS + 1];
+
+static void expect(int k, double ns)
+{
+	want[k][nwant[k]++] = ns;
+}
+
+/* Records of two directions; returns how many sender records there are.
+ * Each direction loses some records on one side (the other side holds them
+ * alone: nothing to join), and has records with a stamp missing or stamps
+ * out of order, and a message that took 1000x longer on the wire. The second
+ * direction's message numbers wrap around 2^32 next to a lone record. Parts
+ * within one record count wherever their two stamps are there and in order;
+ * the wire stage and the total need the join (and, for the total, POST). */
+static int records(int dir, struct eel_trace *tx, int *ntx, struct eel_trace *rx, int *nrx, int shared)
+{
+	uint32_t base = dir ? 0xfffffffcu : 0; /* message 3, alone at the sender, is 0xffffffff */
+
+	*ntx = *nrx = 0;
+	for (uint32_t i = 0; i < NMSG; i++) {
+		struct eel_trace a, b;
+		int has_tx = i % 13 != 5;          /* the sender's record was lost */
+		int has_rx = i % 11 != 3;          /* the receiver's record was overwritten */
+		int no_post = i % 29 == 4;         /* the first stamp missing */
+		int no_dma = i % 17 == 2;          /* a receive stage not stamped */
+		int disorder = i % 19 == 7;        /* fetch stamped after tx */
+		uint64_t slow = i % 23 == 9 ? 1000000 : 0, sum = slow;
+
+		timeline(&a, &b, base + i, i, 1000000 + 10000 * (uint64_t)i);
+		if (no_post)
+			a.t[EEL_ST_POST] = 0;
+		if (no_dma)
+			b.t[EEL_ST_DMA_START] = 0;
+		if (disorder)
+			a.t[EEL_ST_NIC_FETCH] = a.t[EEL_ST_NIC_TX] + 1;
+		for (int k = EEL_ST_NIC_RX; k <= EEL_ST_DETECT; k++)
+			b.t[k] += slow;
+		if (has_tx)
+			tx[(*ntx)++] = a;
+		if (has_rx)
+			rx[(*nrx)++] = b;
+		for (int k = 0; k < STAGE_PARTS; k++) {
+			uint64_t c = stage_cycles(k, i);
+
+			sum += c;
+			if (k < STAGE_WIRE && has_tx && !(k == 0 && no_post) && !(k == 3 && disorder))
+				expect(k, 0.5 * (double)(k == 2 && disorder ? c + stage_cycles(3, i) + 1 : c));
+			if (k == STAGE_WIRE && shared && has_tx && has_rx)
+				expect(k, 0.5 * (double)(c + slow));
+			if (k > STAGE_WIRE && has_rx && !(no_dma && (k == 5 || k == 6)))
+				expect(k, 0.5 * (double)c);
+		}
+		if (shared && has_tx && has_rx && !no_post)
+			expect(STAGE_PARTS, 0.5 * (double)sum);
+	}
+	return *ntx;
+}
+
 static void test_breakdown(void)
 {
 	static struct eel_trace tx[NMSG], rx[NMSG];
-	static double want[STAGE_PARTS + 1][2 * NMSG];
 	struct session s = { 0 };
-	struct breakdown bd = { 0 };
-	int ntx = 0, nrx = 0, nwant = 0;
+	int ntx = 0, nrx = 0;
 
 	s.caps = &s.caps_copy;
-	s.caps_copy.flags = EEL_CAP_SHARED_CLOCK;
 	s.clk = &clk2;
+	for (int shared = 1; shared >= 0; shared--) {
+		struct breakdown bd = { 0 };
+		int senders = 0;
 
-	/* Two directions. Each loses some records on one side (the other side
-	 * holds them alone: no join), and has records that must be skipped: a
-	 * stamp missing, stamps out of order. The second direction's message
-	 * numbers wrap around 2^32. */
-	for (int dir = 0; dir < 2; dir++) {
-		uint32_t base = dir ? 0xfffffffcu : 0; /* message 3, alone at the sender, is 0xffffffff */
-
-		ntx = nrx = 0;
-		for (uint32_t i = 0; i < NMSG; i++) {
-			struct eel_trace a, b;
-			int keep = 1;
-
-			timeline(&a, &b, base + i, i, 1000000 + 10000 * (uint64_t)i);
-			if (i % 11 == 3) {             /* the receiver's record was overwritten */
-				tx[ntx++] = a;
-				continue;
-			}
-			if (i % 13 == 5) {             /* the sender's record was lost */
-				rx[nrx++] = b;
-				continue;
-			}
-			if (i % 17 == 2) {             /* a stage not stamped */
-				b.t[EEL_ST_DMA_START] = 0;
-				keep = 0;
-			}
-			if (i % 29 == 4) {             /* the first stamp missing */
-				a.t[EEL_ST_POST] = 0;
-				keep = 0;
-			}
-			if (i % 19 == 7) {             /* stamps out of order */
-				a.t[EEL_ST_NIC_FETCH] = a.t[EEL_ST_NIC_TX] + 1;
-				keep = 0;
-			}
-			if (i % 23 == 9) {             /* the whole message took 1000x longer: a real sample */
-				for (int k = EEL_ST_NIC_RX; k <= EEL_ST_DETECT; k++)
-					b.t[k] += 1000000;
-			}
-			tx[ntx++] = a;
-			rx[nrx++] = b;
-			if (keep) {
-				uint64_t t0 = a.t[EEL_ST_POST], sum = 0;
-
-				for (int k = 0; k < STAGE_PARTS; k++) {
-					uint64_t c = stage_cycles(k, i) + (i % 23 == 9 && k == 4 ? 1000000 : 0);
-
-					want[k][nwant] = 0.5 * (double)c;
-					sum += c;
-				}
-				want[STAGE_PARTS][nwant++] = 0.5 * (double)sum;
-				(void)t0;
-			}
+		s.caps_copy.flags = shared ? EEL_CAP_SHARED_CLOCK : EEL_CAP_NIC_CLOCK;
+		memset(nwant, 0, sizeof(nwant));
+		for (int dir = 0; dir < 2; dir++) {
+			senders += records(dir, tx, &ntx, rx, &nrx, shared);
+			CHECK(breakdown_add(&s, &bd, tx, ntx, rx, nrx) == 0, "breakdown_add failed");
 		}
-		CHECK(breakdown_add(&s, &bd, tx, ntx, rx, nrx) == 0, "breakdown_add failed");
-	}
-	CHECK_EQ_U(bd.samples, nwant);
-	breakdown_finish(&bd);
-	CHECK(bd.done, "not done");
-	{
-		double sum = 0;
+		CHECK_EQ_U(bd.samples, senders);
+		breakdown_finish(&bd);
+		CHECK(bd.done, "shared %d: not done", shared);
+		{
+			double sum = 0;
 
-		for (int k = 0; k <= STAGE_PARTS; k++) {
-			const struct stat *st = k < STAGE_PARTS ? &bd.part[k] : &bd.total;
-			double m = median_of(want[k], nwant);
+			for (int k = 0; k <= STAGE_PARTS; k++) {
+				const struct stat *st = k < STAGE_PARTS ? &bd.part[k] : &bd.total;
 
-			CHECK_EQ_D(st->median, m, 0);
-			CHECK_EQ_D(st->min, want[k][0], 0);
-			CHECK_EQ_D(st->max, want[k][nwant - 1], 0);
-			CHECK_EQ_U(st->n, nwant);
-			if (k < STAGE_PARTS)
-				sum += m;
+				CHECK(st->n == nwant[k] && bd.have[k] == (nwant[k] > 0), "shared %d, part %d: %d samples, want %d",
+				      shared, k, st->n, nwant[k]);
+				if (!nwant[k])
+					continue;
+				CHECK_EQ_D(st->median, median_of(want[k], nwant[k]), 0);
+				CHECK_EQ_D(st->min, want[k][0], 0);
+				CHECK_EQ_D(st->max, want[k][nwant[k] - 1], 0);
+				if (k < STAGE_PARTS)
+					sum += st->median;
+			}
+			if (shared)
+				CHECK_EQ_D(bd.residual_ns, bd.total.median - sum, 1e-9);
+			else
+				CHECK(bd.residual_ns != bd.residual_ns, "no one clock, yet a residual: %g", bd.residual_ns);
 		}
-		CHECK_EQ_D(bd.residual_ns, bd.total.median - sum, 1e-9);
+		/* two ends with their own clocks: no stage crosses between them */
+		if (!shared)
+			CHECK(!bd.have[STAGE_WIRE] && !bd.have[STAGE_PARTS] && bd.have[0] && bd.have[STAGE_PARTS - 1],
+			      "without one clock: wire %d total %d", bd.have[STAGE_WIRE], bd.have[STAGE_PARTS]);
+		for (int k = 0; k <= STAGE_PARTS; k++)
+			free(bd.v[k]);
 	}
-	free(bd.v);
-
-	/* A NIC whose two ends stamp with different clocks: the join is refused. */
-	memset(&bd, 0, sizeof(bd));
-	s.caps_copy.flags = EEL_CAP_NIC_CLOCK;
-	CHECK(breakdown_add(&s, &bd, tx, ntx, rx, nrx) == 0 && bd.samples == 0, "joined %d across clocks",
-	      bd.samples);
-	breakdown_finish(&bd);
-	CHECK(!bd.done, "a breakdown with no samples is done");
-	free(bd.v);
 }
 
 /* ---- flood: g, G, bandwidth, M ---- */
