@@ -366,18 +366,15 @@ static inline struct fn_config fn_defaults(void)
 	return c;
 }
 
-/* Power on, configure (fw_abi.h bring-up), enable, link up. */
-static inline void fn_nic_init(struct fn_nic *n, const char *name, const uint64_t *now, struct fn_link *tx,
-			       struct fn_link *rx, const struct fn_config *c)
+/* The host's half of bring-up (fw_abi.h): configure, enable, link up. */
+static inline void fn_nic_config(struct fn_nic *n, const char *name, const uint64_t *now, struct fn_link *tx,
+				 struct fn_link *rx, const struct fn_config *c)
 {
-	struct fw_hal hal = { &fn_hal_ops, n };
-
 	n->name = name;
 	n->now = now;
 	n->tx = tx;
 	n->rx = rx;
 	n->cq_size = c->cq_size;
-	fw_reset(&n->fw, &hal);
 	n->bar.sq_base = (uintptr_t)n->sq;
 	n->bar.sq_size = FN_SQ;
 	n->bar.cq_base = (uintptr_t)n->cq;
@@ -391,6 +388,16 @@ static inline void fn_nic_init(struct fn_nic *n, const char *name, const uint64_
 	n->bar.rto = c->rto;
 	n->bar.retry_limit = c->retry_limit;
 	n->bar.ctrl = EEL_FW_CTRL_ENABLE | EEL_FW_CTRL_LINK;
+}
+
+/* Power on, then configure. */
+static inline void fn_nic_init(struct fn_nic *n, const char *name, const uint64_t *now, struct fn_link *tx,
+			       struct fn_link *rx, const struct fn_config *c)
+{
+	struct fw_hal hal = { &fn_hal_ops, n };
+
+	fw_reset(&n->fw, &hal);
+	fn_nic_config(n, name, now, tx, rx, c);
 }
 
 static inline void fn_link_init(struct fn_link *l, const uint64_t *now, uint64_t seed)
