@@ -73,5 +73,6 @@ int eel_oob_peer_gone(struct eel_oob *oob);
 int eel_oob_is_server(const struct eel_oob *oob);
 
 extern const struct eel_backend eel_backend_softnic;
+extern const struct eel_backend eel_backend_dpdk;
 
 #endif

@@ -8,6 +8,7 @@
 
 static const struct eel_backend *const backends[] = {
 	&eel_backend_softnic,
+	&eel_backend_dpdk,
 };
 
 void eel_opts_default(struct eel_opts *o)
@@ -15,6 +16,7 @@ void eel_opts_default(struct eel_opts *o)
 	o->timeout_ms = 10000;
 	o->stamp_every = 64;
 	o->sq_depth = 256;
+	o->backend_args = NULL;
 }
 
 int eel_open(const char *uri, const struct eel_opts *opts, struct eel_dev **out)
@@ -58,6 +60,11 @@ int eel_open(const char *uri, const struct eel_opts *opts, struct eel_dev **out)
 		dev->opts.sq_depth = (uint32_t)v;
 	if (!dev->opts.timeout_ms || !dev->opts.sq_depth || (dev->opts.sq_depth & (dev->opts.sq_depth - 1))) {
 		rc = eel_err(-EINVAL, "bad options: timeout_ms must be > 0 and sq_depth a power of two");
+		goto fail;
+	}
+	if (dev->opts.backend_args && dev->opts.backend_args[0] && strcmp(be->scheme, "dpdk")) {
+		rc = eel_err(-EINVAL, "backend arguments (\"%s\") are for dpdk: ports (EAL arguments); "
+			     "%s takes none: drop them", dev->opts.backend_args, be->scheme);
 		goto fail;
 	}
 	dev->timeout_cycles = (uint64_t)(eel_clock()->hz / 1000.0 * dev->opts.timeout_ms);

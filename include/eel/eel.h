@@ -46,6 +46,10 @@ struct eel_opts {
 	uint32_t timeout_ms;  /* longest any call may block (default 10000) */
 	uint32_t stamp_every; /* stamp one message in this many; 0 = stamps off (default 64) */
 	uint32_t sq_depth;    /* puts in flight (default 256, power of two) */
+	const char *backend_args; /* arguments for the backend's own library, read
+				   * during eel_open only (dpdk: EAL arguments,
+				   * whitespace-separated, e.g. "--no-huge -m 512");
+				   * NULL: none (default) */
 };
 
 /* Fill opts with the defaults. */
