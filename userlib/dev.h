@@ -74,5 +74,6 @@ int eel_oob_is_server(const struct eel_oob *oob);
 
 extern const struct eel_backend eel_backend_softnic;
 extern const struct eel_backend eel_backend_dpdk;
+extern const struct eel_backend eel_backend_raw_e1000;
 
 #endif
