@@ -1,0 +1,195 @@
+#!/bin/bash
+# tests/vm/guest-raw.sh — eel's raw e1000 driver on QEMU's real emulated NICs.
+#
+# Runs inside a bench guest (tests/vm/run-vm --nics 2 --smp 2, from tests/vm/suite-raw.sh)
+# as root, at the top of the repository: two NICs of one model (e1000 or e1000e) on one
+# QEMU hub, bound to their kernel driver. Checks, in order:
+#   - bad input: one clear line with the fix, non-zero exit, the function left as it was
+#     (eel_pci not loaded; bound to a kernel driver; a NIC already driven by another
+#     process; with "full" also: no such address; not an address; unsupported device; mtu
+#     too large; not root);
+#   - eel-bench between the two NICs (server on one, client on the other, two processes)
+#     with --verify and --json: every put verified, EEL > 0, g > 0, G > 0, o_s <= g at
+#     q = 1, the frames really went through the e1000s' rings (their counters, the NICs'
+#     own statistics registers); eel_floor's bare echo on the same rings (-t limit);
+#   - the TDT-to-DD figures (printed, and saved in $EEL_VM_OUT);
+#   - with "full": the fallback without eel_pci, both NICs bound to uio_pci_generic, DMA
+#     memory in hugepages (run-vm --hugepages): a short verified ping-pong;
+#   - the NICs given back to their kernel driver.
+# Prints one line per check; exits non-zero when any failed.
+set -u
+model=${1:?usage: guest-raw.sh e1000|e1000e [BUILD [full]]}
+cd "${EEL_VM_REPO:?run this inside the VM bench (tests/vm/run-vm)}" || exit 2
+
+B=${2:-build}
+full=${3:-}
+BENCH=$B/eel-bench
+BIND=tools/eel-bind
+KO=$B/module/$(uname -r)/eel_pci.ko
+SYS=/sys/bus/pci
+OUT=${EEL_VM_OUT:-/tmp}
+NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+PORT=18611
+# Small parameters: TCG is slow, and the build machine's two cores are shared (tests/vm/README.md).
+PLAN=(-t pingpong,flood,overlap,limit -n 200 -r 3 --warmup 50 --sizes 8..16384 --depths 1,8 --flood-runs 2
+      --flood-msgs 64 --overlap-msgs 32 --overlap-runs 2 --timeout 60)
+
+fails=0
+section() { echo "== $* (at ${SECONDS}s)"; }
+ok() { echo "ok    $*"; }
+bad() { echo "FAIL  $*"; fails=$((fails + 1)); }
+run() {   # run WHAT CMD...: CMD must exit 0; its output goes to the log, indented
+  local what=$1; shift
+  if "$@" > "$OUT/last.log" 2>&1; then ok "$what"; else bad "$what (exit $?)"; fi
+  sed 's/^/      /' "$OUT/last.log"
+}
+driver_of() { local l; l=$(readlink "$SYS/devices/$1/driver" 2>/dev/null) && echo "${l##*/}"; }
+override_of() { local o; o=$(cat "$SYS/devices/$1/driver_override"); [ "$o" = "(null)" ] && o=""; echo "$o"; }
+state_of() { echo "driver=$(driver_of "$1") override=$(override_of "$1")"; }
+
+# refuse WHAT REGEX ADDR CMD...: CMD fails with a stderr line matching REGEX (the
+# library's message is one line) and leaves function ADDR (if not "-") as it found it.
+refuse() {
+  local what=$1 re=$2 addr=$3 before after rc lines; shift 3
+  [ "$addr" != - ] && before=$(state_of "$addr")
+  "$@" > "$OUT/stdout.log" 2> "$OUT/stderr.log"; rc=$?
+  lines=$(wc -l < "$OUT/stderr.log")
+  echo "      \$ ${*: -3} -> exit $rc: $(cat "$OUT/stderr.log")"
+  if [ $rc = 0 ]; then bad "$what: exit 0"; return; fi
+  if [ "$lines" != 1 ] || ! grep -Eq -- "$re" "$OUT/stderr.log"; then
+    bad "$what: wanted one line matching /$re/"; return
+  fi
+  if [ "$addr" != - ]; then
+    after=$(state_of "$addr")
+    [ "$before" = "$after" ] || { bad "$what: left $addr changed ($before -> $after)"; return; }
+  fi
+  ok "$what"
+}
+
+section "setup ($model, kernel $(uname -r))"
+read -r N0 N1 _ <<< "$EEL_VM_NIC_PCI"
+[ -n "${N0:-}" ] && [ -n "${N1:-}" ] || { bad "two NICs wanted, got '$EEL_VM_NIC_PCI'"; exit 1; }
+kdrv=$(driver_of "$N0")
+echo "      NICs $N0 $N1 ($EEL_VM_NIC_MODEL, kernel driver $kdrv), $(nproc) CPUs"
+[ -x "$BENCH" ] || { bad "no $BENCH: build it on the host (make all)"; exit 1; }
+[ -f "$KO" ] || { bad "no $KO: build it with \`make module KVER=$(uname -r)\`"; exit 1; }
+echo "eel-test: guest-raw start" > /dev/kmsg
+
+section "bad input, eel_pci not loaded"
+refuse "eel_pci not loaded" "raw: $N0 is bound to the kernel driver $kdrv, and eel_pci is not loaded: build and load it .*tools/eel-bind --force $N0" \
+  "$N0" $BENCH -d "raw:$N0"
+
+section "load eel_pci"
+run "insmod eel_pci.ko" insmod "$KO"
+
+section "bad input, module loaded"
+if [ "$full" = full ]; then
+refuse "no such PCI address" "raw: no PCI function 0000:00:09.7 here: list them with .lspci -D." - $BENCH -d raw:0000:00:09.7
+refuse "not a PCI address" "raw: '00:3' is not a PCI address: give raw:DDDD:BB:DD.F" - $BENCH -d raw:00:3
+refuse "unsupported device ID" "raw: 0000:00:00.0 is 8086:29c0, which eel's raw driver does not drive: it supports 8086:100e \(Intel 82540EM.*8086:10d3 \(Intel 82574L" \
+  0000:00:00.0 $BENCH -d raw:0000:00:00.0
+refuse "bound to a kernel driver" "raw: $N0 is bound to the kernel driver $kdrv: hand it to eel_pci with .sudo tools/eel-bind --force $N0." \
+  "$N0" $BENCH -d "raw:$N0"
+refuse "mtu too large" "raw: mtu=4096 does not fit one Ethernet frame \(1500 bytes\): give at most mtu=1454" \
+  "$N0" $BENCH -d "raw:$N0?mtu=4096"
+fi
+
+section "bind both NICs to eel_pci"
+run "eel-bind --force $N0 $N1" $BIND --force "$N0" "$N1"
+[ "$full" = full ] && refuse "not root" "raw: opening /dev/eel_pci/$N0 needs root \(CAP_SYS_RAWIO\): run as root" \
+  "$N0" "${NOBODY[@]}" $BENCH -d "raw:$N0"
+
+section "eel-bench: server on $N0, client on $N1, --verify"
+# The server (vCPU 0) waits for the client (vCPU 1); both give up on a silent peer.
+timeout 300 $BENCH -d "raw:$N0" -p $PORT --cpu 0 --timeout 60 > "$OUT/server.log" 2>&1 &
+server=$!
+# A second process on the server's NIC must be refused while the server holds it.
+for _ in $(seq 50); do grep -q . "$OUT/server.log" 2>/dev/null && break; [ -e /proc/$server ] || break; sleep 0.2; done
+refuse "a NIC already driven by another process" "raw: $N0 is already driven by another process: one process per NIC" \
+  "$N0" $BENCH -d "raw:$N0" -p $((PORT + 1))
+t0=$(date +%s.%N)
+timeout 300 $BENCH -d "raw:$N1" -p $PORT --cpu 1 "${PLAN[@]}" --verify --json "$OUT/raw.json" 127.0.0.1 \
+  > "$OUT/client.log" 2>&1
+crc=$?
+wait $server; src=$?
+t1=$(date +%s.%N)
+echo "      client exit $crc, server exit $src, $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s"
+sed 's/^/      client| /' "$OUT/client.log"
+sed 's/^/      server| /' "$OUT/server.log"
+[ $crc = 0 ] && ok "client exit 0 (every put verified)" || bad "client exit $crc"
+[ $src = 0 ] && ok "server exit 0" || bad "server exit $src"
+
+J=$OUT/raw.json
+jqt() { if jq -e "$2" "$J" > /dev/null 2>&1; then ok "$1"; else bad "$1: $(jq -c "$3" "$J" 2>&1)"; fi; }
+if [ -s "$J" ]; then
+  jqt "backend raw, attached through eel_pci" \
+    '.nic.backend == "raw" and (.nic.caps.attach | test("via eel_pci")) and (.nic.caps.doorbell | test("TDT"))' '.nic'
+  jqt "verify on" '.options.verify == true' '.options'
+  jqt "EEL > 0" '.parameters.eel.ns.min > 0' '.parameters.eel.ns'
+  jqt "g > 0" '.parameters.g.ns > 0' '.parameters.g'
+  jqt "G > 0" '.parameters.G.ns_per_byte > 0' '.parameters.G'
+  jqt "o_s <= g at q=1" '.parameters.o_s.ns <= .parameters.o_s.g_ns' '.parameters.o_s'
+  jqt "eel_floor: the bare echo on the e1000 rings, 0 < floor" \
+    '.limit.kind == "floor" and .limit.one_way_ns.min > 0' '.limit'
+  jqt "frames went through both e1000s' rings" \
+    '.counters.local.e1000_tx_frames > 1000 and .counters.local.e1000_rx_frames > 1000 and .counters.peer.e1000_tx_frames > 1000 and .counters.peer.e1000_rx_frames > 1000' \
+    '.counters'
+  jqt "nothing foreign dropped" '.counters.local.e1000_rx_dropped == 0 and .counters.peer.e1000_rx_dropped == 0' '.counters'
+  jqt "the NICs' own counters agree (GPTC <= frames sent, GPRC >= frames taken)" \
+    '[.counters.local, .counters.peer] | all(.e1000_hw_good_tx > 0 and .e1000_hw_good_tx <= .e1000_tx_frames and .e1000_hw_good_rx >= .e1000_rx_frames + .e1000_rx_dropped)' \
+    '.counters'
+  jqt "TDT-to-DD measured: 0 < min <= median, no less than the store" \
+    '[.counters.local, .counters.peer] | all(.e1000_tdt_to_dd_samples > 0 and .e1000_tdt_to_dd_cycles_min > 0 and .e1000_tdt_to_dd_cycles_min <= .e1000_tdt_to_dd_cycles_median and .e1000_tdt_to_dd_cycles_median >= .e1000_tdt_write_cycles_min)' \
+    '.counters'
+  hz=$(jq '.machine.clock.hz' "$J")
+  jq -r --argjson hz "$hz" '
+    def ns(c): (c * 1e9 / $hz * 10 | round / 10);
+    "      EEL \(.parameters.eel.ns.min | . * 10 | round / 10) ns (floor: bare echo \(.limit.one_way_ns.min | round) ns), g \(.parameters.g.ns | . * 10 | round / 10) ns (q=\(.parameters.g.q)), G \(.parameters.G.ns_per_byte * 1000 | round / 1000) ns/B, o_s \(.parameters.o_s.ns | round) ns",
+    (["client", .counters.local], ["server", .counters.peer] | "      \(.[0]) TDT->DD min \(.[1].e1000_tdt_to_dd_cycles_min) cycles (\(ns(.[1].e1000_tdt_to_dd_cycles_min)) ns), median \(.[1].e1000_tdt_to_dd_cycles_median) (\(ns(.[1].e1000_tdt_to_dd_cycles_median)) ns); TDT store min \(.[1].e1000_tdt_write_cycles_min) median \(.[1].e1000_tdt_write_cycles_median); DD at first look \(.[1].e1000_dd_at_first_look) of \(.[1].e1000_tx_frames) frames; retransmits \(.[1].retransmits)")
+  ' "$J" | tee "$OUT/tdt_dd.txt"
+else
+  bad "no JSON written ($J)"
+fi
+
+section "give the NICs back"
+run "eel-bind --unbind $N0 $N1" $BIND --unbind "$N0" "$N1"
+[ "$(driver_of "$N0")" = "$kdrv" ] && [ "$(driver_of "$N1")" = "$kdrv" ] && ok "both back with $kdrv" ||
+  bad "NICs not back with $kdrv: $(state_of "$N0"), $(state_of "$N1")"
+run "rmmod eel_pci" rmmod eel_pci
+
+if [ "$full" = full ]; then
+  section "the fallback: uio_pci_generic + hugepages, no eel_pci"
+  to_uio() {   # driver_override, then from the kernel driver to uio_pci_generic
+    echo uio_pci_generic > "$SYS/devices/$1/driver_override" &&
+      echo "$1" > "$SYS/drivers/$kdrv/unbind" && echo "$1" > "$SYS/drivers/uio_pci_generic/bind"
+  }
+  back() { echo > "$SYS/devices/$1/driver_override"; echo "$1" > "$SYS/drivers/uio_pci_generic/unbind"; echo "$1" > "$SYS/drivers_probe"; }
+  run "bind $N0 to uio_pci_generic" to_uio "$N0"
+  run "bind $N1 to uio_pci_generic" to_uio "$N1"
+  refuse "uio fallback, not root" "raw: $N0 is bound to uio_pci_generic; that fallback maps BAR 0 from sysfs and reads physical addresses: run as root" \
+    "$N0" "${NOBODY[@]}" $BENCH -d "raw:$N0"
+  timeout 120 $BENCH -d "raw:$N0" -p $PORT --cpu 0 --timeout 60 > "$OUT/uio-server.log" 2>&1 &
+  server=$!
+  timeout 120 $BENCH -d "raw:$N1" -p $PORT --cpu 1 -t pingpong -n 50 -r 2 --warmup 10 --verify \
+    --json "$OUT/uio.json" 127.0.0.1 > "$OUT/uio-client.log" 2>&1
+  crc=$?
+  wait $server; src=$?
+  sed 's/^/      client| /' "$OUT/uio-client.log" | grep -E "NIC|EEL|error|eel-bench:"
+  [ $crc = 0 ] && [ $src = 0 ] && ok "uio: ping-pong verified, both ends exit 0" || bad "uio: client exit $crc, server exit $src"
+  J=$OUT/uio.json
+  jqt "uio: attached through uio_pci_generic + hugepages, EEL > 0, frames through the rings" \
+    '(.nic.caps.attach | test("uio_pci_generic\\+hugepages")) and .parameters.eel.ns.min > 0 and .counters.local.e1000_rx_frames > 100 and .counters.peer.e1000_rx_frames > 100' \
+    '[.nic.caps.attach, .parameters.eel.ns.min]'
+  run "give $N0 back to $kdrv" back "$N0"
+  run "give $N1 back to $kdrv" back "$N1"
+  [ "$(driver_of "$N0")" = "$kdrv" ] && [ "$(driver_of "$N1")" = "$kdrv" ] && ok "both back with $kdrv" ||
+    bad "NICs not back with $kdrv: $(state_of "$N0"), $(state_of "$N1")"
+fi
+if dmesg | sed -n '/eel-test: guest-raw start/,$p' | grep -Ei "warning|bug:|dmar.*fault|oops|call trace" > "$OUT/dmesg-bad.log"; then
+  bad "kernel complained: $(head -3 "$OUT/dmesg-bad.log")"
+else
+  ok "dmesg clean"
+fi
+
+if [ $fails = 0 ]; then echo "== all checks passed ($model)"; else echo "== $fails check(s) failed ($model)"; fi
+[ $fails = 0 ]
