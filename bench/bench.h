@@ -348,6 +348,10 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 int report_json(const char *path, const struct session *s, const struct results *r, const char *uri,
 		int argc, char **argv);
 
+/* progress.c: where a long run is, on stderr (a terminal, or EEL_PROGRESS=1) */
+void progress(const struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void progress_done(const struct session *s);
+
 /* machine.c */
 void machine_cpu_model(char *out, size_t n);
 

@@ -109,6 +109,7 @@ static int client_size(struct session *s, uint32_t size, struct bulk_point *p, s
 	int k = 0;
 
 	p->size = size;
+	progress(s, "bulk: %u B%s", size, full ? "" : " (a random size, for the fits)");
 	if (full) {
 		if (eel_oob_send(s->oob, OOB_POINT, &pt, sizeof(pt)) || client_await_ready(s))
 			return bench_fail("bulk: starting a size");

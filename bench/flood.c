@@ -184,6 +184,8 @@ int flood_run(struct session *s, struct results *r)
 			uint32_t size = p->sizes[a], q = p->depths[b], n = flood_msgs_for(p, size);
 			double v[MAX_RUNS];
 
+			progress(s, "flood: %u B at q=%u (point %u of %u)", size, q, a * p->ndepths + b + 1,
+				 p->nsizes * p->ndepths);
 			for (uint32_t run = 0; run < p->flood_runs; run++, s->point++) {
 				if (s->server ? server_point(s, size, n) : client_point(s, size, q, n, &v[run]))
 					return -1;

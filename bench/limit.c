@@ -200,6 +200,7 @@ static int floor_run(struct session *s, struct results *r)
 
 int limit_run(struct session *s, struct results *r)
 {
+	progress(s, "limit");
 	if (s->pair && s->limit && !strcmp(s->caps->backend, "softnic"))
 		return cacheline_run(s, r);
 	return floor_run(s, r);

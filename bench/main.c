@@ -165,6 +165,7 @@ static int run_end(struct cli *c, struct session *s, struct results *r, const ch
 		return -1;
 	if ((s->plan.tests & T_LIMIT) && limit_run(s, r))
 		return -1;
+	progress_done(s);
 	if (counters(s, r) || goodbye(s))
 		return -1;
 	return 0;

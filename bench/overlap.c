@@ -130,6 +130,7 @@ static int measure(struct session *s, point_fn fn, double d, double *t)
 {
 	double v[MAX_RUNS];
 
+	progress(s, "overlap: D = %.0f ns", d);
 	for (uint32_t r = 0; r < s->plan.overlap_runs; r++, s->point++)
 		if (fn(s, d, s->plan.overlap_msgs, &v[r]))
 			return -1;

@@ -167,6 +167,9 @@ int pingpong_series(struct session *s, int variant, uint32_t runs, uint32_t iter
 
 		if (n == 0)
 			continue;
+		progress(s, "ping-pong%s: run %d of %u%s", variant == PP_PUT_DMA ? " (payload DMA'd)" :
+			 variant == PP_EREG ? " (E-register stores)" : "", run + 1, runs * (stamps ? 2 : 1),
+			 stamped ? ", stamped" : "");
 		eel_set_stamp_every(s->dev, stamped ? p->stamp_every : 0);
 		if (s->server ? server_run(s, variant, n) : client_run(s, variant, n, &eel_ns))
 			goto out;

@@ -21,7 +21,8 @@
  *
  * Each point is repeated until its mean is known to 5% at 95% confidence,
  * samples taken in batches of 50 ("Small-message empirical results"); a point
- * that cannot get there within --sig-samples is marked and reported.
+ * that cannot get there within --sig-samples samples or a quarter of a second
+ * is marked, and the report says how many were.
  */
 #include <errno.h>
 #include <math.h>
@@ -35,6 +36,7 @@
 #define SEND_ONLY_TOL 0.25 /* a cost within 25% of the first points' is still send-only */
 #define STEADY_TOL 0.10    /* within 10% of the asymptote is steady state */
 #define RISE 0.05          /* g' more than 5% above g: D was larger than Idle */
+#define POINT_BUDGET_MS 250 /* no point takes much longer than this (a batch runs to its end) */
 
 /* Burst lengths, about sqrt(2) apart, up to four send queues' worth. */
 static int burst_lengths(uint32_t max, uint32_t *m)
@@ -97,10 +99,12 @@ static int sample(struct session *s, uint32_t size, uint32_t m, uint64_t d_cycle
 	return 0;
 }
 
-/* A point: batches of 50 samples until the mean is known to 5% at 95%. */
+/* A point: batches of 50 samples until the mean is known to 5% at 95%, or
+ * the point's sample or time budget is spent (then it is marked). */
 int sig_point(struct session *s, uint32_t size, uint32_t m, double d_ns, int rtt, struct sig_point *p)
 {
 	uint64_t d = eel_ns_to_cycles(s->clk, d_ns);
+	uint64_t end = eel_cycles() + eel_ns_to_cycles(s->clk, POINT_BUDGET_MS * 1e6);
 	double sum = 0, sum2 = 0;
 	uint32_t n = 0;
 
@@ -118,7 +122,7 @@ int sig_point(struct session *s, uint32_t size, uint32_t m, double d_ns, int rtt
 		p->cost_ns = sum / n;
 		p->ci_ns = t975(n - 1) * sqrt(fmax(0, (sum2 - n * p->cost_ns * p->cost_ns) / (n - 1)) / n);
 		p->converged = p->ci_ns <= ACCURACY * p->cost_ns;
-	} while (!p->converged && n + BATCH <= s->plan.sig_max_samples);
+	} while (!p->converged && n + BATCH <= s->plan.sig_max_samples && eel_cycles() < end);
 	p->samples = n;
 	return 0;
 }
@@ -155,6 +159,7 @@ int sig_curve(struct session *s, uint32_t size, double d_ns, uint32_t max_m, str
 	memset(c, 0, sizeof(*c));
 	c->d_ns = d_ns;
 	for (int i = 0; i < n; i++) {
+		progress(s, "signature: %u B, D = %.0f ns, M = %u", size, d_ns, m[i]);
 		if (sig_point(s, size, m[i], d_ns, 0, &c->pt[c->n]))
 			return -1;
 		r->points++;

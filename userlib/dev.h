@@ -54,12 +54,16 @@ int eel_err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3))
 struct eel_wait {
 	uint64_t end;       /* cycle count at which the call gives up */
 	uint64_t next;      /* next time to look at the peer */
+	uint64_t heard;     /* what the NIC had received when last looked */
 	uint32_t spins;
 	const char *what;   /* what is waited for, for the message */
 };
 
 void eel_wait_start(struct eel_dev *dev, struct eel_wait *w, const char *what);
 int eel_wait_slow(struct eel_dev *dev, struct eel_wait *w);
+/* The peer was heard from (received counts `heard` things so far): a wait
+ * gives up only after timeout_ms of silence, not of a long exchange. */
+void eel_wait_heard(struct eel_dev *dev, struct eel_wait *w, uint64_t heard);
 
 static inline int eel_wait_check(struct eel_dev *dev, struct eel_wait *w)
 {

@@ -64,6 +64,26 @@ static int conn_error(struct engine *e)
 	}
 }
 
+/* Frames the NIC has taken off the wire: the peer is talking. */
+static uint64_t heard(struct engine *e)
+{
+	return __atomic_load_n(&e->bar->counters[EEL_FW_CNT_RX_PKTS], __ATOMIC_RELAXED);
+}
+
+/* A blocking loop's check, every few spins: a peer still talking keeps it
+ * waiting; silence for the timeout, a dead peer or a failed connection end it. */
+static int check(struct eel_dev *dev, struct engine *e, struct eel_wait *w)
+{
+	int rc;
+
+	if (++w->spins & 255)
+		return 0;
+	eel_wait_heard(dev, w, heard(e));
+	if ((rc = eel_wait_slow(dev, w)))
+		return rc;
+	return conn_error(e);
+}
+
 static int cqe_status(uint8_t s)
 {
 	switch (s) {
@@ -265,10 +285,8 @@ int engine_wait_u64(struct eel_dev *dev, const volatile uint64_t *addr, uint64_t
 		step(e);
 		if (*addr == value)
 			goto seen;
-		if (__builtin_expect(!(++w.spins & 255), 0)) {
-			if ((rc = eel_wait_slow(dev, &w)) || (rc = conn_error(e)))
-				return rc;
-		}
+		if ((rc = check(dev, e, &w)))
+			return rc;
 	}
 seen:
 	if (e->stamp_every)
@@ -305,7 +323,7 @@ static int ereg_wait(struct eel_dev *dev, uint32_t i, const char *what)
 	eel_wait_start(dev, &w, what);
 	while (!ereg_done(e, i)) {
 		step(e);
-		if ((rc = eel_wait_check(dev, &w)))
+		if ((rc = check(dev, e, &w)))
 			return rc;
 	}
 	return 0;
@@ -379,7 +397,7 @@ int engine_quiet(struct eel_dev *dev)
 		if ((rc = conn_error(e)))
 			return rc;
 		step(e);
-		if ((rc = eel_wait_check(dev, &w)))
+		if ((rc = check(dev, e, &w)))
 			return rc;
 	}
 	for (uint32_t i = 0; i < EEL_FW_EREGS; i++)

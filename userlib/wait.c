@@ -9,8 +9,17 @@ void eel_wait_start(struct eel_dev *dev, struct eel_wait *w, const char *what)
 
 	w->end = now + dev->timeout_cycles;
 	w->next = now + (uint64_t)(eel_clock()->hz / 1000);
+	w->heard = 0;
 	w->spins = 0;
 	w->what = what;
+}
+
+void eel_wait_heard(struct eel_dev *dev, struct eel_wait *w, uint64_t heard)
+{
+	if (heard != w->heard) {
+		w->heard = heard;
+		w->end = eel_stamp() + dev->timeout_cycles;
+	}
 }
 
 /* The slow path, every 256 spins: the clock, and about every ms the peer. */
@@ -20,8 +29,8 @@ int eel_wait_slow(struct eel_dev *dev, struct eel_wait *w)
 	const struct eel_clock *c = eel_clock();
 
 	if (now >= w->end)
-		return eel_err(-ETIMEDOUT, "%s: nothing after %u ms: is the peer running and connected? "
-			       "(raise the limit with timeout_ms=)", w->what, dev->opts.timeout_ms);
+		return eel_err(-ETIMEDOUT, "%s: nothing heard from the peer for %u ms: is it running and "
+			       "connected? (raise the limit with timeout_ms=)", w->what, dev->opts.timeout_ms);
 	if (now >= w->next) {
 		w->next = now + (uint64_t)(c->hz / 1000);
 		if (dev->oob && eel_oob_peer_gone(dev->oob))

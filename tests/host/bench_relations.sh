@@ -7,7 +7,8 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 "$B/eel-bench" -n 2000 -r 4 --warmup 200 --sizes 8..65536 --depths 1,8,32 --flood-runs 3 \
-  --overlap-msgs 1000 --overlap-runs 3 --verify --json "$out/r.json" >"$out/table.txt"
+  --overlap-msgs 1000 --overlap-runs 3 --sig-samples 100 --bulk-sizes 8..8192 --bulk-reps 30 \
+  --verify --json "$out/r.json" >"$out/table.txt"
 cat "$out/table.txt"
 
 check() {  # check 'jq expression' 'what it means'
@@ -29,4 +30,9 @@ check '(.breakdown.parts | map(.ns.median) | add) as $s | (($s - .breakdown.tota
 check '.limit.one_way_ns.min > 0 and .limit.eel_over_limit > 0' 'the cache-line limit and EEL / limit'
 check '.counters.local.tx_messages > 0 and .counters.peer.rx_messages > 0' 'NIC counters from both ends'
 check '.parameters.eel_stamped.ns.n > 0' 'EEL with stamps on, in the same run'
+check '.schema_version == 2 and .signature.o_s_ns > 0 and .signature.g_ns >= .signature.o_s_ns' 'seed 002 signature: g >= o_s > 0'
+check '.signature.rtt_ns > 0 and (.signature.curves | length) == 4' 'the signature: RTT and four curves'
+check '(.bulk.points | length) == 5 and (.bulk.points | all(.t_ns.min > 0 and .echo_ns.min > 0))' 'bulk T(n) and echo per size'
+check '.bulk.fits.hockney.beta_ns_per_byte > 0 and .bulk.fits.model003.err >= 0 and (.bulk.fits.validation | length) == 20' 'fits, judged on 20 random sizes'
+check '.decompose.eel_ns > 0 and ((.decompose.parts | map(.ns) | add) + .decompose.residual_ns - .decompose.eel_ns | fabs) < 1e-6' 'the decomposition adds up to EEL'
 grep -q "where one 8-byte put goes" "$out/table.txt" || { echo "FAILED: no breakdown in the table"; exit 1; }

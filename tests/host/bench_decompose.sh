@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# -t decompose on the software NIC with a slow descriptor fetch and a slow
+# payload DMA read injected: the difference-based estimates (descriptor put
+# vs E-register store; DMA'd payload vs inline) must agree with the exact
+# stamps within 10% (the check that the method works on NICs that do not
+# stamp), and every part adds up to the measured EEL.
+set -euo pipefail
+B=${EEL_BUILD:-build}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+"$B/eel-bench" -d 'softnic?fetch_ns=3000&payload_ns=2000' -t decompose -n 2000 -r 6 --warmup 200 \
+  --stamp-every 8 --json "$out/d.json" | sed -n '/decomposed/,/check: payload/p'
+check() {
+  jq -e "$1" "$out/d.json" >/dev/null || { echo "FAILED: $2 ($1)"; jq .decompose "$out/d.json"; exit 1; }
+  echo "ok: $2"
+}
+check '.schema_version == 2 and .decompose.parts | length == 8' 'eight stamped parts on the software NIC'
+check '[.decompose.parts[] | .method] | all(. == "stamped")' 'every part stamped'
+check '(.decompose.checks | length) == 2 and (.decompose.checks | all(.agrees))' 'both difference estimates agree with the stamps (10%)'
+check '.decompose.checks[] | select(.name == "fetch") | (.ns - 3000 | fabs) < 300' 'the descriptor fetch by difference is the injected 3000 ns'
+check '.decompose.checks[] | select(.name == "payload") | (.ns - 2000 | fabs) < 200' 'the payload fetch by difference is the injected 2000 ns'
+check '([.decompose.parts[].ns] | add) + .decompose.residual_ns - .decompose.eel_ns | fabs < 1e-6' 'parts + residual = EEL'
