@@ -267,8 +267,9 @@ static int dpdk_connect(struct eel_dev *dev, int server, const void *peer, uint3
 	if (p.magic != DPDK_CONN_MAGIC || p.version != DPDK_CONN_VERSION || p.ethertype != DPDK_ETHERTYPE)
 		return eel_err(-EPROTO, "the peer is not a dpdk end of this version: use the same eel on both ends");
 	if (!memcmp(p.mac, b->port.mac.addr_bytes, 6))
-		return eel_err(-EINVAL, "dpdk: both ends have the MAC address of %s: give each end its own port",
-			       b->port.dev.args);
+		return eel_err(-EINVAL, "dpdk: both ends have the MAC address %02x:%02x:%02x:%02x:%02x:%02x (%s here): "
+			       "each end needs a port with an address of its own (net_pcap: add phy_mac=1)",
+			       p.mac[0], p.mac[1], p.mac[2], p.mac[3], p.mac[4], p.mac[5], b->port.dev.args);
 	if (p.engine.mtu != e->mtu) {
 		uint32_t lo = p.engine.mtu < e->mtu ? p.engine.mtu : e->mtu;
 

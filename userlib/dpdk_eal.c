@@ -261,8 +261,8 @@ static int eal_init(const struct dpdk_devspec *d, const char *user_args)
 	static const char *const o_nohuge[] = { "--no-huge", NULL };
 	static const char *const o_tele[] = { "--telemetry", "--no-telemetry", NULL };
 	char *user[MAX_EAL_ARGS], *argv[MAX_EAL_ARGS + 16];
-	static char prefix[64], lcore[16], vdev[200];
-	char *copy = NULL;
+	static char prefix[64], lcore[16], vdev[200], pci[64];
+	char *copy = NULL, *save = NULL;
 	int argc = 0, nuser = 0, rc, err, no_huge;
 	struct quiet q;
 	cpu_set_t saved;
@@ -272,7 +272,7 @@ static int eal_init(const struct dpdk_devspec *d, const char *user_args)
 		copy = strdup(user_args);
 		if (!copy)
 			return eel_err(-ENOMEM, "dpdk: out of memory");
-		for (char *t = strtok(copy, " \t\n"); t; t = strtok(NULL, " \t\n")) {
+		for (char *t = strtok_r(copy, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save)) {
 			if (nuser == MAX_EAL_ARGS) {
 				free(copy);
 				return eel_err(-E2BIG, "dpdk: more than %d EAL arguments in --eal", MAX_EAL_ARGS);
@@ -306,8 +306,9 @@ static int eal_init(const struct dpdk_devspec *d, const char *user_args)
 		argv[argc++] = "--no-telemetry";
 	if (d->is_pci) {
 		if (!has_opt(user, nuser, o_pci)) {
+			snprintf(pci, sizeof(pci), "%s", d->name);
 			argv[argc++] = "-a";
-			argv[argc++] = (char *)d->name;
+			argv[argc++] = pci;
 		}
 	} else {
 		if (!has_opt(user, nuser, o_pci))
