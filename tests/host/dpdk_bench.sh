@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# tests/host/dpdk_bench.sh — eel on DPDK, no VM: two eel-bench processes (server and
+# client), each with DPDK's af_packet PMD on one end of a veth pair in a network
+# namespace of the test's own. The bench (ping-pong, flood, overlap, the floor) with
+# every put verified; then the same over a bad wire (the engine's fault options:
+# drop, duplicate, reorder, corrupt), survived with nothing lost; then thread mode.
+# Checks exit codes and the JSON: what the NIC says it is, the parameters, the floor,
+# the breakdown (one clock: both ends on this machine), and the NIC's counters.
+set -uo pipefail
+B=${EEL_BUILD:-build}
+ns=eel-dpdk-bench-$$
+out=$(mktemp -d)
+pids=()
+cleanup() {
+  kill -9 "${pids[@]}" 2>/dev/null
+  ip netns del "$ns" 2>/dev/null
+  rm -rf "$out"
+}
+trap cleanup EXIT
+fail() { echo "FAILED: $*"; exit 1; }
+
+[ -x "$B/eel-bench" ] || fail "no $B/eel-bench: run make first"
+ip netns add "$ns" || fail "cannot make a network namespace (ip netns add $ns): run as root"
+# Interface indexes far apart: DPDK's af_packet joins PACKET_FANOUT group
+# (pid ^ ifindex) & 0xffff, and the two processes must not meet in one by chance.
+ip -n "$ns" link set lo up &&
+  ip -n "$ns" link add dpa index 4660 type veth peer name dpb index 23130 &&
+  ip -n "$ns" link set dpa up && ip -n "$ns" link set dpb up ||
+  fail "cannot make the veth pair dpa/dpb in $ns"
+
+# pair NAME URI-OPTIONS BENCH-ARGS...: the server on dpa, the client on dpb (its JSON
+# in $out/NAME.json); both must exit 0.
+pair() {
+  local name=$1 q=$2 port=$((20000 + RANDOM % 20000)) spid crc src
+  shift 2
+  ip netns exec "$ns" timeout 120 "$B/eel-bench" -d "dpdk:net_af_packet0,iface=dpa$q" -p $port \
+    --timeout 30 --eal "--no-huge --no-pci -m 512 --file-prefix=eel-test-$$-s" >"$out/$name.server" 2>&1 &
+  spid=$!
+  pids+=($spid)
+  ip netns exec "$ns" timeout 120 "$B/eel-bench" -d "dpdk:net_af_packet1,iface=dpb$q" -p $port \
+    --timeout 30 --eal "--no-huge --no-pci -m 512 --file-prefix=eel-test-$$-c" "$@" --json "$out/$name.json" \
+    127.0.0.1 >"$out/$name.out" 2>&1
+  crc=$?
+  wait $spid
+  src=$?
+  if [ $crc -ne 0 ] || [ $src -ne 0 ]; then
+    sed 's/^/    client| /' "$out/$name.out"
+    sed 's/^/    server| /' "$out/$name.server"
+    fail "$name: client exited $crc, server $src"
+  fi
+}
+
+# check NAME 'jq condition' 'what it means'
+check() {
+  jq -e "$2" "$out/$1.json" >/dev/null ||
+    { jq -c '{nic, parameters, limit, counters}' "$out/$1.json" | head -c 3000; echo; fail "$1: $3"; }
+}
+
+bench=(-t pingpong,flood,overlap,limit -n 1000 -r 3 --warmup 100 --sizes 8,64,512,4096,16384 --depths 1,8,64
+       --flood-msgs 500 --flood-runs 2 --overlap-msgs 200 --overlap-runs 2 --verify)
+
+pair clean "" "${bench[@]}"
+check clean '.nic.backend == "dpdk" and .nic.name == "net_af_packet1,iface=dpb"' "the NIC's name"
+check clean '(.nic.caps.doorbell | test("rte_eth_tx_burst")) and (.nic.caps.attach | test("net_af_packet1.*dpb"))' \
+  "doorbell and attachment"
+check clean '.nic.caps.mtu == 1454' "the payload per frame is the veth's MTU (1500) less eel's 46 bytes of headers"
+check clean '.nic.caps.shared_clock == true and .nic.caps.nic_clock == false' \
+  "one clock for two processes of this machine; af_packet has no NIC timestamps"
+check clean '.options.verify == true and .parameters.eel.ns.min > 0 and .parameters.g.ns > 0' "EEL and g"
+check clean '.parameters.o_s.ns >= 0 and .parameters.o_s.ns <= .parameters.o_s.g_ns' "o_s <= g"
+check clean '.limit.kind == "floor" and .limit.one_way_ns.min > 0 and .limit.eel_over_floor > 0' \
+  "the floor (a bare echo on the port) and EEL / floor"
+check clean '.breakdown.samples > 0 and .breakdown.total_ns.median > 0' "the stage breakdown"
+check clean '.counters.local.tx_messages > 0 and .counters.local.rx_messages > 0' "messages counted"
+check clean '.counters.local.malformed_dropped == 0 and .counters.peer.malformed_dropped == 0' \
+  "nothing but eel's packets reached the firmware (link check and floor frames stay out)"
+check clean '.counters.local.dpdk_rx_bad_length == 0 and .counters.peer.dpdk_rx_bad_length == 0' \
+  "every frame's length field held"
+echo "ok: clean wire, verified: EEL $(jq .parameters.eel.ns.min "$out/clean.json") ns," \
+  "floor $(jq .limit.one_way_ns.min "$out/clean.json") ns, EEL/floor $(jq .limit.eel_over_floor "$out/clean.json")"
+
+# smaller: every loss in a ping-pong waits out the retransmission timeout
+faults='?drop=0.01&dup=0.01&reorder=0.01&corrupt=0.01&rto_us=2000'
+pair faults "$faults" -t pingpong,flood,overlap,limit -n 300 -r 2 --warmup 50 --sizes 8,2048 --depths 1,16 \
+  --flood-msgs 300 --flood-runs 2 --overlap-msgs 100 --overlap-runs 2 --verify
+check faults '.counters.local.wire_dropped > 0 and .counters.local.wire_duplicated > 0 and
+              .counters.local.wire_reordered > 0 and .counters.local.wire_corrupted > 0' \
+  "the faults were injected"
+check faults '.counters.peer.wire_crc_errors > 0 and .counters.local.retransmits > 0 and
+              .counters.peer.duplicates_dropped > 0' "the damage was caught (CRC) and repaired (resent, deduplicated)"
+check faults '.limit.kind == "floor" and .limit.one_way_ns.min > 0' "the floor, under the fault layer"
+echo "ok: bad wire survived, every byte verified: $(jq .counters.local.retransmits "$out/faults.json") retransmits," \
+  "$(jq .counters.peer.wire_crc_errors "$out/faults.json") CRC errors caught"
+
+# thread mode: the firmware on a thread of its own (two cores: oversubscribed), stopped
+# for the floor and started again
+pair thread '?mode=thread&oversubscribe=1' -t pingpong,limit -n 200 -r 2 --warmup 20 --verify
+check thread '.parameters.eel.ns.min > 0 and .limit.one_way_ns.min > 0 and .nic.caps.one_sided_hw == true' \
+  "thread mode: EEL and the floor"
+echo "ok: thread mode"
