@@ -76,7 +76,7 @@ static void e1000_tx_send(void *ctx, void *frame, uint32_t len)
 	uint32_t i = w->tx_tail, total = E1000_EEL_HDR + len;
 	uint8_t *b = nic->tx_buf + (size_t)i * E1000_BUF;
 	volatile struct e1000_tx_desc *d = &nic->txd[i];
-	uint64_t t0, t1;
+	uint64_t t0, t1, n;
 
 	(void)frame; /* the buffer tx_alloc gave, at b + E1000_EEL_HDR */
 	memcpy(b, w->dst, 6);
@@ -98,14 +98,15 @@ static void e1000_tx_send(void *ctx, void *frame, uint32_t len)
 	d->css = 0;
 	d->special = 0;
 	w->tx_tail = (i + 1) % E1000_NTX;
+	n = w->tx_frames;
+	bump(&w->tx_frames); /* counted before the NIC can count it (GPTC) */
 	/* The doorbell: descriptor and buffer visible first, then the tail. */
 	e1000_wmb();
 	t0 = eel_stamp();
 	e1000_wr(nic, E1000_TDT, w->tx_tail);
 	t1 = eel_stamp();
 	w->tdt_at[i] = t0 ? t0 : 1;
-	__atomic_store_n(&w->store_cycles[w->tx_frames % E1000_DD_WINDOW], t1 - t0, __ATOMIC_RELAXED);
-	bump(&w->tx_frames);
+	__atomic_store_n(&w->store_cycles[n % E1000_DD_WINDOW], t1 - t0, __ATOMIC_RELAXED);
 	/* The first look: done already (as when the device model transmits
 	 * inside the store, QEMU's way)? */
 	if (d->status & E1000_TXD_STAT_DD) {
@@ -207,9 +208,6 @@ static void min_median(const uint64_t *ring, uint64_t samples, uint64_t *min, ui
 
 int e1000_wire_counters(struct e1000_wire *w, const char **names, uint64_t *values, int max)
 {
-	uint64_t samples = __atomic_load_n(&w->samples, __ATOMIC_ACQUIRE);
-	uint64_t sent = __atomic_load_n(&w->tx_frames, __ATOMIC_ACQUIRE);
-	uint64_t v[12];
 	static const char *const n[12] = {
 		"e1000_tx_frames", "e1000_rx_frames", "e1000_rx_dropped", "e1000_tx_ring_full",
 		"e1000_tdt_to_dd_cycles_min", "e1000_tdt_to_dd_cycles_median",
@@ -217,21 +215,26 @@ int e1000_wire_counters(struct e1000_wire *w, const char **names, uint64_t *valu
 		"e1000_tdt_to_dd_samples", "e1000_dd_at_first_look",
 		"e1000_hw_good_rx", "e1000_hw_good_tx",
 	};
+	uint64_t v[12], samples, sent;
 	int k = 0;
 
+	/* Read so that a firmware thread running meanwhile cannot break
+	 * GPRC >= frames taken and GPTC <= frames sent: the frames taken
+	 * before GPRC, GPTC before the frames sent. The NIC's own counts run
+	 * from e1000_open ([SDM] 13.7: GPRC counts every good frame received,
+	 * eel's or not; GPTC every frame sent). */
+	v[1] = __atomic_load_n(&w->rx_frames, __ATOMIC_ACQUIRE);
+	v[2] = __atomic_load_n(&w->rx_dropped, __ATOMIC_ACQUIRE);
+	v[10] = w->hw_rx += e1000_rd(w->nic, E1000_GPRC);
+	v[11] = w->hw_tx += e1000_rd(w->nic, E1000_GPTC);
+	samples = __atomic_load_n(&w->samples, __ATOMIC_ACQUIRE);
+	sent = __atomic_load_n(&w->tx_frames, __ATOMIC_ACQUIRE);
 	v[0] = sent;
-	v[1] = __atomic_load_n(&w->rx_frames, __ATOMIC_RELAXED);
-	v[2] = __atomic_load_n(&w->rx_dropped, __ATOMIC_RELAXED);
 	v[3] = __atomic_load_n(&w->tx_full, __ATOMIC_RELAXED);
 	min_median(w->dd_cycles, samples, &v[4], &v[5]);
 	min_median(w->store_cycles, sent, &v[6], &v[7]);
 	v[8] = samples < E1000_DD_WINDOW ? samples : E1000_DD_WINDOW;
 	v[9] = __atomic_load_n(&w->dd_first_look, __ATOMIC_RELAXED);
-	/* The NIC's own count of frames since e1000_open cleared them ([SDM]
-	 * 13.7: GPRC counts every good frame it received, eel's or not; GPTC
-	 * every frame it sent). */
-	v[10] = w->hw_rx += e1000_rd(w->nic, E1000_GPRC);
-	v[11] = w->hw_tx += e1000_rd(w->nic, E1000_GPTC);
 	for (; k < 12 && k < max; k++) {
 		names[k] = n[k];
 		values[k] = v[k];
