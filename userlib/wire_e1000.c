@@ -49,6 +49,7 @@ static void reclaim(struct e1000_wire *w)
 			if (!(w->nic->txd[i].status & E1000_TXD_STAT_DD))
 				return;
 			dd_seen(w, i, eel_stamp());
+			e1000_rmb(); /* the buffer is ours again only after DD */
 		}
 		w->tx_clean = (i + 1) % E1000_NTX;
 	}
