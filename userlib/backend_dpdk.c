@@ -314,20 +314,17 @@ static int dpdk_trace_drain(struct eel_dev *dev, enum eel_trace_dir dir, struct 
 	struct dpdk_be *b = DPDK(dev);
 	int n = engine_trace_drain(dev, dir, out, max);
 
-	if (dir == EEL_TRACE_TX)
-		for (int i = 0; i < n; i++) {
-			uint64_t t = dpdk_wire_tx_at(&b->wire, out[i].msg_id);
+	for (int i = 0; i < n; i++) {
+		uint64_t *t = out[i].t, v;
 
-			if (t && t >= out[i].t[EEL_ST_NIC_FETCH] && t <= out[i].t[EEL_ST_NIC_TX])
-				out[i].t[EEL_ST_NIC_TX] = t;
-		}
-	if (dir == EEL_TRACE_RX && b->port.rx_timestamp)
-		for (int i = 0; i < n; i++) {
-			uint64_t t = dpdk_wire_hw_rx(&b->wire, out[i].msg_id);
-
-			if (t && t <= out[i].t[EEL_ST_DMA_START])
-				out[i].t[EEL_ST_NIC_RX] = t;
-		}
+		if (dir == EEL_TRACE_TX && t[EEL_ST_NIC_TX] &&
+		    (v = dpdk_stamps_take(&b->wire.tx_at, out[i].msg_id, t[EEL_ST_NIC_FETCH], t[EEL_ST_NIC_TX])))
+			t[EEL_ST_NIC_TX] = v;
+		if (dir == EEL_TRACE_RX && b->port.rx_timestamp && t[EEL_ST_DMA_START] &&
+		    (v = dpdk_stamps_take(&b->wire.hw_rx, out[i].msg_id, t[EEL_ST_NIC_RX] - eel_clock()->hz / 1000,
+					  t[EEL_ST_DMA_START])))
+			t[EEL_ST_NIC_RX] = v;
+	}
 	return n;
 }
 

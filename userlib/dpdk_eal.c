@@ -35,7 +35,7 @@ static pthread_mutex_t eal_lock = PTHREAD_MUTEX_INITIALIZER;
 static int eal_state;              /* 0 not tried, 1 up, -1 failed */
 static char eal_failure[512];      /* the first failure, repeated to later callers */
 static FILE *log_stream;
-static char *eal_args;             /* the EAL may keep pointers into its argv */
+static char eal_args[1024];        /* the user's, split: the EAL may keep pointers into argv */
 
 /* The log, as the EAL writes it: one message per fflush (rte_vlog). The
  * first error since the last reset names the cause, the last one what
@@ -262,21 +262,20 @@ static int eal_init(const struct dpdk_devspec *d, const char *user_args)
 	static const char *const o_tele[] = { "--telemetry", "--no-telemetry", NULL };
 	char *user[MAX_EAL_ARGS], *argv[MAX_EAL_ARGS + 16];
 	static char prefix[64], lcore[16], vdev[200], pci[64];
-	char *copy = NULL, *save = NULL;
+	char *save = NULL;
 	int argc = 0, nuser = 0, rc, err, no_huge;
 	struct quiet q;
 	cpu_set_t saved;
 	int have_saved;
 
 	if (user_args) {
-		copy = strdup(user_args);
-		if (!copy)
-			return eel_err(-ENOMEM, "dpdk: out of memory");
-		for (char *t = strtok_r(copy, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save)) {
-			if (nuser == MAX_EAL_ARGS) {
-				free(copy);
+		if (strlen(user_args) >= sizeof(eal_args))
+			return eel_err(-E2BIG, "dpdk: the EAL arguments are longer than %zu characters",
+				       sizeof(eal_args) - 1);
+		snprintf(eal_args, sizeof(eal_args), "%s", user_args);
+		for (char *t = strtok_r(eal_args, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save)) {
+			if (nuser == MAX_EAL_ARGS)
 				return eel_err(-E2BIG, "dpdk: more than %d EAL arguments in --eal", MAX_EAL_ARGS);
-			}
 			user[nuser++] = t;
 		}
 	}
@@ -333,14 +332,12 @@ static int eal_init(const struct dpdk_devspec *d, const char *user_args)
 		pthread_setaffinity_np(pthread_self(), sizeof(saved), &saved);
 	if (rc < 0) {
 		rc = init_failed(err, user_args, no_huge);
-		free(copy);
 		if (rte_eal_get_runtime_dir()[0])
 			rmdir(rte_eal_get_runtime_dir());
 		return rc;
 	}
 	/* With no shared configuration the runtime folder stays empty. */
 	rmdir(rte_eal_get_runtime_dir());
-	eal_args = copy;
 	return 0;
 }
 

@@ -83,15 +83,8 @@ static void keep_tx_stamp(struct dpdk_wire *w, const uint8_t *f)
 	uint32_t msg_id;
 
 	memcpy(&msg_id, f + offsetof(struct fw_pkt, msg_id), 4);
-	if (w->tx_at[msg_id % DPDK_HW_STAMPS].msg_id == msg_id && w->tx_at[msg_id % DPDK_HW_STAMPS].t)
-		return;
-	w->tx_at[msg_id % DPDK_HW_STAMPS].msg_id = msg_id;
-	w->tx_at[msg_id % DPDK_HW_STAMPS].t = eel_stamp();
-}
-
-uint64_t dpdk_wire_tx_at(const struct dpdk_wire *w, uint32_t msg_id)
-{
-	return w->tx_at[msg_id % DPDK_HW_STAMPS].msg_id == msg_id ? w->tx_at[msg_id % DPDK_HW_STAMPS].t : 0;
+	if (dpdk_stamps_new(&w->tx_at, msg_id))
+		dpdk_stamps_push(&w->tx_at, msg_id, eel_stamp());
 }
 
 static void dw_tx_send(void *ctx, void *frame, uint32_t len)
@@ -135,14 +128,8 @@ static void keep_hw_stamp(struct dpdk_wire *w, const struct rte_mbuf *m, const u
 	    (FW_PKT_TRACE | FW_PKT_FIRST) || !(m->ol_flags & p->ts_flag))
 		return;
 	memcpy(&msg_id, f + offsetof(struct fw_pkt, msg_id), 4);
-	w->hw_rx[msg_id % DPDK_HW_STAMPS].msg_id = msg_id;
-	w->hw_rx[msg_id % DPDK_HW_STAMPS].t =
-		dpdk_clock_to_host(&p->clock, *RTE_MBUF_DYNFIELD(m, p->ts_offset, const rte_mbuf_timestamp_t *));
-}
-
-uint64_t dpdk_wire_hw_rx(const struct dpdk_wire *w, uint32_t msg_id)
-{
-	return w->hw_rx[msg_id % DPDK_HW_STAMPS].msg_id == msg_id ? w->hw_rx[msg_id % DPDK_HW_STAMPS].t : 0;
+	dpdk_stamps_push(&w->hw_rx, msg_id,
+			 dpdk_clock_to_host(&p->clock, *RTE_MBUF_DYNFIELD(m, p->ts_offset, const rte_mbuf_timestamp_t *)));
 }
 
 static const void *dw_rx(void *ctx, uint32_t *len)

@@ -15,10 +15,10 @@
 #include <rte_ether.h>
 
 #include "dpdk_port.h"
+#include "dpdk_stamps.h"
 #include "wire.h"
 
 #define DPDK_RX_BURST 32u
-#define DPDK_HW_STAMPS 64u      /* stamps kept for traced messages */
 
 /* The link check before the firmware takes over (backend_dpdk.c): frames
  * that start with this byte are never the firmware's (FW_WIRE_MAGIC 0xE1)
@@ -52,8 +52,8 @@ struct dpdk_wire {
 	struct rte_mbuf *cur;           /* the frame handed out, until rx_done */
 	uint32_t peer_nonce;
 	int peer_hello;                 /* a HELLO from the peer came in */
-	struct { uint32_t msg_id; uint64_t t; } hw_rx[DPDK_HW_STAMPS];
-	struct { uint32_t msg_id; uint64_t t; } tx_at[DPDK_HW_STAMPS];
+	struct dpdk_stamps tx_at;       /* traced messages handed to rte_eth_tx_burst */
+	struct dpdk_stamps hw_rx;       /* traced messages the port stamped on receipt */
 	uint64_t cnt[DW_COUNTERS];
 };
 
@@ -64,11 +64,6 @@ void dpdk_wire_init(struct dpdk_wire *w, struct dpdk_port *p, const struct rte_e
 void dpdk_wire_drain(struct dpdk_wire *w);
 /* Send a HELLO (the link check). 0 when it went out. */
 int dpdk_wire_hello(struct dpdk_wire *w, uint32_t nonce);
-/* The hardware receive stamp of traced message msg_id (host cycles), or 0. */
-uint64_t dpdk_wire_hw_rx(const struct dpdk_wire *w, uint32_t msg_id);
-/* When traced message msg_id's last packet was first handed to
- * rte_eth_tx_burst (host cycles), or 0. */
-uint64_t dpdk_wire_tx_at(const struct dpdk_wire *w, uint32_t msg_id);
 
 extern const struct wire_ops dpdk_wire_ops; /* ctx: struct dpdk_wire */
 
