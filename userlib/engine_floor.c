@@ -13,6 +13,10 @@
  * then sends its ping again after a millisecond.
  *
  * Client: ping 0 synchronises (untimed), pings 1..iters are timed, then FIN.
+ * A ping is sent again after 1 ms without its echo; each time that proves
+ * too soon (the echo came after all), the wait doubles, up to 64 ms (a slow
+ * machine, an emulated NIC). When any ping went twice, the client then takes
+ * the late echoes off the wire before it lets the firmware run again.
  * Server: echoes every ping; it follows the run of the first ping 0 it sees
  * and stops at that run's FIN, or 100 ms after echoing its last ping (a lost
  * FIN). Frames that are not the floor's are taken off the wire and ignored.
@@ -24,7 +28,9 @@
 
 #define FLOOR_MAGIC 0xF1u       /* never FW_WIRE_MAGIC (0xE1) */
 #define RESEND_US 1000
+#define RESEND_MAX_US 64000
 #define LINGER_MS 100
+#define DRAIN_MAX_MS 250
 
 enum { FLOOR_PING = 1, FLOOR_PONG = 2, FLOOR_FIN = 3 };
 
@@ -69,18 +75,30 @@ static int recv_frame(const struct wire *c, struct floor_frame *f)
 	return 0;
 }
 
+/* After pings went twice: their late echoes, off the wire for a while. */
+static void drain_late_echoes(const struct wire *c, uint64_t cycles)
+{
+	uint64_t end = eel_stamp() + cycles;
+	struct floor_frame f;
+
+	while (eel_stamp() < end)
+		recv_frame(c, &f);
+}
+
 static int client(struct eel_dev *dev, const struct wire *c, uint32_t iters, double *one_way_ns)
 {
 	const struct eel_clock *clk = eel_clock();
 	uint64_t resend = eel_ns_to_cycles(clk, RESEND_US * 1000.0);
-	uint32_t run = (uint32_t)(eel_stamp() * 0x9E3779B97F4A7C15ull >> 32) | 1;
+	uint64_t resend_max = eel_ns_to_cycles(clk, RESEND_MAX_US * 1000.0), longest = 0;
+	uint32_t run = (uint32_t)(eel_stamp() * 0x9E3779B97F4A7C15ull >> 32) | 1, twice = 0;
 	uint64_t t0 = 0, t1;
 	struct floor_frame f;
 	struct eel_wait w;
 	int rc;
 
 	for (uint32_t seq = 0; seq <= iters; seq++) {
-		uint64_t sent;
+		uint64_t first, sent;
+		int again = 0;
 
 		if (seq == 1)
 			t0 = eel_cycles();
@@ -88,18 +106,31 @@ static int client(struct eel_dev *dev, const struct wire *c, uint32_t iters, dou
 		while (send_frame(c, FLOOR_PING, run, seq))
 			if ((rc = eel_wait_check(dev, &w)))
 				return rc;
-		sent = eel_stamp();
+		first = sent = eel_stamp();
 		for (;;) {
 			if (recv_frame(c, &f) && f.type == FLOOR_PONG && f.run == run && f.seq == seq)
 				break;
-			if (eel_stamp() - sent > resend && !send_frame(c, FLOOR_PING, run, seq))
+			if (eel_stamp() - sent > resend && !send_frame(c, FLOOR_PING, run, seq)) {
 				sent = eel_stamp();
+				again = 1;
+			}
 			if ((rc = eel_wait_check(dev, &w)))
 				return rc;
 		}
+		if (again) {
+			/* sent too soon, or lost: wait longer before the next resend */
+			twice++;
+			if (seq && (resend *= 2) > resend_max)
+				resend = resend_max;
+		}
+		if (eel_stamp() - first > longest)
+			longest = eel_stamp() - first;
 	}
 	t1 = eel_cycles();
 	send_frame(c, FLOOR_FIN, run, iters);
+	if (twice)
+		drain_late_echoes(c, 2 * longest < eel_ns_to_cycles(clk, DRAIN_MAX_MS * 1e6) ? 2 * longest :
+				  eel_ns_to_cycles(clk, DRAIN_MAX_MS * 1e6));
 	*one_way_ns = eel_cycles_to_ns(clk, (double)(t1 - t0 - clk->timer_cycles)) / iters / 2;
 	return 0;
 }
