@@ -78,6 +78,7 @@ int eel_oob_is_server(const struct eel_oob *oob);
 
 extern const struct eel_backend eel_backend_softnic;
 extern const struct eel_backend eel_backend_dpdk;
+extern const struct eel_backend eel_backend_verbs;
 extern const struct eel_backend eel_backend_raw_e1000;
 
 #endif

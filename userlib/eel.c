@@ -9,6 +9,7 @@
 static const struct eel_backend *const backends[] = {
 	&eel_backend_softnic,
 	&eel_backend_dpdk,
+	&eel_backend_verbs,
 	&eel_backend_raw_e1000,
 };
 

@@ -1,0 +1,11 @@
+# userlib/verbs.mk — the verbs backend (userlib/backend_verbs.c, verbs_*.c) links
+# rdma-core's libibverbs (Debian: libibverbs-dev, tools/setup's verbs group), and
+# its VM test's error program (tests/vm/verbs_errors.c, run by tests/vm/suite-verbs.sh).
+EXT_LIBS += -libverbs
+
+VERBS_ERRORS := $(BUILD)/tests/verbs_errors
+all: $(VERBS_ERRORS)
+
+$(VERBS_ERRORS): tests/vm/verbs_errors.c $(BUILD)/libeel.a userlib/verbs.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libeel.a $(EXT_LIBS) $(LDLIBS)
