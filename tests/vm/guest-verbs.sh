@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# tests/vm/guest-verbs.sh BUILD — the guest half of suite-verbs.sh; runs in both VMs
+# (tests/vm/run-vm --vms 2), VM1 the server end of everything, VM0 the client.
+#
+#   1. bad input, each VM on its own: no RDMA device yet, a wrong device, a wrong port,
+#      an empty gid_index, an unknown option, a port that is down (rxe on a dummy
+#      device that is not up): eel-bench fails at once with one line naming the fix
+#   2. tests/verbs_errors: eput/eget/notify/selective signalling, a bad rkey and two
+#      out-of-range puts refused with nothing written, peers of another kind or
+#      version refused, a peer that closes its NIC, a peer that dies
+#   3. perftest ib_write_lat and ib_write_bw, 8 B (ib_write_bw at eel's deepest flood depth)
+#   4. eel-bench ping-pong, flood and overlap with --verify and --json (BENCH_ARGS)
+#   5. perftest again, as in 3: perftest before and after eel, so a load on the machine
+#      that grows or shrinks during the run weighs on both tools alike
+#   6. eel-bench's server when its client is killed mid-run: a prompt non-zero exit
+# Outputs in $EEL_VM_OUT; the host (suite-verbs.sh) checks them and builds the table.
+set -euo pipefail
+B=${1:-build}
+out=$EEL_VM_OUT
+me="guest-verbs (vm$EEL_VM_INDEX)"
+peer=$EEL_VM_PEER_IP
+fail() { echo "$me: FAIL: $*" >&2; exit 1; }
+step() { echo "$me: [up $(cut -d' ' -f1 /proc/uptime) s] $*"; }
+
+# What the suite passes in its own environment does not reach the guest: the
+# measurement parameters live here, and are saved with the results.
+# Under TCG a round trip takes ~20-40 ms (more when the machine is loaded), and a flood
+# at q=1 costs one round trip per message: hence few iterations, and no q=1 flood (the
+# overlap test measures q=1). Round trips under TCG have a long tail (the host's
+# scheduler): many short ping-pong runs give a median over runs that a stall moves
+# little, as perftest's per-iteration median does. Both tools post 8-byte puts inline
+# (-I 8 for perftest).
+LAT_ITERS=100                  # ib_write_lat round trips
+BW_ITERS=2000                  # ib_write_bw messages
+BW_DEPTH=32                    # = the deepest eel flood depth below
+BENCH_ARGS=(-t pingpong,flood,overlap -n 10 -r 15 --warmup 10 --stamp-every 8 --sizes 8,64,512,4096,16384 --depths 8,$BW_DEPTH
+            --flood-msgs 512 --flood-bytes 524288 --flood-runs 2 --overlap-msgs 16 --overlap-runs 1
+            --timeout 60)
+printf '%s\n' "${BENCH_ARGS[*]}" >"$out/eel-bench-args.txt"
+echo "$LAT_ITERS $BW_ITERS $BW_DEPTH" >"$out/perftest-args.txt"
+
+# expect_bad 'text' ARGS...: eel-bench (as a client, so nothing is printed before the
+# NIC opens) fails, promptly, with exactly one line that holds text.
+expect_bad() {
+  local text=$1 rc=0 n
+  shift
+  timeout 60 "$B/eel-bench" "$@" 127.0.0.1 >"$out/bad.out" 2>"$out/bad.err" || rc=$?
+  n=$(wc -l <"$out/bad.err")
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "eel-bench $* exited $rc: wanted a prompt failure"
+  grep -qF -- "$text" "$out/bad.err" || fail "eel-bench $*: wanted '$text', got: $(cat "$out/bad.err")"
+  [ "$n" -eq 1 ] || fail "eel-bench $*: $n lines on stderr, wanted one: $(cat "$out/bad.err")"
+  echo "ok: eel-bench -d ${2:-} -> exit $rc: $(cat "$out/bad.err")" | tee -a "$out/bad-input.txt"
+}
+
+wait_active() {  # wait_active DEV: the rxe port comes up
+  for _ in $(seq 50); do
+    rdma link show "$1/1" 2>/dev/null | grep -q 'state ACTIVE' && return 0
+    sleep 0.1
+  done
+  fail "$1 did not become ACTIVE: $(rdma link show 2>&1)"
+}
+
+# ---- 1. bad input ----
+step "bad input"
+expect_bad "no RDMA device: for Soft-RoCE run \`rdma link add rxe0 type rxe netdev eth0\`" -d verbs:rxe0
+rdma link add rxe0 type rxe netdev eth0 || fail "rdma link add rxe0 type rxe netdev eth0"
+wait_active rxe0
+[ -c /dev/infiniband/uverbs0 ] || fail "no /dev/infiniband/uverbs0 (ib_uverbs)"
+expect_bad "no RDMA device named 'rxe9': present: rxe0" -d verbs:rxe9
+expect_bad "rxe0 has no port 2: its ports are 1 to 1" -d verbs:rxe0:2
+expect_bad "bad port 'one' in verbs:rxe0:one" -d verbs:rxe0:one
+expect_bad "gid_index=7 is empty on port 1 of rxe0" -d 'verbs:rxe0?gid_index=7'
+expect_bad "unknown option 'bogus' for verbs" -d 'verbs:rxe0?bogus=1'
+if [ "$EEL_VM_INDEX" = 0 ]; then
+  # a port that is down: Soft-RoCE on a network device that is not up
+  modprobe dummy numdummies=0 || fail "modprobe dummy"
+  ip link add eeldown0 type dummy || fail "ip link add eeldown0 type dummy"
+  rdma link add rxe1 type rxe netdev eeldown0 || fail "rdma link add rxe1 on eeldown0"
+  expect_bad "port 1 of rxe1 is down, not ACTIVE: bring its Ethernet link up (\`ip link set eeldown0 up\`)" \
+    -d verbs:rxe1
+  expect_bad "several RDMA devices (rxe0, rxe1): say which" -d verbs
+  rdma link delete rxe1 || fail "rdma link delete rxe1"
+  ip link delete eeldown0
+fi
+# the chosen GID: RoCE v2 with this VM's IPv4 address
+gid=$(cat /sys/class/infiniband/rxe0/ports/1/gids/1)
+case $gid in *:ffff:0a63:*) ;; *) fail "rxe0's GID 1 is $gid, not IPv4-mapped 10.99.0.x" ;; esac
+
+# ---- 2. errors between the two ends ----
+step "verbs_errors"
+if [ "$EEL_VM_INDEX" = 1 ]; then
+  rc=0 && timeout 200 "$B/tests/verbs_errors" server 18700 verbs:rxe0 >"$out/verbs_errors.txt" 2>&1 || rc=$?
+else
+  rc=0 && timeout 200 "$B/tests/verbs_errors" client "$peer" 18700 verbs:rxe0 >"$out/verbs_errors.txt" 2>&1 || rc=$?
+fi
+cat "$out/verbs_errors.txt"
+[ $rc = 0 ] || fail "verbs_errors exited $rc"
+
+# perftest's client retries (1 s apart) while its server is not yet listening.
+perftest_client() {  # perftest_client LOG CMD...
+  local log=$1 rc
+  shift
+  for _ in $(seq 60); do
+    rc=0 && timeout 200 "$@" "$peer" >"$log" 2>&1 || rc=$?
+    [ $rc = 0 ] && return 0
+    grep -q "Couldn't connect to" "$log" || { cat "$log"; fail "$1 client exited $rc"; }
+    sleep 1
+  done
+  fail "$1 client could not reach its server in 60 tries"
+}
+
+# ---- 3. (and 5.) perftest ----
+perftest() {  # perftest N: ib_write_lat then ib_write_bw, outputs ib_write_{lat,bw}-N.txt
+  local lat=(ib_write_lat -d rxe0 -s 8 -I 8 -n "$LAT_ITERS" -F -p 18515)
+  local bw=(ib_write_bw -d rxe0 -s 8 -I 8 -t "$BW_DEPTH" -n "$BW_ITERS" -F -p 18516)
+  step "perftest $1: ${lat[*]}; ${bw[*]}"
+  if [ "$EEL_VM_INDEX" = 1 ]; then
+    rc=0 && timeout 200 "${lat[@]}" >"$out/ib_write_lat-server-$1.txt" 2>&1 || rc=$?
+    [ $rc = 0 ] || { cat "$out/ib_write_lat-server-$1.txt"; fail "ib_write_lat server exited $rc"; }
+    rc=0 && timeout 200 "${bw[@]}" >"$out/ib_write_bw-server-$1.txt" 2>&1 || rc=$?
+    [ $rc = 0 ] || { cat "$out/ib_write_bw-server-$1.txt"; fail "ib_write_bw server exited $rc"; }
+  else
+    perftest_client "$out/ib_write_lat-$1.txt" "${lat[@]}"
+    grep -E '^ *8 +[0-9]+ +[0-9.]+' "$out/ib_write_lat-$1.txt" || fail "no 8-byte row in ib_write_lat's output"
+    perftest_client "$out/ib_write_bw-$1.txt" "${bw[@]}"
+    grep -E '^ *8 +[0-9]+ +[0-9.]+' "$out/ib_write_bw-$1.txt" || fail "no 8-byte row in ib_write_bw's output"
+  fi
+}
+perftest 1
+
+# ---- 4. eel-bench ----
+step "eel-bench ${BENCH_ARGS[*]}"
+if [ "$EEL_VM_INDEX" = 1 ]; then
+  rc=0 && timeout 400 "$B/eel-bench" -d verbs:rxe0 -p 18600 --timeout 60 >"$out/eel-bench-server.txt" 2>&1 || rc=$?
+  cat "$out/eel-bench-server.txt"
+  [ $rc = 0 ] || fail "eel-bench server exited $rc"
+else
+  rc=0 && timeout 400 "$B/eel-bench" -d verbs:rxe0 -p 18600 --verify --json "$out/eel.json" -v \
+    "${BENCH_ARGS[@]}" "$peer" >"$out/eel-bench.txt" 2>&1 || rc=$?
+  cat "$out/eel-bench.txt"
+  [ $rc = 0 ] || fail "eel-bench client exited $rc (with --verify: every put checked byte for byte)"
+fi
+
+perftest 2
+
+# ---- 6. a client that dies mid-run ----
+# The server must end promptly with a non-zero exit (the peer watch, not its 60 s
+# timeout). What it prints is eel-bench's business: today pingpong's server_run only
+# reports its error to the client (bench/pingpong.c), which is dead, so it may print
+# nothing; when it prints, the line must name the dead peer.
+step "eel-bench server, its client killed mid-run"
+if [ "$EEL_VM_INDEX" = 1 ]; then
+  t0=$(date +%s)
+  rc=0 && timeout 120 "$B/eel-bench" -d verbs:rxe0 -p 18601 --timeout 60 >"$out/killed.out" 2>"$out/killed.err" || rc=$?
+  dt=$(( $(date +%s) - t0 ))
+  cat "$out/killed.err"
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "the server of a killed client exited $rc: wanted a prompt failure"
+  [ $dt -lt 50 ] || fail "the server of a killed client took $dt s: its wait ran into the timeout instead of seeing the peer die"
+  said=$(grep -Ev '^eel-bench: .*(waiting for|serving) a client' "$out/killed.err" || true)
+  if [ -n "$said" ]; then
+    echo "$said" | grep -Eq "the peer's process is gone|the peer closed" ||
+      fail "the server of a killed client said something else: $said"
+    [ "$(echo "$said" | wc -l)" -eq 1 ] || fail "the server of a killed client printed more than one line"
+  fi
+  echo "ok: killed client -> server exit $rc after ${dt}s, said: ${said:-nothing (bench/pingpong.c server_run)}" \
+    | tee -a "$out/bad-input.txt"
+else
+  rc=0 && timeout -s KILL 6 "$B/eel-bench" -d verbs:rxe0 -p 18601 -t pingpong -n 1000000 -r 1 --warmup 0 \
+    --timeout 60 "$peer" >/dev/null 2>&1 || rc=$?
+  [ $rc = 137 ] || fail "the client to be killed exited $rc before it was killed"
+fi
+step "done"

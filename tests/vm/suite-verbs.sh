@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# tests/vm/suite-verbs.sh — the verbs backend on real Soft-RoCE between two VMs (guest
+# half: tests/vm/guest-verbs.sh): bad input, refused puts, peers that do not match or
+# die, then eel-bench's ping-pong, flood and overlap with --verify, and perftest's
+# ib_write_lat and ib_write_bw on the same link in the same run.
+#
+# Checked here, on the host: the JSON is complete and consistent (EEL > 0, g > 0, G > 0,
+# o_s <= the g it was measured against, every flood point present), and the table
+# "eel vs perftest" (build/vm/results/verbs/eel-vs-perftest.txt) with the two ratios of
+# the issue: eel median EEL / ib_write_lat t_typical (target <= 1.00), eel 8-byte flood
+# message rate / ib_write_bw's at the same queue depth (target >= 1.00). Those are
+# figures, not assertions: absolute times under emulation mean nothing, and even ratios
+# move with the load of the machine.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+B=${BUILD:-build}
+res=build/vm/results/verbs
+make -s BUILD="$B" "$B/eel-bench" "$B/tests/verbs_errors"
+
+t0=$(date +%s)
+tests/vm/run-vm --name verbs --vms 2 --timeout 420 -- tests/vm/guest-verbs.sh "$B"
+wall=$(( $(date +%s) - t0 ))
+
+die() { echo "suite-verbs: FAIL: $*" >&2; exit 1; }
+o=$res/vm0/out
+j=$o/eel.json
+for f in "$j" "$o/ib_write_lat-1.txt" "$o/ib_write_lat-2.txt" "$o/ib_write_bw-1.txt" "$o/ib_write_bw-2.txt" \
+         "$o/bad-input.txt" "$res/vm1/out/verbs_errors.txt"; do
+  [ -s "$f" ] || die "missing $f"
+done
+
+# ---- the JSON: present and consistent ----
+check() {  # check 'jq expression that must be true' 'what it means'
+  jq -e "$1" "$j" >/dev/null || die "$2 ($1 is false in $j)"
+  echo "suite-verbs: ok: $2"
+}
+check '.nic.backend == "verbs" and .nic.name == "rxe0"' "the run was on verbs:rxe0"
+check '.options.verify == true' "--verify was on: every delivered byte was checked"
+check '.nic.caps.doorbell | test("system call")' "the doorbell is labelled a system call (software RDMA)"
+check '.nic.caps.shared_clock == false and .nic.caps.nic_clock == false' "two hosts, rxe: no shared clock, no NIC clock claimed"
+check '.nic.caps.max_inline >= 8' "8-byte puts go inline"
+check '.parameters.eel.ns.median > 0 and .parameters.eel.ns.min > 0' "EEL > 0"
+check '.parameters.g.ns > 0' "g > 0"
+check '.parameters.G.ns_per_byte > 0' "G > 0"
+check '.parameters.o_s.ns <= .parameters.o_s.g_ns and .parameters.o_s.ns >= 0' \
+  "o_s <= g at q=1 (o_s = g - D_max, seed 000 4.3)"
+check '.parameters.o_r.ns <= .parameters.o_r.g_ns and .parameters.o_r.ns >= 0' "o_r <= its g"
+check '((.options.sizes | length) * (.options.depths | length)) as $n | [.curves.flood[] | select(.ns_per_msg.min > 0)] | length == $n' \
+  "every flood point (size x depth) measured"
+check '[.breakdown.parts[] | select(.name == "doorbell" and .ns.n > 0 and .ns.min > 0)] | length == 1' \
+  "stamped puts: POST, DOORBELL, DOORBELL_DONE around ibv_post_send give the doorbell stage"
+check '.counters.local.puts > 0 and .counters.local.errors == 0 and .counters.peer.errors == 0' \
+  "puts counted, no errors at either end"
+
+# ---- eel vs perftest ----
+depth=$(awk '{print $3}' "$o/perftest-args.txt")
+lat_row() { awk '$1 == 8 && NF >= 6 { print $3, $5, $6; exit }' "$1"; }  # t_min t_typical t_avg (us)
+bw_rate() { awk '$1 == 8 && NF >= 5 { print $5 * 1e6; exit }' "$1"; }     # MsgRate, messages/s
+read -r _ p_typ1 p_avg1 < <(lat_row "$o/ib_write_lat-1.txt")
+read -r _ p_typ2 p_avg2 < <(lat_row "$o/ib_write_lat-2.txt")
+p_rate1=$(bw_rate "$o/ib_write_bw-1.txt")
+p_rate2=$(bw_rate "$o/ib_write_bw-2.txt")
+[ -n "${p_typ1:-}" ] && [ -n "${p_typ2:-}" ] && [ -n "$p_rate1" ] && [ -n "$p_rate2" ] ||
+  die "cannot read perftest's 8-byte rows in $o/ib_write_{lat,bw}-{1,2}.txt"
+read -r e_med e_mean < <(jq -r '.parameters.eel.ns | "\(.median) \(.mean)"' "$j")
+e_gap=$(jq -r --argjson q "$depth" '.curves.flood[] | select(.size == 8 and .q == $q) | .ns_per_msg.median' "$j")
+o_s=$(jq -r '.parameters.o_s.ns' "$j")
+[ -n "$e_gap" ] || die "no 8-byte flood point at q=$depth in $j"
+
+table=$res/eel-vs-perftest.txt
+awk -v t1="$p_typ1" -v t2="$p_typ2" -v a1="$p_avg1" -v a2="$p_avg2" -v r1="$p_rate1" -v r2="$p_rate2" \
+    -v emed="$e_med" -v emean="$e_mean" -v egap="$e_gap" -v q="$depth" -v os="$o_s" -v wall="$wall" '
+BEGIN {
+  ptyp = (t1 + t2) / 2; pavg = (a1 + a2) / 2; prate = (r1 + r2) / 2; erate = 1e9 / egap
+  printf "eel vs perftest, Soft-RoCE (rxe) between two QEMU/TCG VMs, one run. Absolute times under\n"
+  printf "emulation mean nothing; ratios in one run do, within the noise of a shared machine.\n"
+  printf "perftest ran before and after eel (columns 1, 2); its figure is their mean.\n\n"
+  printf "%-32s %12s %12s %12s %12s %7s\n", "", "eel", "perftest", "perftest 1", "perftest 2", "ratio"
+  printf "%-32s %9.1f us %9.1f us %9.1f us %9.1f us %7.2f  (target <= 1.00)\n", "latency: median EEL / t_typical", emed / 1e3, ptyp, t1, t2, emed / (ptyp * 1e3)
+  printf "%-32s %9.1f us %9.1f us %9.1f us %9.1f us %7.2f\n", "latency: mean EEL / t_avg", emean / 1e3, pavg, a1, a2, emean / (pavg * 1e3)
+  printf "%-32s %9.0f /s %9.0f /s %9.0f /s %9.0f /s %7.2f  (target >= 1.00)\n", "8-byte message rate at q=" q, erate, prate, r1, r2, erate / prate
+  printf "\neel: EEL = median over ping-pong runs of RTT/2 (each run the mean of its round trips);\n"
+  printf "     rate = 1 / median ns per message of the 8-byte flood at q=%s (which ends with the\n", q
+  printf "     receiver'"'"'s reply).\n"
+  printf "perftest: t_typical = median of per-iteration RTT/2, t_avg their mean (ib_write_lat);\n"
+  printf "     MsgRate of ib_write_bw -t %s.\n", q
+  printf "o_s = %.1f us, EEL median %.1f us: o_s %s EEL (on rxe the sending CPU does the RDMA work\n", os / 1e3, emed / 1e3, os <= emed ? "<=" : ">"
+  printf "     in the kernel, inside the doorbell system call, so o_s may exceed EEL there)\n"
+  printf "VM run wall time: %d s\n", wall
+  printf "ratio EEL/t_typical = %.2f (target <= 1.00), rate/ib_write_bw = %.2f (target >= 1.00)\n", emed / (ptyp * 1e3), erate / prate
+}' >"$table"
+sed 's/^/suite-verbs: /' "$table"
