@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "verbs.h"
@@ -154,13 +153,8 @@ static int vb_open(struct eel_dev *dev, struct eel_uri *u)
 	vb_rx_counter_open(v);
 	/* async events are looked at from the wait loops: never block on them */
 	fcntl(v->ctx->async_fd, F_SETFL, fcntl(v->ctx->async_fd, F_GETFL) | O_NONBLOCK);
-	{
-		struct timespec t;
-
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		srand48((long)t.tv_nsec ^ (long)getpid());
-		v->psn = (uint32_t)lrand48() & 0xffffff;
-	}
+	/* a starting PSN of our own, not the program's random generator's */
+	v->psn = (uint32_t)(((eel_cycles() ^ (uint64_t)getpid() << 20) * 0x9e3779b97f4a7c15ull) >> 40);
 
 	snprintf(c->backend, sizeof(c->backend), "verbs");
 	snprintf(c->name, sizeof(c->name), "%s", v->ibdev);

@@ -1,6 +1,9 @@
 # userlib/verbs.mk — the verbs backend (userlib/backend_verbs.c, verbs_*.c) links
 # rdma-core's libibverbs (Debian: libibverbs-dev, tools/setup's verbs group), and
 # its VM test's error program (tests/vm/verbs_errors.c, run by tests/vm/suite-verbs.sh).
+ifeq ($(shell pkg-config --exists libibverbs 2>/dev/null && echo yes),)
+$(error rdma-core's development files are missing (pkg-config libibverbs found nothing): run `sudo tools/setup verbs`)
+endif
 EXT_LIBS += -libverbs
 
 VERBS_ERRORS := $(BUILD)/tests/verbs_errors
