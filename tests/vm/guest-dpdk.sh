@@ -11,8 +11,9 @@
 #     uio_pci_generic);
 #   - eel-bench between them, server on one NIC and client on the other (two processes,
 #     each its own EAL): ping-pong, flood, overlap and the floor (-t limit), every put
-#     verified, JSON saved in $EEL_VM_OUT/dpdk.json;
-#   - the NICs given back to the kernel's e1000 driver.
+#     verified, JSON saved in $EEL_VM_OUT/dpdk.json.
+# (The NICs are not given back to the kernel: the VM ends here, and binding takes
+# dpdk-devbind.py ~15 s under TCG.)
 # Prints one line per check; exits non-zero when any failed.
 set -u
 B=${1:-build}
@@ -22,7 +23,7 @@ SYS=/sys/bus/pci
 OUT=${EEL_VM_OUT:-/tmp}
 PORT=18621
 # Small: TCG is slow, and the build machine's two cores are shared (tests/vm/README.md).
-PLAN=(-t pingpong,flood,overlap,limit -n 200 -r 3 --warmup 20 --sizes 8..4096 --depths 1,8 --flood-runs 2
+PLAN=(-t pingpong,flood,overlap,limit -n 200 -r 3 --warmup 20 --sizes 8,512,4096 --depths 1,8 --flood-runs 2
       --flood-msgs 64 --overlap-msgs 32 --overlap-runs 2 --verify --timeout 60)
 
 fails=0
@@ -112,11 +113,6 @@ if [ -s "$OUT/dpdk.json" ]; then
 else
   bad "no $OUT/dpdk.json"
 fi
-
-section "the NICs back to the kernel's e1000"
-dpdk-devbind.py -b e1000 "$N0" "$N1" >"$OUT/devbind-back.log" 2>&1
-[ "$(driver_of "$N0")" = e1000 ] && [ "$(driver_of "$N1")" = e1000 ] && ok "both NICs on e1000 again" ||
-  { bad "giving the NICs back"; sed 's/^/      /' "$OUT/devbind-back.log"; }
 
 if [ $fails = 0 ]; then echo "== all checks passed (at ${SECONDS}s)"; else echo "== $fails check(s) FAILED"; fi
 [ $fails = 0 ]
