@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# eel-compare on crafted pairs of runs: the verdict per parameter (same within
+# the runs' own noise or below the threshold, better, worse; lower is better
+# for times, higher for bandwidth; "changed" for figures with no direction),
+# the exit status (0 nothing worse, 1 a regression, listed; 2 bad input),
+# version 1 against version 2 documents, and bad input: one line naming the
+# problem and the fix, exit 2, no sanitizer report.
+set -uo pipefail
+B=${EEL_BUILD:-build}
+C="$B/eel-compare"
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+export ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=halt_on_error=1:exitcode=87
+fail=0
+[ -x "$C" ] || { echo "FAILED: no $C: run make all"; exit 1; }
+
+# doc FILE [key=value...]: an eel.run document; keys: v (schema_version), eel (EEL
+# min), eiqr (EEL p75-p25), os (o_s), bw (bandwidth B/ns), M, g, giqr, wire (the
+# stamped wire stage's median), sig (1: a signature section), t8k (bulk T(8192) min)
+doc() {
+  local f=$1; shift
+  local v=2 eel=400 eiqr=4 os=300 bw=8 M=1600 g=200 giqr=2 wire=320 sig=1 t8k=1500
+  local kv; for kv in "$@"; do local "$kv"; done
+  local e25 e75 g25 g75 sigsec="" bulksec="" Lsec=""
+  e25=$(awk "BEGIN{print $eel+1}"); e75=$(awk "BEGIN{print $eel+1+$eiqr}")
+  g25=$(awk "BEGIN{print $g+0.5}"); g75=$(awk "BEGIN{print $g+0.5+$giqr}")
+  if [ "$v" -ge 2 ] && [ "$sig" = 1 ]; then
+    sigsec=', "signature": {"size": 8, "method": "seed 002", "rtt_ns": 900, "o_s_ns": 95, "g_ns": 570, "o_r_ns": 250, "L_ns": 105,
+      "accuracy": {"target": 0.05, "confidence": 0.95, "batch": 50, "points": 4, "unconverged": 0}, "curves": []}'
+    bulksec=', "bulk": {"points": [{"size": 8192, "t_ns": {"min": '$t8k', "p25": '$t8k', "median": '$t8k', "p75": '$t8k', "max": '$t8k', "mean": '$t8k', "spread": 0, "n": 30, "outliers": 0},
+      "bw_bytes_per_ns": 5.4, "echo_ns": {"min": 1100, "p25": 1110, "median": 1120, "p75": 1130, "max": 1300, "mean": 1130, "spread": 0.02, "n": 30, "outliers": 0}}],
+      "fits": {"hockney": {"alpha_ns": 444, "beta_ns_per_byte": 0.088, "n_half_bytes": 5045, "bw_bytes_per_ns": 11.4, "err": 0.14, "on": "echo_ns", "method": "seed 004"}}}'
+    Lsec=', "L": {"ns": 105, "cycles": 220, "method": "seed 002"}'
+  fi
+  cat >"$f" <<EOF
+{"schema": "eel.run", "schema_version": $v, "eel_version": "0.1.0", "created": "2026-01-01T00:00:00Z",
+ "machine": {"hostname": "lab1", "cpu_model": "test"}, "nic": {"uri": "softnic", "name": "softnic:inline", "backend": "softnic"},
+ "parameters": {
+   "eel": {"ns": {"min": $eel, "p25": $e25, "median": $e25, "p75": $e75, "max": $e75, "mean": $e25, "spread": 0.01, "n": 10, "outliers": 0},
+           "cycles": {"min": 840, "median": 850}, "method": "seed 000 4.1"},
+   "o_s": {"ns": $os, "cycles": 630, "g_ns": 770, "dmax_ns": 470, "rose_at_first": false, "method": "seed 000 4.3"},
+   "o_r": {"ns": 700, "cycles": 1470, "g_ns": 766, "dmax_ns": 66, "rose_at_first": false, "method": "seed 000 4.3"},
+   "g": {"ns": $g, "cycles": 420, "size": 8, "q": 64, "method": "seed 000 4.2"},
+   "G": {"ns_per_byte": 0.125, "q": 1, "method": "seed 000 4.2"},
+   "bandwidth_bytes_per_ns": $bw, "M_bytes": $M, "overlap_potential_ns": -600$Lsec},
+ "breakdown": {"samples": 3000, "clock": "host tsc", "parts": [
+   {"name": "post", "what": "host software", "method": "stamped", "ns": {"min": 10, "p25": 10, "median": 10, "p75": 20, "max": 50, "mean": 12, "spread": 1, "n": 3000, "outliers": 0}},
+   {"name": "wire", "what": "on the wire", "method": "stamped", "ns": {"min": $wire, "p25": $wire, "median": $wire, "p75": $wire, "max": $wire, "mean": $wire, "spread": 0, "n": 3000, "outliers": 0}}],
+   "total_ns": {"min": 430, "p25": 435, "median": 440, "p75": 445, "max": 500, "mean": 441, "spread": 0.02, "n": 3000, "outliers": 0}, "residual_ns": 0}$sigsec$bulksec,
+ "curves": {"flood": [{"size": 8, "q": 64, "msgs": 10000, "ns_per_msg": {"min": $g, "p25": $g25, "median": $g25, "p75": $g75, "max": $g75, "mean": $g25, "spread": 0.01, "n": 10, "outliers": 0}, "bytes_per_ns": 0.04}]},
+ "warnings": [], "wall_s": 3.5}
+EOF
+}
+
+# expect CODE 'line pattern (grep -E)' [more patterns...] -- ARGS: run eel-compare, check its exit and output
+expect() {
+  local code=$1; shift
+  local pats=()
+  while [ "$1" != -- ]; do pats+=("$1"); shift; done
+  shift
+  "$C" "$@" >"$d/out" 2>"$d/err"
+  local rc=$? ok=1 p
+  [ $rc -eq "$code" ] || ok=0
+  for p in "${pats[@]}"; do grep -qE -- "$p" "$d/out" "$d/err" || { ok=0; echo "  missing: $p"; }; done
+  if grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$d/err"; then ok=0; fi
+  if [ $ok = 1 ]; then
+    echo "ok: eel-compare ${*##*/} -> exit $rc"
+  else
+    echo "FAILED: eel-compare $*: exit $rc (want $code)"; sed 's/^/    | /' "$d/out" "$d/err" | head -60
+    fail=1
+  fi
+}
+
+doc "$d/a.json"
+doc "$d/a2.json"                                  # the same figures again
+doc "$d/slow.json" eel=480 eiqr=2                 # EEL +20 %, tight spread
+doc "$d/noisy.json" eel=400 eiqr=40               # A's noise band 40 ns
+doc "$d/noisy3.json" eel=412 eiqr=40              # +3 %, inside the noise
+doc "$d/tight3.json" eel=412 eiqr=0.4             # +3 %, tight spread: below the threshold only
+doc "$d/fast.json" eel=320                        # EEL -20 %
+doc "$d/bwdown.json" bw=6.4                       # bandwidth -20 %
+doc "$d/bwup.json" bw=9.6                         # bandwidth +20 %
+doc "$d/os10.json" os=330                         # o_s +10 % (a single value: threshold only)
+doc "$d/os4.json" os=312                          # o_s +4 %
+doc "$d/M.json" M=2400                            # M +50 %: no direction
+doc "$d/wire.json" wire=400                       # one stage +25 %
+doc "$d/g.json" g=230 giqr=2                      # g +15 % beyond its flood point's noise
+doc "$d/gnoisy.json" g=212 giqr=30                # g +6 %, inside the flood point's noise
+doc "$d/bulk.json" t8k=1800                       # bulk T(8192) +20 %
+doc "$d/v1.json" v=1                              # version 1: no signature, bulk, L
+
+# identical runs: every figure the same, exit 0
+expect 0 '^  EEL +400\.0 ns +400\.0 ns +\+0\.0 % .* same$' '^  o_s .* same$' '^  bandwidth \(1/G\) .* same$' \
+  '^  signature o_s .* same$' '^  fit Hockney alpha .* same$' '^  stage wire .* same$' 'no regression beyond 5 %' \
+  -- "$d/a.json" "$d/a2.json"
+rows=$(grep -cE ' same$' "$d/out")
+if grep -qE ' (better|worse|changed)$' "$d/out" || [ "$rows" -lt 24 ]; then
+  echo "FAILED: identical runs: $rows figures same, or another verdict:"; cat "$d/out"; fail=1
+fi
+expect 0 'no regression' -- "$d/a.json" "$d/a.json"
+
+# a clearly slower EEL with a tight spread: worse, exit 1, listed
+expect 1 '^  EEL +400\.0 ns +480\.0 ns +\+20\.0 % .* worse$' '1 regression beyond 5 % and the noise: EEL \+20\.0 %' \
+  -- "$d/a.json" "$d/slow.json"
+# a small change inside the runs' noise: same
+expect 0 '^  EEL .* \+3\.0 % .* same \(within noise\)$' -- "$d/noisy.json" "$d/noisy3.json"
+# the same change with no noise: below the 5 % threshold, but worse beyond 2 %
+expect 0 '^  EEL .* \+3\.0 % .* same \(below threshold\)$' -- "$d/a.json" "$d/tight3.json"
+expect 1 '^  EEL .* \+3\.0 % .* worse$' 'regression beyond 2 %' -- "$d/a.json" "$d/tight3.json" --threshold 2
+# better: exit 0
+expect 0 '^  EEL .* -20\.0 % .* better$' 'no regression' -- "$d/a.json" "$d/fast.json"
+# direction: higher bandwidth is better, lower is worse
+expect 1 '^  bandwidth \(1/G\) .* -20\.0 % .* worse$' -- "$d/a.json" "$d/bwdown.json"
+expect 0 '^  bandwidth \(1/G\) .* \+20\.0 % .* better$' -- "$d/a.json" "$d/bwup.json"
+# single values: the threshold alone
+expect 1 '^  o_s .* \+10\.0 % +- +worse$' -- "$d/a.json" "$d/os10.json"
+expect 0 '^  o_s .* \+4\.0 % +- +same \(below threshold\)$' -- "$d/a.json" "$d/os4.json"
+# no direction: changed, never a regression
+expect 0 '^  M = g/G .* \+50\.0 % .* changed$' -- "$d/a.json" "$d/M.json"
+# a stage of the breakdown, g with its flood point's noise, a bulk size
+expect 1 '^  stage wire .* \+25\.0 % .* worse$' -- "$d/a.json" "$d/wire.json"
+expect 1 '^  g .* \+15\.0 % .* worse$' -- "$d/a.json" "$d/g.json"
+expect 0 '^  g .* \+6\.0 % .* same \(within noise\)$' -- "$d/a.json" "$d/gnoisy.json"
+expect 1 '^  bulk T\(n\), n = 8192 B .* \+20\.0 % .* worse$' -- "$d/a.json" "$d/bulk.json"
+# version 1 against version 2: the figures both have; the rest counted, not compared
+expect 0 '^  EEL .* same$' 'only in B' -- "$d/v1.json" "$d/a.json"
+if grep -q 'signature' "$d/out"; then echo "FAILED: v1 vs v2 compared a section v1 lacks"; fail=1; fi
+# a CI line: the exit status gates
+if "$C" "$d/a.json" "$d/slow.json" >/dev/null; then echo "FAILED: a regression passed the CI gate"; fail=1; fi
+
+# bad input: exit 2 and one line naming the problem and the fix
+bad() {  # bad 'text' ARGS...
+  local text=$1; shift
+  "$C" "$@" >"$d/out" 2>"$d/err"
+  local rc=$? n
+  n=$(wc -l <"$d/err")
+  if [ $rc -ne 2 ] || ! grep -qF -- "$text" "$d/err" || [ "$n" -ne 1 ] || [ -s "$d/out" ] ||
+     grep -qE 'AddressSanitizer|runtime error' "$d/err"; then
+    echo "FAILED: eel-compare $*: exit $rc (want 2), $n line(s):"; sed 's/^/    | /' "$d/err" "$d/out"; fail=1
+  else
+    echo "ok: bad input -> $(cat "$d/err")"
+  fi
+}
+head -c 700 "$d/a.json" >"$d/cut.json"
+printf 'eel-bench 0.1.0 on softnic\n  EEL 404.8 ns\n' >"$d/text.json"
+printf '{"schema": "other.thing", "schema_version": 1}' >"$d/other.json"
+printf '[1, 2, 3]' >"$d/array.json"
+sed 's/"schema_version": 2/"schema_version": 3/' "$d/a.json" >"$d/v3.json"
+sed 's/"schema_version": 2/"schema_version": "two"/' "$d/a.json" >"$d/vstr.json"
+printf '{"schema": "eel.run", "schema_version": 2, "nic": {"uri": "x"}}' >"$d/empty.json"
+: >"$d/zero.json"
+bad "cannot open: No such file or directory: check the path" "$d/a.json" "$d/nothere.json"
+bad "truncated at byte 700" "$d/a.json" "$d/cut.json"
+bad "run eel-bench --json again" "$d/cut.json" "$d/a.json"
+bad "malformed at byte 0 (line 1, column 1): expected a value" "$d/a.json" "$d/text.json"
+bad "not an eel.run document (its \"schema\" is \"other.thing\")" "$d/a.json" "$d/other.json"
+bad "not an eel.run document (the JSON is an array, not an object)" "$d/array.json" "$d/a.json"
+bad "schema_version 3 is newer than this eel-compare reads (1..2)" "$d/a.json" "$d/v3.json"
+bad "\"schema_version\" is missing or not a whole number" "$d/a.json" "$d/vstr.json"
+bad "truncated at byte 0 (line 1, column 1): the document is empty" "$d/zero.json" "$d/a.json"
+bad "is a folder" "$d" "$d/a.json"
+bad "have no parameter in common" "$d/a.json" "$d/empty.json"
+bad "give two runs" "$d/a.json"
+bad "--threshold 'abc' is not a percentage" "$d/a.json" "$d/a.json" --threshold abc
+bad "--threshold '-1' is not a percentage" "$d/a.json" "$d/a.json" --threshold -1
+exit $fail

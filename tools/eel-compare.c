@@ -1,0 +1,448 @@
+/* tools/eel-compare.c — compares two eel-bench runs (JSON, schema eel.run 1..2)
+ * for a lab's CI: `eel-compare baseline.json new.json || exit 1`.
+ *
+ * For every parameter present in both runs it prints A, B, the change in %
+ * and a verdict, noise-aware:
+ *   - a value measured as a stat (over runs: EEL, the flood point behind g,
+ *     bulk T(n) and echo) is compared at its minimum (the figure seed 000
+ *     reports), and each run brings its own noise: the larger of its
+ *     interquartile range (p75 - p25) and of min..median; the stamped stages
+ *     are compared at their medians (what the breakdown shows), with p25..p75
+ *     as the noise. The two runs' noises combine as sqrt(a^2 + b^2); a change
+ *     within that is "same".
+ *   - a single value (o_s, o_r, G, L, the signature's and the fits'
+ *     parameters, decompose's parts) has no noise of its own: the threshold
+ *     alone decides.
+ *   - beyond the noise, a change smaller than the threshold (default 5%) is
+ *     still "same"; larger ones are "better" or "worse": lower is better for
+ *     times and per-byte costs, higher for bandwidths. Derived figures with
+ *     no better direction (M, the overlap potential, the limit, fit errors,
+ *     T0 of T0 + n/R, which seed 002 shows misleads) say "changed" at most.
+ * Exit status: 0 when nothing is worse, 1 when something regressed (listed at
+ * the end), 2 for bad input. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/report/doc.h"
+
+enum dir { INFO = 0, LOWER = -1, HIGHER = 1 };
+
+struct item {
+	char name[64];
+	const char *unit;
+	double a, b;
+	double noise_a, noise_b;   /* NaN: a single value */
+	enum dir dir;
+	double pct, noise;         /* the change in % of A; the combined noise (NaN: none) */
+	const char *verdict, *why;
+};
+
+#define MAX_ITEMS 512
+
+struct cmp {
+	const struct run *A, *B;
+	struct item it[MAX_ITEMS];
+	int n;
+	int only_a, only_b;
+};
+
+static double noise_of(const struct stat5 *s)
+{
+	double iqr = s->p75 - s->p25, low = s->median - s->min;
+
+	if (!isfinite(iqr))
+		iqr = 0;
+	if (!isfinite(low))
+		low = 0;
+	return iqr > low ? iqr : low;
+}
+
+static struct item *add(struct cmp *c, const char *name, const char *unit, enum dir d)
+{
+	struct item *it;
+
+	if (c->n == MAX_ITEMS)
+		return NULL;
+	it = &c->it[c->n++];
+	snprintf(it->name, sizeof(it->name), "%s", name);
+	it->unit = unit;
+	it->dir = d;
+	it->noise_a = it->noise_b = NAN;
+	return it;
+}
+
+/* present in one only: counted, not compared */
+static int both(struct cmp *c, int ha, int hb)
+{
+	if (ha && !hb)
+		c->only_a++;
+	if (hb && !ha)
+		c->only_b++;
+	return ha && hb;
+}
+
+static void num_item(struct cmp *c, const char *name, const struct jr_val *a, const struct jr_val *b,
+		     const char *path, const char *unit, enum dir d)
+{
+	double x, y;
+	struct item *it;
+
+	if (!both(c, jr_num(a, path, &x), jr_num(b, path, &y)))
+		return;
+	it = add(c, name, unit, d);
+	if (it) {
+		it->a = x;
+		it->b = y;
+	}
+}
+
+/* A stat compared at its minimum (at its median when the report shows the median:
+ * the stamped stages), with each run's noise. */
+static void stat_item(struct cmp *c, const char *name, const struct jr_val *a, const struct jr_val *b,
+		      const char *path, const char *unit, enum dir d)
+{
+	int med = !strncmp(name, "stage ", 6);
+	struct stat5 x, y;
+	struct item *it;
+
+	if (!both(c, stat_at(a, path, &x), stat_at(b, path, &y)))
+		return;
+	it = add(c, name, unit, d);
+	if (!it)
+		return;
+	it->a = med ? x.median : x.min;
+	it->b = med ? y.median : y.min;
+	it->noise_a = med ? x.p75 - x.p25 : noise_of(&x);
+	it->noise_b = med ? y.p75 - y.p25 : noise_of(&y);
+}
+
+/* The member of array arr whose key field equals the string want. */
+static const struct jr_val *by_name(const struct jr_val *arr, const char *key, const char *want)
+{
+	for (size_t i = 0; i < jr_len(arr, ""); i++) {
+		const char *s = jr_str(jr_at(arr, i), key);
+
+		if (s && !strcmp(s, want))
+			return jr_at(arr, i);
+	}
+	return NULL;
+}
+
+/* The member of array arr whose number fields k1 (and k2, if given) equal v1 (v2). */
+static const struct jr_val *by_num(const struct jr_val *arr, const char *k1, double v1, const char *k2, double v2)
+{
+	for (size_t i = 0; i < jr_len(arr, ""); i++) {
+		double x, y;
+
+		if (jr_num(jr_at(arr, i), k1, &x) && x == v1 && (!k2 || (jr_num(jr_at(arr, i), k2, &y) && y == v2)))
+			return jr_at(arr, i);
+	}
+	return NULL;
+}
+
+/* g is a single number, but the flood point it came from is a stat: its noise. */
+static void g_item(struct cmp *c)
+{
+	const struct jr_val *a = c->A->root, *b = c->B->root;
+	double ga, gb;
+	struct stat5 sa, sb;
+	struct item *it;
+	const struct jr_val *pa, *pb;
+
+	if (!both(c, jr_num(a, "parameters.g.ns", &ga), jr_num(b, "parameters.g.ns", &gb)))
+		return;
+	it = add(c, "g", "ns", LOWER);
+	if (!it)
+		return;
+	it->a = ga;
+	it->b = gb;
+	pa = by_num(jr_get(a, "curves.flood"), "size", num_at(a, "parameters.g.size"), "q", num_at(a, "parameters.g.q"));
+	pb = by_num(jr_get(b, "curves.flood"), "size", num_at(b, "parameters.g.size"), "q", num_at(b, "parameters.g.q"));
+	if (stat_at(pa, "ns_per_msg", &sa) && stat_at(pb, "ns_per_msg", &sb)) {
+		it->noise_a = noise_of(&sa);
+		it->noise_b = noise_of(&sb);
+	}
+}
+
+static void parts(struct cmp *c, const char *arr, const char *label, int is_stat)
+{
+	const struct jr_val *pa = jr_get(c->A->root, arr), *pb = jr_get(c->B->root, arr);
+	char name[64];
+
+	for (size_t i = 0; i < jr_len(pa, ""); i++) {
+		const char *n = jr_str(jr_at(pa, i), "name");
+		const struct jr_val *qb = n ? by_name(pb, "name", n) : NULL;
+
+		if (!n)
+			continue;
+		if (!qb) {
+			c->only_a++;
+			continue;
+		}
+		snprintf(name, sizeof(name), "%s %s", label, n);
+		if (is_stat)
+			stat_item(c, name, jr_at(pa, i), qb, "ns", "ns", LOWER);
+		else
+			num_item(c, name, jr_at(pa, i), qb, "ns", "ns", LOWER);
+	}
+	for (size_t i = 0; i < jr_len(pb, ""); i++) {
+		const char *n = jr_str(jr_at(pb, i), "name");
+
+		if (n && !by_name(pa, "name", n))
+			c->only_b++;
+	}
+}
+
+static void bulk(struct cmp *c)
+{
+	const struct jr_val *pa = jr_get(c->A->root, "bulk.points"), *pb = jr_get(c->B->root, "bulk.points");
+	char name[64];
+
+	for (size_t i = 0; i < jr_len(pa, ""); i++) {
+		double n;
+		const struct jr_val *qb;
+
+		if (!jr_num(jr_at(pa, i), "size", &n))
+			continue;
+		qb = by_num(pb, "size", n, NULL, 0);
+		if (!qb) {
+			c->only_a++;
+			continue;
+		}
+		snprintf(name, sizeof(name), "bulk T(n), n = %.0f B", n);
+		stat_item(c, name, jr_at(pa, i), qb, "t_ns", "ns", LOWER);
+		snprintf(name, sizeof(name), "bulk echo, n = %.0f B", n);
+		stat_item(c, name, jr_at(pa, i), qb, "echo_ns", "ns", LOWER);
+		snprintf(name, sizeof(name), "bulk o_s(n), n = %.0f B", n);
+		num_item(c, name, jr_at(pa, i), qb, "o_s_ns", "ns", LOWER);
+	}
+}
+
+static void collect(struct cmp *c)
+{
+	const struct jr_val *a = c->A->root, *b = c->B->root;
+	static const struct { const char *name, *path, *unit; enum dir d; int stat; } simple[] = {
+		{ "EEL", "parameters.eel.ns", "ns", LOWER, 1 },
+		{ "EEL with stamps", "parameters.eel_stamped.ns", "ns", LOWER, 1 },
+		{ "o_s", "parameters.o_s.ns", "ns", LOWER, 0 },
+		{ "o_r", "parameters.o_r.ns", "ns", LOWER, 0 },
+		{ "G", "parameters.G.ns_per_byte", "ns/B", LOWER, 0 },
+		{ "bandwidth (1/G)", "parameters.bandwidth_bytes_per_ns", "B/ns", HIGHER, 0 },
+		{ "M = g/G", "parameters.M_bytes", "B", INFO, 0 },
+		{ "EEL - (o_s + o_r)", "parameters.overlap_potential_ns", "ns", INFO, 0 },
+		{ "L", "parameters.L.ns", "ns", LOWER, 0 },
+		{ "limit (one way)", "limit.one_way_ns", "ns", INFO, 1 },
+		{ "stage total", "breakdown.total_ns", "ns", LOWER, 1 },
+		{ "decompose EEL", "decompose.eel_ns", "ns", LOWER, 0 },
+		{ "signature RTT", "signature.rtt_ns", "ns", LOWER, 0 },
+		{ "signature o_s", "signature.o_s_ns", "ns", LOWER, 0 },
+		{ "signature g", "signature.g_ns", "ns", LOWER, 0 },
+		{ "signature o_r", "signature.o_r_ns", "ns", LOWER, 0 },
+		{ "signature L", "signature.L_ns", "ns", LOWER, 0 },
+		{ "fit T0 (T0 + n/R)", "bulk.fits.t0r.t0_ns", "ns", INFO, 0 },
+		{ "fit R (T0 + n/R)", "bulk.fits.t0r.r_bytes_per_ns", "B/ns", HIGHER, 0 },
+		{ "fit Hockney alpha", "bulk.fits.hockney.alpha_ns", "ns", LOWER, 0 },
+		{ "fit Hockney beta", "bulk.fits.hockney.beta_ns_per_byte", "ns/B", LOWER, 0 },
+		{ "fit Hockney n_1/2", "bulk.fits.hockney.n_half_bytes", "B", LOWER, 0 },
+		{ "fit Hockney 1/beta", "bulk.fits.hockney.bw_bytes_per_ns", "B/ns", HIGHER, 0 },
+		{ "fit Hockney error", "bulk.fits.hockney.err", "", INFO, 0 },
+		{ "fit seed 003 t0", "bulk.fits.model003.t0_ns", "ns", LOWER, 0 },
+		{ "fit seed 003 ti", "bulk.fits.model003.ti_ns", "ns", LOWER, 0 },
+		{ "fit seed 003 tb", "bulk.fits.model003.tb_ns_per_byte", "ns/B", LOWER, 0 },
+		{ "fit seed 003 1/tb", "bulk.fits.model003.bw_bytes_per_ns", "B/ns", HIGHER, 0 },
+		{ "fit seed 003 1/t0", "bulk.fits.model003.specific_perf_per_ns", "/ns", HIGHER, 0 },
+		{ "fit seed 003 error", "bulk.fits.model003.err", "", INFO, 0 },
+		{ "fit LogGP o_s", "bulk.fits.loggp.o_s_ns", "ns", LOWER, 0 },
+		{ "fit LogGP L", "bulk.fits.loggp.L_ns", "ns", LOWER, 0 },
+		{ "fit LogGP o_r", "bulk.fits.loggp.o_r_ns", "ns", LOWER, 0 },
+		{ "fit LogGP G", "bulk.fits.loggp.G_ns_per_byte", "ns/B", LOWER, 0 },
+		{ "fit LogGP error", "bulk.fits.loggp.err", "", INFO, 0 },
+	};
+
+	for (size_t k = 0; k < sizeof(simple) / sizeof(simple[0]); k++) {
+		if (k == 4)
+			g_item(c);
+		if (simple[k].stat)
+			stat_item(c, simple[k].name, a, b, simple[k].path, simple[k].unit, simple[k].d);
+		else
+			num_item(c, simple[k].name, a, b, simple[k].path, simple[k].unit, simple[k].d);
+		if (k == 10)
+			parts(c, "breakdown.parts", "stage", 1);
+		if (k == 11)
+			parts(c, "decompose.parts", "decompose", 0);
+	}
+	bulk(c);
+}
+
+/* The verdict on one figure (the rules at the top of this file). */
+static void judge(struct item *it, double thr)
+{
+	double d = it->b - it->a;
+
+	it->noise = NAN;
+	if (isfinite(it->noise_a) && isfinite(it->noise_b))
+		it->noise = sqrt(it->noise_a * it->noise_a + it->noise_b * it->noise_b);
+	it->pct = it->a != 0 ? d / fabs(it->a) * 100 : (d == 0 ? 0 : d > 0 ? INFINITY : -INFINITY);
+	it->why = "";
+	if (d == 0) {
+		it->verdict = "same";
+	} else if (isfinite(it->noise) && fabs(d) <= it->noise) {
+		it->verdict = "same";
+		it->why = " (within noise)";
+	} else if (fabs(it->pct) < thr) {
+		it->verdict = "same";
+		it->why = " (below threshold)";
+	} else if (it->dir == INFO) {
+		it->verdict = "changed";
+	} else {
+		it->verdict = it->dir * d > 0 ? "better" : "worse";
+	}
+}
+
+static void fmt_val(char *buf, size_t len, double v, const char *unit)
+{
+	if (!strcmp(unit, "ns"))
+		snprintf(buf, len, fabs(v) < 1e5 ? "%.1f ns" : "%.4g ns", v);
+	else if (!strcmp(unit, "ns/B"))
+		snprintf(buf, len, "%.4g ns/B", v);
+	else if (!strcmp(unit, "B/ns"))
+		snprintf(buf, len, "%.4g B/ns", v);
+	else if (!strcmp(unit, "B"))
+		snprintf(buf, len, "%.0f B", v);
+	else
+		snprintf(buf, len, "%.4g%s%s", v, *unit ? " " : "", unit);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: eel-compare A.json B.json [--threshold PCT]\n"
+		   "\n"
+		   "Compares run B with run A (both written by eel-bench --json) parameter by\n"
+		   "parameter: A, B, the change in %% and a verdict. A change within the runs'\n"
+		   "own noise, or smaller than the threshold, is \"same\"; lower is better for\n"
+		   "times, higher for bandwidths.\n"
+		   "\n"
+		   "  -t, --threshold PCT  smallest change in %% that counts (default 5)\n"
+		   "  -h, --help\n"
+		   "\n"
+		   "Exit status: 0 nothing worse, 1 something regressed (listed), 2 bad input.\n"
+		   "In CI: eel-compare baseline.json new.json || exit 1\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "threshold", required_argument, 0, 't' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
+	};
+	double thr = 5;
+	struct run A, B;
+	struct cmp *c;
+	char err[1024], na[160], nb[160];
+	int o, worse = 0, rc;
+
+	while ((o = getopt_long(argc, argv, "t:h", opts, NULL)) != -1) {
+		char *end;
+
+		switch (o) {
+		case 't':
+			thr = strtod(optarg, &end);
+			if (end == optarg || *end || !isfinite(thr) || thr < 0 || thr > 1000) {
+				fprintf(stderr, "eel-compare: --threshold '%s' is not a percentage: give a number from 0 to 1000, "
+					"e.g. --threshold 5\n", optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			fprintf(stderr, "eel-compare: see eel-compare --help\n");
+			return 2;
+		}
+	}
+	if (argc - optind != 2) {
+		fprintf(stderr, "eel-compare: give two runs, A (the baseline) and B: eel-compare A.json B.json [--threshold PCT]\n");
+		return 2;
+	}
+	if (run_open(&A, argv[optind], "eel-compare", err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	if (run_open(&B, argv[optind + 1], "eel-compare", err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		run_close(&A);
+		return 2;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		fprintf(stderr, "eel-compare: out of memory\n");
+		return 2;
+	}
+	c->A = &A;
+	c->B = &B;
+	collect(c);
+	if (c->n == 0) {
+		fprintf(stderr, "eel-compare: %s and %s have no parameter in common: compare two runs of the same tests "
+			"(eel-bench -t)\n", A.path, B.path);
+		free(c);
+		run_close(&A);
+		run_close(&B);
+		return 2;
+	}
+
+	run_nic_name(&A, na, sizeof(na));
+	run_nic_name(&B, nb, sizeof(nb));
+	printf("eel-compare: A = %s (%s, %s)\n", A.path, na, jr_str(A.root, "created") ? jr_str(A.root, "created") : "?");
+	printf("             B = %s (%s, %s)\n", B.path, nb, jr_str(B.root, "created") ? jr_str(B.root, "created") : "?");
+	if (strcmp(na, nb))
+		printf("  note: A and B measured different NICs: the comparison says how they differ, not whether one regressed\n");
+	if (jr_str(A.root, "machine.hostname") && jr_str(B.root, "machine.hostname") &&
+	    strcmp(jr_str(A.root, "machine.hostname"), jr_str(B.root, "machine.hostname")))
+		printf("  note: A and B ran on different hosts (%s, %s)\n", jr_str(A.root, "machine.hostname"),
+		       jr_str(B.root, "machine.hostname"));
+	printf("  threshold %.3g %%; noise: each run's p25..p75 or min..median where the figure is a stat, combined\n\n", thr);
+	printf("  %-30s %14s %14s %9s %9s  %s\n", "parameter", "A", "B", "change", "noise", "verdict");
+
+	for (int i = 0; i < c->n; i++) {
+		struct item *it = &c->it[i];
+		char va[32], vb[32], ch[16], nz[16];
+
+		judge(it, thr);
+		fmt_val(va, sizeof(va), it->a, it->unit);
+		fmt_val(vb, sizeof(vb), it->b, it->unit);
+		if (isfinite(it->pct))
+			snprintf(ch, sizeof(ch), "%+.1f %%", it->pct);
+		else
+			snprintf(ch, sizeof(ch), "%s", it->pct > 0 ? "+inf" : "-inf");
+		if (isfinite(it->noise) && it->a != 0)
+			snprintf(nz, sizeof(nz), "%.1f %%", it->noise / fabs(it->a) * 100);
+		else
+			snprintf(nz, sizeof(nz), "-");
+		printf("  %-30s %14s %14s %9s %9s  %s%s\n", it->name, va, vb, ch, nz, it->verdict, it->why);
+		if (!strcmp(it->verdict, "worse"))
+			worse++;
+	}
+	if (c->only_a || c->only_b)
+		printf("\n  not compared: %d figure%s only in A, %d only in B (tests or sizes run in one only)\n", c->only_a,
+		       c->only_a == 1 ? "" : "s", c->only_b);
+	if (worse) {
+		int k = 0;
+
+		printf("\neel-compare: %d regression%s beyond %.3g %% and the noise:", worse, worse == 1 ? "" : "s", thr);
+		for (int i = 0; i < c->n; i++)
+			if (!strcmp(c->it[i].verdict, "worse"))
+				printf("%s %s %+.1f %%", k++ ? "," : "", c->it[i].name, c->it[i].pct);
+		printf("\n");
+		rc = 1;
+	} else {
+		printf("\neel-compare: no regression beyond %.3g %% and the noise\n", thr);
+		rc = 0;
+	}
+	free(c);
+	run_close(&A);
+	run_close(&B);
+	return rc;
+}
