@@ -1,19 +1,34 @@
 # tools/report.mk — the outputs of a run (included by the top Makefile):
 #
+#   $(BUILD)/eel-report    plots (gnuplot) and one HTML page from a run's JSON
 #   $(BUILD)/eel-compare   a noise-aware comparison of two runs, for a lab's CI
 #
-# It reads JSON with tools/json_read.c. The reader's unit test
-# (tests/unit/test_json_read.c) links only the reader.
+# Both read JSON with tools/json_read.c; eel-report finds data/historical.csv
+# beside its binary ($(dir exe)/../data) or in this source tree (EEL_SRC_DIR).
+# The reader's unit test (tests/unit/test_json_read.c) links only the reader;
+# its fuzz target (tests/fuzz/fuzz_json.c) is built by tests/fuzz.mk and
+# exercised by tests/host/report_fuzz_json.sh.
 
 REPORT_COMMON := tools/json_read.c tools/report/doc.c
+REPORT_SRC    := tools/eel-report.c $(filter-out tools/report/doc.c,$(wildcard tools/report/*.c)) $(REPORT_COMMON)
 COMPARE_SRC   := tools/eel-compare.c $(REPORT_COMMON)
 
-TOOLS_BIN += $(BUILD)/eel-compare
+TOOLS_BIN += $(BUILD)/eel-report $(BUILD)/eel-compare
+
+$(BUILD)/eel-report: $(call OBJ,$(REPORT_SRC))
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/eel-compare: $(call OBJ,$(COMPARE_SRC))
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# Where the source tree is, for data/historical.csv when the binary is not beside it.
+$(BUILD)/obj/tools/report/hist.o: CFLAGS += -DEEL_SRC_DIR='"$(CURDIR)"'
 
 # The reader's unit test needs the reader only (not libeel and the bench, as tests/tests.mk's rule links).
 $(BUILD)/tests/test_json_read: tests/unit/test_json_read.c $(call OBJ,tools/json_read.c) tests/unit/check.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(call OBJ,tools/json_read.c) $(LDLIBS)
+
+# The fuzz target includes the reader's source (one translation unit, so tests/fuzz.mk's
+# generic rule builds it); rebuild it when the reader changes.
+build/fuzz/fuzz_json: tools/json_read.c tools/json_read.h

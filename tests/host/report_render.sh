@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# eel-report on real runs of the software NIC (eel-bench, small parameters):
+# every plot the run has data for is written as a valid SVG and PNG; the map
+# holds the seeds' historical machines; index.html is self-contained (no
+# script, no external file) and holds the tables and one inline SVG per plot;
+# headless Chromium renders it with every plot present (the DOM has one svg
+# with drawn paths per plot; the screenshot is not blank and shows the plots'
+# colours); a version 1 document renders too and says what was not measured;
+# running again replaces the folder.
+#
+# Chromium runs in the gcc list (EEL_BUILD=build); the sanitizer list runs
+# everything else with eel-report built with ASan + UBSan. The sanitizer list
+# reuses the gcc list's run (build/report-test-run.json) when it is newer than
+# build/eel-bench, rather than measuring again.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+B=${EEL_BUILD:-build}
+R="$B/eel-report"
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+export ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=halt_on_error=1:exitcode=87
+fail=0
+ALL=breakdown,signature,flood_q,bulk_time,bulk_bw,overlap,map
+die() { echo "FAILED: $*"; exit 1; }
+bad() { echo "FAILED: $*"; fail=1; }
+for t in gnuplot xmllint; do command -v $t >/dev/null || die "no $t: run sudo tools/setup report"; done
+[ -x "$R" ] || die "no $R: run make all"
+
+# ---- a real run: every test but decompose, which a second, short run measures
+bench=build/eel-bench
+[ -x "$bench" ] || bench="$B/eel-bench"
+cache=build/report-test-run.json
+small=(-n 2000 -r 3 --sizes 8..16384 --depths 1,8 --flood-runs 2 --overlap-msgs 500 --overlap-runs 2
+       --sig-samples 50 --bulk-reps 20 --bulk-sizes 8..4096 --timeout 60)
+if [ "$B" != build ] && [ -s "$cache" ] && [ "$cache" -nt "$bench" ]; then
+  cp "$cache" "$d/run.json"
+  echo "using the gcc list's run ($cache)"
+else
+  timeout 900 "$bench" -q -t pingpong,flood,overlap,limit,signature,bulk "${small[@]}" --json "$d/run.json" \
+    >"$d/bench.log" 2>&1 || { cat "$d/bench.log"; die "eel-bench could not make a run to render"; }
+  [ "$B" = build ] && cp "$d/run.json" "$cache"
+fi
+timeout 300 "$bench" -q -t decompose -n 2000 -r 3 --timeout 60 --json "$d/dec.json" >"$d/bench.log" 2>&1 ||
+  { cat "$d/bench.log"; die "eel-bench -t decompose could not make a run to render"; }
+
+# ---- the report of the full run
+"$R" "$d/run.json" >"$d/out" 2>"$d/err"
+rc=$?
+cat "$d/out" "$d/err"
+[ $rc -eq 0 ] || die "eel-report exited $rc"
+[ ! -s "$d/err" ] || bad "eel-report wrote to stderr on a good run"
+grep -q "run-report/index.html and 7 plots" "$d/out" || bad "eel-report did not say it made 7 plots"
+rep="$d/run-report"
+[ -d "$rep" ] || die "no $rep"
+ls "$rep" | grep -q '\.tmp-\|\.old-' && bad "a temporary folder was left"
+ls -d "$d"/run-report.* 2>/dev/null && bad "a temporary folder was left beside the report"
+
+for p in ${ALL//,/ }; do
+  svg="$rep/$p.svg" png="$rep/$p.png" gp="$rep/gnuplot/$p.gp"
+  [ -s "$svg" ] && [ -s "$png" ] && [ -s "$gp" ] || { bad "$p: missing svg, png or gnuplot script"; continue; }
+  xmllint --noout "$svg" 2>"$d/xml" || { bad "$p.svg is not well-formed XML: $(head -3 "$d/xml")"; continue; }
+  root=$(xmllint --xpath 'local-name(/*)' "$svg" 2>/dev/null)
+  paths=$(xmllint --xpath 'count(//*[local-name()="path"])' "$svg" 2>/dev/null)
+  [ "$root" = svg ] && [ "${paths:-0}" -ge 5 ] || bad "$p.svg: root <$root>, $paths paths"
+  grep -q "<title>" "$svg" || bad "$p.svg has no title"
+  # PNG: signature, IHDR 1000 x 600
+  sig=$(head -c 8 "$png" | od -An -tx1 | tr -d ' \n')
+  wh=$(head -c 24 "$png" | tail -c 8 | od -An -tu1 | tr -s ' ')
+  [ "$sig" = 89504e470d0a1a0a ] && [ "$wh" = " 0 0 3 232 0 0 2 88" ] || bad "$p.png: signature $sig, size bytes$wh"
+  # the title names the seed figure the plot follows
+  grep -q '^set title ".*(after seed 00[0-4] ' "$gp" || bad "$p: the title names no seed figure"
+  echo "ok: $p.svg ($paths paths), $p.png, gnuplot/$p.gp"
+done
+# the map: this NIC among the seeds' historical machines (seed 004 Table 1, seed 003 Tables 1-2)
+hist=$(awk '/^\$h[0-9] << EOD/{on=1; next} /^EOD/{on=0} on' "$rep/gnuplot/map.gp" | wc -l)
+[ "$hist" -ge 30 ] || bad "the map holds $hist historical machines, want 30 or more"
+grep -q 'Intel Paragon' "$rep/gnuplot/map.gp" && grep -q 'Myrinet MPICH-GM' "$rep/gnuplot/map.gp" ||
+  bad "the map lacks the Paragon (seed 004) or Myrinet MPICH-GM (seed 003)"
+echo "ok: the map places this NIC among $hist historical machines"
+
+# ---- the page: self-contained, the tables, one inline svg per plot
+html="$rep/index.html"
+grep -qi '<script\|<link \|<img \|<iframe\| src=' "$html" && bad "index.html loads something (script, link, img, src)"
+grep -q 'href="http\|url(http' "$html" && bad "index.html refers to the network"
+for s in parameters breakdown signature bulk limit nic plots seeds history; do
+  grep -q "<section id=\"$s\">" "$html" || bad "index.html has no section $s"
+done
+grep -q '<section id="not-measured">' "$html" && bad "index.html says something was not measured, on a run of every plot"
+n=$(grep -o '<figure class="plot" id="plot-[a-z_]*">' "$html" | wc -l)
+[ "$n" -eq 7 ] || bad "index.html has $n figures, want 7"
+grep -q '<th>EEL</th>' "$html" && grep -q 'seed 000 Fig. 3' "$html" && grep -q '004_2f81966ac17d92d2.txt' "$html" ||
+  bad "index.html lacks the EEL row or the seed citations"
+# every id and reference inside a plot carries the plot's name: two plots never share one
+ids=$(grep -oE " id=['\"](gp|gnuplot)[^'\"]*['\"]|href=['\"]#(gp|gnuplot)[^'\"]*['\"]" "$html" | head -3)
+[ -z "$ids" ] || bad "ids of gnuplot's SVG not prefixed with the plot's name in index.html: $ids"
+grep -q " id='map-gpPt5'" "$html" && grep -q "href='#map-gpPt5'" "$html" || bad "the map's point symbols are not prefixed"
+echo "ok: index.html is self-contained with 7 inline plots"
+
+# ---- headless Chromium renders it (the gcc list only)
+if [ "$B" = build ]; then
+  command -v chromium >/dev/null || die "no chromium: run sudo tools/setup report"
+  [ -x /usr/bin/python3 ] || die "no /usr/bin/python3: run sudo tools/setup report"
+  prof=$(mktemp -d)
+  timeout 180 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+    --disable-component-update --disable-sync --no-first-run --user-data-dir="$prof" \
+    --window-size=1280,9000 --force-device-scale-factor=0.5 --hide-scrollbars \
+    --screenshot="$d/shot.png" --dump-dom "file://$html" >"$d/dom.html" 2>"$d/chromium.log"
+  rc=$?
+  rm -rf "$prof"
+  [ $rc -eq 0 ] && [ -s "$d/dom.html" ] && [ -s "$d/shot.png" ] ||
+    { tail -5 "$d/chromium.log"; die "chromium exited $rc (dom $(wc -c <"$d/dom.html") bytes)"; }
+  /usr/bin/python3 tests/host/report_page_check.py dom "$d/dom.html" "$ALL" || bad "the rendered DOM"
+  /usr/bin/python3 tests/host/report_page_check.py png "$d/shot.png" 640 4500 || bad "the screenshot"
+  echo "ok: chromium rendered index.html with every plot"
+fi
+
+# ---- again: the folder is replaced; an explicit -o; the decompose run
+"$R" "$d/run.json" >/dev/null 2>&1 || bad "a second eel-report on the same folder failed"
+[ -s "$rep/index.html" ] && [ -e "$rep/.eel-report" ] || bad "the second report left no index.html"
+ls -d "$d"/run-report.* 2>/dev/null && bad "the second report left a temporary folder"
+"$R" "$d/dec.json" -o "$d/dec" >"$d/out" 2>&1 || bad "eel-report of the decompose run failed: $(cat "$d/out")"
+grep -q 'decompose' "$d/dec/gnuplot/breakdown.gp" && grep -q '(stamped)' "$d/dec/gnuplot/breakdown.gp" ||
+  bad "the breakdown of the decompose run lacks decompose's bar with its methods"
+grep -q '<section id="decompose">' "$d/dec/index.html" || bad "the decompose run's page has no decompose table"
+echo "ok: the decompose run: $(head -1 "$d/out")"
+
+# ---- a version 1 document (no signature, bulk, L): the plots it can have, and what was not measured
+/usr/bin/python3 - "$d/run.json" "$d/v1.json" <<'EOF' || die "cannot make a version 1 document"
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["schema_version"] = 1
+for k in ("signature", "bulk", "decompose"):
+    r.pop(k, None)
+r.get("parameters", {}).pop("L", None)
+json.dump(r, open(sys.argv[2], "w"))
+EOF
+"$R" "$d/v1.json" >"$d/out" 2>&1 || bad "eel-report of a version 1 document failed: $(cat "$d/out")"
+for p in breakdown flood_q overlap map; do [ -s "$d/v1-report/$p.svg" ] || bad "v1: no $p.svg"; done
+for p in signature bulk_time bulk_bw; do
+  [ -e "$d/v1-report/$p.svg" ] && bad "v1: $p.svg made without data"
+  grep -q "<li id=\"missing-$p\">" "$d/v1-report/index.html" || bad "v1: index.html does not say $p was not measured"
+done
+grep -q 'not measured: the run has no signature section' "$d/v1-report/index.html" || bad "v1: no reason given"
+echo "ok: version 1: $(tr '\n' ' ' <"$d/out")"
+exit $fail

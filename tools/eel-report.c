@@ -1,0 +1,232 @@
+/* tools/eel-report.c — plots and one HTML page from an eel-bench run.
+ *
+ *   eel-report RUN.json [-o DIR] [--historical FILE]
+ *
+ * Writes into DIR (default: RUN without .json, plus "-report"): NAME.svg and
+ * NAME.png for every plot the run has data for (tools/report/plots.c: each
+ * follows a seed figure), gnuplot/NAME.gp (the script, data inline) and
+ * index.html (the terminal table's content and every plot inline, no scripts,
+ * no external files). Everything is written into a temporary folder beside
+ * DIR and renamed at the end, so DIR is never half-written; an existing DIR is
+ * replaced only when an earlier eel-report made it.
+ * Exit status: 0 done, 1 rendering failed (gnuplot), 2 bad input. */
+#include <errno.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tools/report/doc.h"
+#include "tools/report/gnuplot.h"
+#include "tools/report/hist.h"
+#include "tools/report/html.h"
+#include "tools/report/plots.h"
+
+#define MARKER ".eel-report"
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void rm_tree(const char *dir)
+{
+	if (dir && *dir)
+		nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: eel-report RUN.json [-o DIR] [--historical FILE]\n"
+		   "\n"
+		   "Renders a run written by eel-bench --json: SVG and PNG plots (gnuplot), each\n"
+		   "after a figure of the seed papers, and DIR/index.html with the run's tables and\n"
+		   "every plot inline.\n"
+		   "\n"
+		   "  -o, --output DIR       where (default: RUN without .json, plus -report)\n"
+		   "      --historical FILE  the seeds' machines for the latency/bandwidth map\n"
+		   "                         (default: data/historical.csv beside the binary's\n"
+		   "                         folder, or in eel's source tree)\n"
+		   "  -h, --help\n"
+		   "\n"
+		   "Exit status: 0 done, 1 rendering failed, 2 bad input.\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, 0, 'o' }, { "historical", required_argument, 0, 'H' },
+		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
+	};
+	const char *out = NULL, *histpath = NULL;
+	char dir[4096], tmp[4200], old[4300], err[1024], herr[1024];
+	struct plot_out res[16] = { 0 };
+	struct report rep = { 0 };
+	struct run run;
+	struct hist hist;
+	size_t made = 0;
+	int o, hrc;
+	FILE *f;
+
+	while ((o = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (o) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'H':
+			histpath = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			fprintf(stderr, "eel-report: see eel-report --help\n");
+			return 2;
+		}
+	}
+	if (argc - optind != 1) {
+		fprintf(stderr, "eel-report: give one run: eel-report RUN.json [-o DIR]\n");
+		return 2;
+	}
+	if (run_open(&run, argv[optind], "eel-report", err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	hrc = hist_load(&hist, histpath, herr, sizeof(herr));
+	if (hrc < 0) {
+		fprintf(stderr, "eel-report: %s: fix the file or give --historical a good one\n", herr);
+		run_close(&run);
+		return 2;
+	}
+	if (hrc > 0)
+		fprintf(stderr, "eel-report: warning: %s: the map shows this NIC alone; give --historical FILE\n", herr);
+
+	if (out) {
+		snprintf(dir, sizeof(dir), "%s", out);
+	} else {
+		size_t l = strlen(run.path);
+
+		if (l > 5 && !strcmp(run.path + l - 5, ".json"))
+			l -= 5;
+		snprintf(dir, sizeof(dir), "%.*s-report", (int)l, run.path);
+	}
+	while (strlen(dir) > 1 && dir[strlen(dir) - 1] == '/')
+		dir[strlen(dir) - 1] = 0;
+	if (exists(dir)) {
+		snprintf(tmp, sizeof(tmp), "%s/" MARKER, dir);
+		if (!is_dir(dir) || !exists(tmp)) {
+			fprintf(stderr, "eel-report: %s exists and is not a folder eel-report made: give -o a new folder, "
+				"or remove it\n", dir);
+			goto bad;
+		}
+	}
+	if (gp_check(err, sizeof(err))) {
+		fprintf(stderr, "eel-report: %s\n", err);
+		run_close(&run);
+		hist_free(&hist);
+		return 1;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp-%d", dir, (int)getpid());
+	if (mkdir(tmp, 0755)) {
+		fprintf(stderr, "eel-report: cannot make %s: %s: give -o a folder in a writable place\n", tmp,
+			strerror(errno));
+		goto bad;
+	}
+
+	rep.run = &run;
+	rep.hist = &hist;
+	run_nic_name(&run, rep.nic, sizeof(rep.nic));
+	for (size_t k = 0; k < report_nplots && k < sizeof(res) / sizeof(res[0]); k++) {
+		const struct plot *p = &report_plots[k];
+		struct sbuf gp = { 0 };
+
+		memset(&res[k], 0, sizeof(res[k]));
+		res[k].plot = p;
+		res[k].made = p->make(&rep, &gp, &res[k].caption);
+		if (res[k].made && (gp.oom || gp_render(tmp, p->name, sb_str(&gp), err, sizeof(err)))) {
+			fprintf(stderr, "eel-report: %s: %s\n", p->name, gp.oom ? "out of memory" : err);
+			sb_free(&gp);
+			goto fail;
+		}
+		made += res[k].made;
+		sb_free(&gp);
+	}
+	if (html_write(tmp, &rep, res, report_nplots, err, sizeof(err))) {
+		fprintf(stderr, "eel-report: %s\n", err);
+		goto fail;
+	}
+	snprintf(old, sizeof(old), "%s/" MARKER, tmp);
+	f = fopen(old, "w");
+	if (!f || fprintf(f, "made by eel-report from %s; eel-report replaces this folder when run again\n",
+			  run.path) < 0 || fclose(f)) {
+		fprintf(stderr, "eel-report: cannot write %s\n", old);
+		goto fail;
+	}
+
+	/* the finished folder takes DIR's place in one rename */
+	old[0] = 0;
+	if (exists(dir)) {
+		snprintf(old, sizeof(old), "%s.old-%d", dir, (int)getpid());
+		if (rename(dir, old)) {
+			fprintf(stderr, "eel-report: cannot move the old %s aside: %s\n", dir, strerror(errno));
+			goto fail;
+		}
+	}
+	if (rename(tmp, dir)) {
+		fprintf(stderr, "eel-report: cannot rename %s to %s: %s\n", tmp, dir, strerror(errno));
+		if (old[0])
+			rename(old, dir);
+		goto fail;
+	}
+	rm_tree(old);
+
+	printf("eel-report: %s/index.html and %zu plot%s (svg, png):", dir, made, made == 1 ? "" : "s");
+	for (size_t k = 0; k < report_nplots; k++)
+		if (res[k].made)
+			printf(" %s", res[k].plot->name);
+	printf("\n");
+	if (made < report_nplots) {
+		printf("  not measured:");
+		for (size_t k = 0; k < report_nplots; k++)
+			if (!res[k].made)
+				printf(" %s", res[k].plot->name);
+		printf(" (index.html says why)\n");
+	}
+	for (size_t k = 0; k < report_nplots; k++)
+		sb_free(&res[k].caption);
+	run_close(&run);
+	hist_free(&hist);
+	return 0;
+
+fail:
+	rm_tree(tmp);
+	for (size_t k = 0; k < report_nplots; k++)
+		sb_free(&res[k].caption);
+	run_close(&run);
+	hist_free(&hist);
+	return 1;
+bad:
+	run_close(&run);
+	hist_free(&hist);
+	return 2;
+}

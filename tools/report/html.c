@@ -1,0 +1,615 @@
+/* tools/report/html.c — the report's HTML page (html.h): what eel-bench's
+ * terminal table says, the other sections' figures, and every plot as inline
+ * SVG (ids prefixed per plot, so the pages' SVGs never share one). */
+#include "html.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const seed_files[][2] = {
+	{ "000", "000_08b5a44ef913033a.txt: Evaluation of current high-performance networks (EEL, o_s, o_r, g, G)" },
+	{ "002", "002_68bc8c52f50e3ed7.txt: Culler et al., assessing fast network interfaces (signature, bulk)" },
+	{ "003", "003_0bd87bee947bb014.txt: message-passing overhead on high-speed clusters (t0, ti, tb)" },
+	{ "004", "004_2f81966ac17d92d2.txt: Dongarra and Dunigan, message-passing performance (alpha, beta, n_1/2)" },
+};
+
+static void text(struct sbuf *h, const char *s)
+{
+	sb_html(h, s ? s : "");
+}
+
+/* A number with its unit, or an empty cell's dash. */
+static void val(struct sbuf *h, double v, const char *fmt, const char *unit)
+{
+	if (!isfinite(v)) {
+		sb_printf(h, "&ndash;");
+		return;
+	}
+	sb_printf(h, fmt, v);
+	if (unit && *unit)
+		sb_printf(h, " %s", unit);
+}
+
+static void td(struct sbuf *h, double v, const char *fmt, const char *unit)
+{
+	sb_printf(h, "<td class=\"num\">");
+	val(h, v, fmt, unit);
+	sb_printf(h, "</td>");
+}
+
+static void td_text(struct sbuf *h, const char *s)
+{
+	sb_printf(h, "<td>");
+	text(h, s);
+	sb_printf(h, "</td>");
+}
+
+static void param_row(struct sbuf *h, const char *name, double min, double median, double spread, double cycles,
+		      const char *unit, const char *how)
+{
+	sb_printf(h, "<tr><th>");
+	text(h, name);
+	sb_printf(h, "</th>");
+	td(h, min, unit && !strcmp(unit, "ns/B") ? "%.4f" : "%.1f", unit);
+	td(h, median, "%.1f", unit);
+	td(h, isfinite(spread) ? spread * 100 : NAN, "%.1f", "%");
+	td(h, cycles, "%.0f", "");
+	td_text(h, how);
+	sb_printf(h, "</tr>\n");
+}
+
+static void parameters(struct sbuf *h, const struct jr_val *root)
+{
+	const struct jr_val *p = jr_get(root, "parameters");
+	char how[512];
+	double x;
+
+	if (!p || !p->len)
+		return;
+	sb_printf(h, "<section id=\"parameters\"><h2>Parameters</h2>\n<table>\n<tr><th>parameter</th><th>min</th>"
+		     "<th>median</th><th>spread</th><th>cycles</th><th>how</th></tr>\n");
+	if (jr_get(p, "eel"))
+		param_row(h, "EEL", num_at(p, "eel.ns.min"), num_at(p, "eel.ns.median"), num_at(p, "eel.ns.spread"),
+			  num_at(p, "eel.cycles.min"), "ns", jr_str(p, "eel.method"));
+	if (jr_get(p, "eel_stamped"))
+		param_row(h, "EEL with stamps", num_at(p, "eel_stamped.ns.min"), num_at(p, "eel_stamped.ns.median"),
+			  num_at(p, "eel_stamped.ns.spread"), num_at(p, "eel_stamped.cycles.min"), "ns",
+			  jr_str(p, "eel_stamped.method"));
+	for (int k = 0; k < 2; k++) {
+		const char *key = k ? "o_r" : "o_s";
+		const struct jr_val *o = jr_key(p, key);
+		int rose = 0;
+
+		if (!o)
+			continue;
+		jr_bool(o, "rose_at_first", &rose);
+		snprintf(how, sizeof(how), "%s: g %.0f - D_max %.0f%s", jr_str(o, "method") ? jr_str(o, "method") : "",
+			 num_at(o, "g_ns"), num_at(o, "dmax_ns"), rose ? " (the first D raised the time: o = g)" : "");
+		param_row(h, key, num_at(o, "ns"), NAN, NAN, num_at(o, "cycles"), "ns", how);
+	}
+	if (jr_get(p, "g")) {
+		snprintf(how, sizeof(how), "%s: %.0f B, q = %.0f", jr_str(p, "g.method") ? jr_str(p, "g.method") : "",
+			 num_at(p, "g.size"), num_at(p, "g.q"));
+		param_row(h, "g", num_at(p, "g.ns"), NAN, NAN, num_at(p, "g.cycles"), "ns", how);
+	}
+	if (jr_get(p, "G")) {
+		snprintf(how, sizeof(how), "= %.3g GB/s bandwidth (1/G); %s", num_at(p, "bandwidth_bytes_per_ns"),
+			 jr_str(p, "G.method") ? jr_str(p, "G.method") : "");
+		param_row(h, "G", num_at(p, "G.ns_per_byte"), NAN, NAN, NAN, "ns/B", how);
+	}
+	if (jr_num(p, "M_bytes", &x))
+		param_row(h, "M = g/G", x, NAN, NAN, NAN, "B", "messages larger than this are bandwidth-bound (seed 000 5.5)");
+	if (jr_num(p, "overlap_potential_ns", &x))
+		param_row(h, "EEL - (o_s + o_r)", x, NAN, NAN, NAN, "ns",
+			  "computation that can overlap one message (seed 000 5.2); negative: the CPU is busy longer "
+			  "than the message takes");
+	if (jr_get(p, "L"))
+		param_row(h, "L", num_at(p, "L.ns"), NAN, NAN, num_at(p, "L.cycles"), "ns", jr_str(p, "L.method"));
+	sb_printf(h, "</table>\n<p class=\"note\">min is what seed 000 reports (the minimum over runs); the spread is "
+		     "the interquartile range over the median; cycles are the host counter's (seed 004 Table 2 gives "
+		     "latency in CPU cycles).</p></section>\n");
+}
+
+static void breakdown(struct sbuf *h, const struct jr_val *root)
+{
+	const struct jr_val *b = jr_get(root, "breakdown"), *parts = jr_get(b, "parts");
+	double total = num_at(b, "total_ns.median");
+
+	if (!jr_len(parts, ""))
+		return;
+	sb_printf(h, "<section id=\"breakdown\"><h2>Where one 8-byte put goes</h2>\n<p>");
+	text(h, jr_str(b, "clock"));
+	sb_printf(h, "; %.0f stamped puts; medians</p>\n<table>\n<tr><th>stage</th><th>what</th><th>median</th>"
+		     "<th>share</th><th>p25..p75</th><th>method</th></tr>\n", num_at(b, "samples"));
+	for (size_t i = 0; i < jr_len(parts, ""); i++) {
+		const struct jr_val *p = jr_at(parts, i);
+		double m = num_at(p, "ns.median");
+
+		sb_printf(h, "<tr><th>");
+		text(h, jr_str(p, "name"));
+		sb_printf(h, "</th>");
+		td_text(h, jr_str(p, "what"));
+		td(h, m, "%.1f", "ns");
+		td(h, isfinite(total) && total > 0 ? m / total * 100 : NAN, "%.1f", "%");
+		sb_printf(h, "<td class=\"num\">");
+		val(h, num_at(p, "ns.p25"), "%.1f", "");
+		sb_printf(h, "..");
+		val(h, num_at(p, "ns.p75"), "%.1f", "ns");
+		sb_printf(h, "</td>");
+		td_text(h, jr_str(p, "method"));
+		sb_printf(h, "</tr>\n");
+	}
+	sb_printf(h, "<tr><th>total</th><td>one way, DETECT - POST</td>");
+	td(h, total, "%.1f", "ns");
+	sb_printf(h, "<td></td><td class=\"num\">residual ");
+	val(h, num_at(b, "residual_ns"), "%.1f", "ns");
+	sb_printf(h, "</td><td></td></tr>\n</table></section>\n");
+}
+
+static void dec_rows(struct sbuf *h, const struct jr_val *parts)
+{
+	for (size_t i = 0; i < jr_len(parts, ""); i++) {
+		const struct jr_val *p = jr_at(parts, i), *m = jr_get(p, "merged");
+		int agrees;
+
+		sb_printf(h, "<tr><th>");
+		text(h, jr_str(p, "name"));
+		sb_printf(h, "</th>");
+		td_text(h, jr_str(p, "what"));
+		td(h, num_at(p, "ns"), "%.1f", "ns");
+		sb_printf(h, "<td><span class=\"method\">");
+		text(h, jr_str(p, "method"));
+		sb_printf(h, "</span></td>");
+		td_text(h, jr_str(p, "how"));
+		sb_printf(h, "<td>");
+		for (size_t k = 0; k < jr_len(m, ""); k++) {
+			sb_printf(h, "%s", k ? ", " : "");
+			text(h, jr_str(jr_at(m, k), ""));
+		}
+		sb_printf(h, "</td>");
+		td(h, num_at(p, "stamped_ns"), "%.1f", "ns");
+		sb_printf(h, "<td>%s</td></tr>\n", jr_bool(p, "agrees", &agrees) ? (agrees ? "yes" : "<b>no</b>") : "");
+	}
+}
+
+static void decompose(struct sbuf *h, const struct jr_val *root)
+{
+	const struct jr_val *d = jr_get(root, "decompose");
+	const char *head = "<tr><th>part</th><th>what</th><th>ns</th><th>method</th><th>how</th><th>merges</th>"
+			   "<th>stamped</th><th>agrees</th></tr>\n";
+
+	if (!d)
+		return;
+	sb_printf(h, "<section id=\"decompose\"><h2>EEL decomposed</h2>\n<p>EEL ");
+	val(h, num_at(d, "eel_ns"), "%.1f", "ns");
+	sb_printf(h, ", residual ");
+	val(h, num_at(d, "residual_ns"), "%.1f", "ns");
+	sb_printf(h, ". Each part says how it was obtained: stamped, nic_clock, difference (of two EELs), modelled, "
+		     "remainder.</p>\n<table>\n%s", head);
+	dec_rows(h, jr_get(d, "parts"));
+	sb_printf(h, "</table>\n");
+	if (jr_len(d, "checks")) {
+		sb_printf(h, "<h3>Checks of the methods against the stamps</h3>\n<table>\n%s", head);
+		dec_rows(h, jr_get(d, "checks"));
+		sb_printf(h, "</table>\n");
+	}
+	if (jr_len(d, "variants")) {
+		const struct jr_val *v = jr_get(d, "variants");
+
+		sb_printf(h, "<p>EEL of each variant:");
+		for (size_t k = 0; k < v->len; k++) {
+			sb_printf(h, "%s ", k ? "," : "");
+			text(h, v->kids[k]->key);
+			sb_printf(h, " ");
+			val(h, v->kids[k]->type == JR_NUM ? v->kids[k]->num : NAN, "%.1f", "ns");
+		}
+		sb_printf(h, "</p>\n");
+	}
+	sb_printf(h, "</section>\n");
+}
+
+static void signature(struct sbuf *h, const struct jr_val *root)
+{
+	const struct jr_val *s = jr_get(root, "signature"), *c = jr_get(s, "curves");
+
+	if (!s)
+		return;
+	sb_printf(h, "<section id=\"signature\"><h2>Signature (seed 002)</h2>\n<table>\n<tr><th>RTT</th><th>o_s</th>"
+		     "<th>g</th><th>o_r</th><th>L</th><th>size</th></tr>\n<tr>");
+	td(h, num_at(s, "rtt_ns"), "%.1f", "ns");
+	td(h, num_at(s, "o_s_ns"), "%.1f", "ns");
+	td(h, num_at(s, "g_ns"), "%.1f", "ns");
+	td(h, num_at(s, "o_r_ns"), "%.1f", "ns");
+	td(h, num_at(s, "L_ns"), "%.1f", "ns");
+	td(h, num_at(s, "size"), "%.0f", "B");
+	sb_printf(h, "</tr>\n</table>\n<p>");
+	text(h, jr_str(s, "method"));
+	sb_printf(h, ". Accuracy: each point repeated in batches of %.0f samples until %.0f%% at %.0f%% confidence; "
+		     "%.0f points, %.0f did not get there.</p>\n", num_at(s, "accuracy.batch"),
+		  num_at(s, "accuracy.target") * 100, num_at(s, "accuracy.confidence") * 100, num_at(s, "accuracy.points"),
+		  num_at(s, "accuracy.unconverged"));
+	if (jr_len(c, "")) {
+		sb_printf(h, "<table>\n<tr><th>D</th><th>steady cost g or g'</th><th>send-only up to M</th>"
+			     "<th>steady from M</th></tr>\n");
+		for (size_t i = 0; i < jr_len(c, ""); i++) {
+			sb_printf(h, "<tr>");
+			td(h, num_at(jr_at(c, i), "d_ns"), "%.0f", "ns");
+			td(h, num_at(jr_at(c, i), "g_ns"), "%.1f", "ns");
+			td(h, num_at(jr_at(c, i), "send_only_max_m"), "%.0f", "");
+			td(h, num_at(jr_at(c, i), "steady_min_m"), "%.0f", "");
+			sb_printf(h, "</tr>\n");
+		}
+		sb_printf(h, "</table>\n");
+	}
+	sb_printf(h, "</section>\n");
+}
+
+static void bulk(struct sbuf *h, const struct jr_val *root)
+{
+	const struct jr_val *b = jr_get(root, "bulk"), *pts = jr_get(b, "points"), *f = jr_get(b, "fits");
+	const struct jr_val *v = jr_get(f, "validation");
+
+	if (!b)
+		return;
+	sb_printf(h, "<section id=\"bulk\"><h2>Bulk transfers (seeds 002, 003, 004)</h2>\n<table>\n<tr><th>n</th>"
+		     "<th>T(n) min</th><th>BW(n) = n/T(n)</th><th>echo min</th><th>o_s(n)</th></tr>\n");
+	for (size_t i = 0; i < jr_len(pts, ""); i++) {
+		const struct jr_val *p = jr_at(pts, i);
+
+		sb_printf(h, "<tr>");
+		td(h, num_at(p, "size"), "%.0f", "B");
+		td(h, num_at(p, "t_ns.min"), "%.1f", "ns");
+		td(h, num_at(p, "bw_bytes_per_ns"), "%.4g", "B/ns");
+		td(h, num_at(p, "echo_ns.min"), "%.1f", "ns");
+		td(h, num_at(p, "o_s_ns"), "%.1f", "ns");
+		sb_printf(h, "</tr>\n");
+	}
+	sb_printf(h, "</table>\n<h3>Fits</h3>\n<table>\n<tr><th>model</th><th>parameters</th><th>error</th><th>on</th>"
+		     "<th>method</th></tr>\n");
+	if (jr_get(f, "t0r")) {
+		sb_printf(h, "<tr><th>T0 + n/R</th><td>T0 %.1f ns, R %.4g B/ns</td><td></td>", num_at(f, "t0r.t0_ns"),
+			  num_at(f, "t0r.r_bytes_per_ns"));
+		td_text(h, jr_str(f, "t0r.on"));
+		td_text(h, jr_str(f, "t0r.method"));
+		sb_printf(h, "</tr>\n");
+	}
+	if (jr_get(f, "hockney")) {
+		sb_printf(h, "<tr><th>alpha + beta n</th><td>alpha %.1f ns, beta %.4g ns/B, n_1/2 %.0f B, 1/beta %.4g B/ns</td>",
+			  num_at(f, "hockney.alpha_ns"), num_at(f, "hockney.beta_ns_per_byte"),
+			  num_at(f, "hockney.n_half_bytes"), num_at(f, "hockney.bw_bytes_per_ns"));
+		td(h, num_at(f, "hockney.err") * 100, "%.1f", "%");
+		td_text(h, jr_str(f, "hockney.on"));
+		td_text(h, jr_str(f, "hockney.method"));
+		sb_printf(h, "</tr>\n");
+	}
+	if (jr_get(f, "model003")) {
+		sb_printf(h, "<tr><th>t0 + ti n tb/(t0 + n tb) + n tb</th><td>t0 %.1f ns, ti %.1f ns, tb %.4g ns/B, "
+			     "1/tb %.4g B/ns, 1/t0 %.3g /ns</td>", num_at(f, "model003.t0_ns"), num_at(f, "model003.ti_ns"),
+			  num_at(f, "model003.tb_ns_per_byte"), num_at(f, "model003.bw_bytes_per_ns"),
+			  num_at(f, "model003.specific_perf_per_ns"));
+		td(h, num_at(f, "model003.err") * 100, "%.1f", "%");
+		td_text(h, jr_str(f, "model003.on"));
+		td_text(h, jr_str(f, "model003.method"));
+		sb_printf(h, "</tr>\n");
+	}
+	if (jr_get(f, "loggp")) {
+		sb_printf(h, "<tr><th>o_s + L + o_r + G n</th><td>o_s %.1f ns, L %.1f ns, o_r %.1f ns, G %.4g ns/B</td>",
+			  num_at(f, "loggp.o_s_ns"), num_at(f, "loggp.L_ns"), num_at(f, "loggp.o_r_ns"),
+			  num_at(f, "loggp.G_ns_per_byte"));
+		td(h, num_at(f, "loggp.err") * 100, "%.1f", "%");
+		sb_printf(h, "<td></td>");
+		td_text(h, jr_str(f, "loggp.method"));
+		sb_printf(h, "</tr>\n");
+	}
+	sb_printf(h, "</table>\n");
+	if (jr_len(v, "")) {
+		sb_printf(h, "<details><summary>validation: %zu sizes</summary>\n<table>\n<tr><th>n</th><th>measured</th>"
+			     "<th>Hockney</th><th>seed 003</th><th>LogGP</th></tr>\n", jr_len(v, ""));
+		for (size_t i = 0; i < jr_len(v, ""); i++) {
+			const struct jr_val *p = jr_at(v, i);
+
+			sb_printf(h, "<tr>");
+			td(h, num_at(p, "size"), "%.0f", "B");
+			td(h, num_at(p, "measured_ns"), "%.1f", "ns");
+			td(h, num_at(p, "hockney_ns"), "%.1f", "ns");
+			td(h, num_at(p, "model003_ns"), "%.1f", "ns");
+			td(h, num_at(p, "loggp_ns"), "%.1f", "ns");
+			sb_printf(h, "</tr>\n");
+		}
+		sb_printf(h, "</table></details>\n");
+	}
+	sb_printf(h, "</section>\n");
+}
+
+static void limit(struct sbuf *h, const struct jr_val *root)
+{
+	const struct jr_val *l = jr_get(root, "limit");
+	const char *kind = jr_str(l, "kind");
+	double ratio = num_at(l, "eel_over_limit");
+
+	if (!l)
+		return;
+	if (!isfinite(ratio))
+		ratio = num_at(l, "eel_over_floor");
+	sb_printf(h, "<section id=\"limit\"><h2>Limit</h2>\n<p>%s: one way ",
+		  kind && !strcmp(kind, "floor") ? "the NIC's floor, a bare echo on its own carrier" :
+						   "bare cache-line ping-pong between the two cores");
+	val(h, num_at(l, "one_way_ns.min"), "%.1f", "ns");
+	sb_printf(h, " (min), ");
+	val(h, num_at(l, "one_way_ns.median"), "%.1f", "ns");
+	sb_printf(h, " (median); EEL / limit = ");
+	val(h, ratio, "%.2f", "");
+	sb_printf(h, ".</p></section>\n");
+}
+
+static void compare_history(struct sbuf *h, const struct report *r)
+{
+	static const char *const m[] = { "eel", "o_s", "o_r", "g", "L" };
+	const struct jr_val *root = r->run->root;
+	double mine[5] = { num_at(root, "parameters.eel.ns.min"), num_at(root, "parameters.o_s.ns"),
+			   num_at(root, "parameters.o_r.ns"), num_at(root, "parameters.g.ns"),
+			   num_at(root, "parameters.L.ns") };
+	int shown = 0;
+
+	if (!r->hist->n)
+		return;
+	sb_printf(h, "<section id=\"history\"><h2>Beside the seeds' machines</h2>\n<table>\n<tr><th>machine</th>"
+		     "<th>software</th><th>EEL</th><th>o_s</th><th>o_r</th><th>g</th><th>L</th><th>source</th></tr>\n"
+		     "<tr class=\"mine\"><th>this NIC</th>");
+	td_text(h, r->nic);
+	for (int k = 0; k < 5; k++)
+		td(h, mine[k], "%.0f", "ns");
+	sb_printf(h, "<td>this run</td></tr>\n");
+	for (int i = 0; i < r->hist->n; i++) {
+		const struct hist_row *row = &r->hist->row[i];
+		int first = 1, any = 0;
+
+		/* one line per machine and software with any of the five, at its first such row */
+		for (int k = 0; k < i; k++)
+			if (!strcmp(r->hist->row[k].machine, row->machine) && !strcmp(r->hist->row[k].software, row->software))
+				for (int j = 0; j < 5; j++)
+					first &= strcmp(r->hist->row[k].measurement, m[j]) != 0;
+		for (int j = 0; j < 5; j++)
+			any |= !strcmp(row->measurement, m[j]) && isnan(row->size);
+		any |= !strcmp(row->measurement, "eel");
+		if (!first || !any)
+			continue;
+		sb_printf(h, "<tr><th>");
+		text(h, row->machine);
+		sb_printf(h, "</th>");
+		td_text(h, row->software);
+		for (int j = 0; j < 5; j++)
+			td(h, hist_value(r->hist, row->machine, row->software, m[j]), "%.0f", "ns");
+		td_text(h, row->source);
+		sb_printf(h, "</tr>\n");
+		shown++;
+	}
+	sb_printf(h, "</table>\n<p class=\"note\">%d machines from ", shown);
+	text(h, r->hist->path);
+	sb_printf(h, " (seed 000's text and seed 002's Table 4; see data/README.md for what was left out).</p></section>\n");
+}
+
+static void machine(struct sbuf *h, const struct jr_val *root)
+{
+	const struct jr_val *caps = jr_get(root, "nic.caps"), *w = jr_get(root, "warnings");
+	const struct jr_val *loc = jr_get(root, "counters.local");
+
+	sb_printf(h, "<section id=\"nic\"><h2>NIC and machine</h2>\n<table>\n");
+	sb_printf(h, "<tr><th>NIC</th><td>");
+	text(h, jr_str(root, "nic.uri"));
+	sb_printf(h, " (");
+	text(h, jr_str(root, "nic.name"));
+	sb_printf(h, ", backend ");
+	text(h, jr_str(root, "nic.backend"));
+	sb_printf(h, ")</td></tr>\n<tr><th>doorbell</th><td>");
+	text(h, jr_str(caps, "doorbell"));
+	sb_printf(h, "</td></tr>\n<tr><th>attached</th><td>");
+	text(h, jr_str(caps, "attach"));
+	sb_printf(h, "</td></tr>\n<tr><th>NIC clock</th><td>");
+	text(h, jr_str(caps, "clock"));
+	sb_printf(h, "</td></tr>\n<tr><th>machine</th><td>");
+	text(h, jr_str(root, "machine.cpu_model"));
+	sb_printf(h, ", %.0f cores, kernel ", num_at(root, "machine.cores_online"));
+	text(h, jr_str(root, "machine.kernel"));
+	sb_printf(h, "</td></tr>\n<tr><th>counter</th><td>");
+	text(h, jr_str(root, "machine.clock.source"));
+	sb_printf(h, " at %.1f MHz, ticks of %.1f ns, a read costs %.1f ns</td></tr>\n",
+		  num_at(root, "machine.clock.hz") / 1e6, num_at(root, "machine.clock.resolution_ns"),
+		  num_at(root, "machine.clock.timer_ns"));
+	sb_printf(h, "</table>\n");
+	if (jr_len(loc, "")) {
+		sb_printf(h, "<details><summary>NIC counters</summary>\n<table>\n<tr><th>counter</th><th>local</th>"
+			     "<th>peer</th></tr>\n");
+		for (size_t i = 0; i < loc->len; i++) {
+			sb_printf(h, "<tr><th>");
+			text(h, loc->kids[i]->key);
+			sb_printf(h, "</th>");
+			td(h, loc->kids[i]->type == JR_NUM ? loc->kids[i]->num : NAN, "%.0f", "");
+			td(h, jr_key(jr_get(root, "counters.peer"), loc->kids[i]->key) ?
+				      jr_key(jr_get(root, "counters.peer"), loc->kids[i]->key)->num : NAN, "%.0f", "");
+			sb_printf(h, "</tr>\n");
+		}
+		sb_printf(h, "</table></details>\n");
+	}
+	if (jr_len(w, "")) {
+		sb_printf(h, "<h3>Warnings</h3>\n<ul class=\"warn\">\n");
+		for (size_t i = 0; i < w->len; i++) {
+			sb_printf(h, "<li>");
+			text(h, jr_str(jr_at(w, i), ""));
+			sb_printf(h, "</li>\n");
+		}
+		sb_printf(h, "</ul>\n");
+	}
+	sb_printf(h, "</section>\n");
+}
+
+/* The SVG gnuplot wrote, from its <svg> on, with ids and references prefixed
+ * by the plot's name and its <title> the plot's. */
+static int inline_svg(struct sbuf *h, const char *dir, const struct plot *p, char *err, size_t errlen)
+{
+	static const char *const pat[] = { " id='", " id=\"", "href='#", "href=\"#", "url(#", "<title>Gnuplot</title>" };
+	enum { NPAT = sizeof(pat) / sizeof(pat[0]), TITLE = NPAT - 1 };
+	const char *next[NPAT], *c;
+	char path[4096], buf[65536];
+	struct sbuf s = { 0 };
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.svg", dir, p->name);
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		sb_put(&s, buf, n);
+	fclose(f);
+	c = strstr(sb_str(&s), "<svg");
+	if (!c || !strstr(c, "</svg>")) {
+		snprintf(err, errlen, "%s is not an SVG gnuplot wrote (no <svg> ... </svg>)", path);
+		sb_free(&s);
+		return -1;
+	}
+	sb_printf(h, "<svg role=\"img\" aria-label=\"");
+	text(h, p->title);
+	sb_printf(h, "\" class=\"plot-svg\"");
+	c += 4;
+	for (int i = 0; i < NPAT; i++)
+		next[i] = strstr(c, pat[i]);
+	for (;;) {
+		int k = -1;
+
+		for (int i = 0; i < NPAT; i++)
+			if (next[i] && (k < 0 || next[i] < next[k]))
+				k = i;
+		if (k < 0) {
+			sb_put(h, c, strlen(c));
+			break;
+		}
+		sb_put(h, c, (size_t)(next[k] - c));
+		c = next[k] + strlen(pat[k]);
+		if (k == TITLE) {
+			sb_printf(h, "<title>");
+			text(h, p->title);
+			sb_printf(h, "</title>");
+		} else {
+			sb_printf(h, "%s%s-", pat[k], p->name);
+		}
+		next[k] = strstr(c, pat[k]);
+	}
+	sb_printf(h, "\n");
+	sb_free(&s);
+	return 0;
+}
+
+static const char *style =
+	"body{font-family:'DejaVu Sans',sans-serif;margin:1.5em auto;max-width:1100px;color:#222;padding:0 1em}"
+	"h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ccc}h3{font-size:1em}"
+	"table{border-collapse:collapse;margin:.5em 0;font-size:.9em}"
+	"th,td{border:1px solid #ddd;padding:.25em .5em;text-align:left;vertical-align:top}"
+	"td.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}"
+	"tr.mine{background:#fdecea}.note,.meta{color:#555;font-size:.85em}"
+	".method{font-family:'DejaVu Sans Mono',monospace}"
+	"figure.plot{margin:1.5em 0;border:1px solid #ddd;padding:.5em}"
+	"svg.plot-svg{width:100%;height:auto;display:block}"
+	"figcaption{font-size:.85em;color:#333;margin-top:.4em}ul.warn li{color:#8a4b00}";
+
+int html_write(const char *dir, const struct report *r, const struct plot_out *out, size_t n, char *err,
+	       size_t errlen)
+{
+	const struct jr_val *root = r->run->root, *cmd = jr_get(root, "command");
+	char path[4096];
+	struct sbuf h = { 0 };
+	int missing = 0;
+	FILE *f;
+
+	sb_printf(&h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>eel-report: ");
+	text(&h, r->nic);
+	sb_printf(&h, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>eel-report: ", style);
+	text(&h, r->nic);
+	sb_printf(&h, "</h1>\n<p class=\"meta\">run ");
+	text(&h, r->run->path);
+	sb_printf(&h, ", written ");
+	text(&h, jr_str(root, "created"));
+	sb_printf(&h, " by eel ");
+	text(&h, jr_str(root, "eel_version"));
+	sb_printf(&h, " (schema eel.run %d)", r->run->version);
+	if (jr_len(cmd, "")) {
+		sb_printf(&h, ":<code>");
+		for (size_t i = 0; i < cmd->len; i++) {
+			sb_printf(&h, " ");
+			text(&h, jr_str(jr_at(cmd, i), ""));
+		}
+		sb_printf(&h, "</code>");
+	}
+	sb_printf(&h, "</p>\n");
+
+	parameters(&h, root);
+	breakdown(&h, root);
+	decompose(&h, root);
+	signature(&h, root);
+	bulk(&h, root);
+	limit(&h, root);
+	compare_history(&h, r);
+	machine(&h, root);
+
+	sb_printf(&h, "<section id=\"plots\"><h2>Plots</h2>\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct plot *p = out[i].plot;
+
+		if (!out[i].made) {
+			missing++;
+			continue;
+		}
+		sb_printf(&h, "<figure class=\"plot\" id=\"plot-%s\">\n", p->name);
+		if (inline_svg(&h, dir, p, err, errlen)) {
+			sb_free(&h);
+			return -1;
+		}
+		sb_printf(&h, "<figcaption><b>");
+		text(&h, p->title);
+		sb_printf(&h, "</b>, after ");
+		text(&h, p->source);
+		sb_printf(&h, ". ");
+		text(&h, sb_str(&out[i].caption));
+		sb_printf(&h, " Files: %s.svg, %s.png, gnuplot/%s.gp.</figcaption>\n</figure>\n", p->name, p->name, p->name);
+	}
+	sb_printf(&h, "</section>\n");
+	if (missing) {
+		sb_printf(&h, "<section id=\"not-measured\"><h2>Not measured</h2>\n<ul>\n");
+		for (size_t i = 0; i < n; i++) {
+			if (out[i].made)
+				continue;
+			sb_printf(&h, "<li id=\"missing-%s\"><b>", out[i].plot->name);
+			text(&h, out[i].plot->title);
+			sb_printf(&h, "</b> (%s): ", out[i].plot->cite);
+			text(&h, sb_str(&out[i].caption));
+			sb_printf(&h, "</li>\n");
+		}
+		sb_printf(&h, "</ul></section>\n");
+	}
+	sb_printf(&h, "<section id=\"seeds\"><h2>Seeds</h2>\n<ul>\n");
+	for (size_t k = 0; k < sizeof(seed_files) / sizeof(seed_files[0]); k++) {
+		sb_printf(&h, "<li>seed %s: ", seed_files[k][0]);
+		text(&h, seed_files[k][1]);
+		sb_printf(&h, "</li>\n");
+	}
+	sb_printf(&h, "</ul></section>\n</body>\n</html>\n");
+	if (h.oom) {
+		snprintf(err, errlen, "out of memory writing the HTML page");
+		sb_free(&h);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/index.html", dir);
+	f = fopen(path, "w");
+	if (!f || fputs(sb_str(&h), f) < 0 || fclose(f)) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		sb_free(&h);
+		return -1;
+	}
+	sb_free(&h);
+	return 0;
+}

@@ -1,0 +1,150 @@
+/* tools/report/plot_breakdown.c — seed 000 Fig. 3 style stacked bars: the
+ * stamped stages of one put (medians), decompose's parts with the method
+ * behind each, and EEL with o_s and o_r superimposed (from the bottom and
+ * from the top, as seed 000 draws them: where they overlap, o_s + o_r > EEL). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plots.h"
+
+#define STEP 2.0   /* between bars: room for the labels right of each */
+
+/* One box of a stacked bar, and its label when it is tall enough to carry one. */
+static void box(struct sbuf *b, double x, double lo, double hi, unsigned rgb, const char *name)
+{
+	sb_printf(b, "%g %g %g %g %g %g %u \"", x, (lo + hi) / 2, x - 0.3, x + 0.3, lo, hi, rgb);
+	sb_gpstr(b, name);
+	sb_printf(b, "\"\n");
+}
+
+int plot_breakdown(const struct report *r, struct sbuf *gp, struct sbuf *caption)
+{
+	const struct jr_val *root = r->run->root;
+	const struct jr_val *bd = jr_get(root, "breakdown.parts"), *dec = jr_get(root, "decompose.parts");
+	struct sbuf boxes = { 0 }, labels = { 0 }, keys = { 0 }, tics = { 0 };
+	char seen[32][32];
+	int nseen = 0, nbars = 0;
+	double top = 0, x = 1, eel, o_s, o_r;
+
+	if (!jr_len(bd, "") && !jr_len(dec, "")) {
+		sb_printf(caption, "not measured: the run has no stage breakdown (stamps) and no decompose section "
+				   "(eel-bench -t decompose)");
+		return 0;
+	}
+	for (int which = 0; which < 2; which++) {
+		const struct jr_val *parts = which ? dec : bd;
+		double y = 0;
+
+		if (!jr_len(parts, ""))
+			continue;
+		for (size_t i = 0; i < jr_len(parts, ""); i++) {
+			const struct jr_val *p = jr_at(parts, i);
+			const char *name = jr_str(p, "name"), *method = jr_str(p, "method");
+			double ns = which ? num_at(p, "ns") : num_at(p, "ns.median");
+			char label[96];
+			int known = 0;
+
+			if (!name || !isfinite(ns) || ns <= 0)
+				continue;
+			if (which)
+				snprintf(label, sizeof(label), "%s %.0f ns (%s)", name, ns, method ? method : "?");
+			else
+				snprintf(label, sizeof(label), "%s %.0f ns", name, ns);
+			box(&boxes, x, y, y + ns, stage_color(name), label);
+			for (int k = 0; k < nseen; k++)
+				known |= !strcmp(seen[k], name);
+			if (!known && nseen < 32) {
+				snprintf(seen[nseen++], sizeof(seen[0]), "%s", name);
+				sb_printf(&keys, ", NaN with boxes fs solid 0.85 lc rgb \"#%06x\" title \"", stage_color(name));
+				sb_gpstr(&keys, name);
+				sb_printf(&keys, "\"");
+			}
+			y += ns;
+		}
+		if (which) {
+			double res = num_at(root, "decompose.residual_ns"), deel = num_at(root, "decompose.eel_ns");
+
+			/* what the parts leave of decompose's EEL: an empty box up to that EEL */
+			if (isfinite(res) && res > 0 && isfinite(deel)) {
+				sb_printf(gp, "set object 4 rect from %g,%g to %g,%g fs empty border lc rgb \"#555555\" dt 2\n",
+					  x - 0.3, y, x + 0.3, y + res);
+				sb_printf(gp, "set label 4 \"residual %.0f ns\" at %g,%g left offset 0.5,0 font \",8\"\n", res,
+					  x + 0.3, y + res / 2);
+				sb_printf(&labels, "%g %g \"EEL %.0f ns\"\n", x, y + res, deel);
+				top = fmax(top, y + res);
+			} else {
+				sb_printf(&labels, "%g %g \"sum %.0f ns\"\n", x, y, y);
+			}
+		} else {
+			sb_printf(&labels, "%g %g \"one way %.0f ns\"\n", x, y, y);
+		}
+		sb_printf(&tics, "%s\"%s\" %g", nbars ? ", " : "", which ? "decompose\\n(method per part)" :
+			  "stamped stages\\n(medians)", x);
+		top = fmax(top, y);
+		x += STEP;
+		nbars++;
+	}
+
+	eel = num_at(root, "parameters.eel.ns.min");
+	if (!isfinite(eel))
+		eel = num_at(root, "decompose.eel_ns");
+	o_s = num_at(root, "parameters.o_s.ns");
+	o_r = num_at(root, "parameters.o_r.ns");
+	if (!isfinite(o_s))
+		o_s = num_at(root, "signature.o_s_ns");
+	if (!isfinite(o_r))
+		o_r = num_at(root, "signature.o_r_ns");
+	if (isfinite(eel) && eel > 0) {
+		top = fmax(top, eel);
+		sb_printf(&tics, "%s\"%s\" %g", nbars ? ", " : "",
+			  isfinite(o_s) || isfinite(o_r) ? "EEL with\\no_s and o_r" : "EEL", x);
+		sb_printf(&labels, "%g %g \"EEL %.0f ns\"\n", x, eel, eel);
+		if (isfinite(o_s) && o_s > 0) {
+			sb_printf(gp, "set object 1 rect from %g,0 to %g,%g fc rgb \"#1f77b4\" fs transparent solid 0.45 border "
+				      "lc rgb \"#1f77b4\"\n", x - 0.3, x, o_s);
+			sb_printf(gp, "set label 1 \"o_s %.0f ns\" at %g,%g right offset -0.5,0 font \",9\"\n", o_s, x - 0.3,
+				  o_s / 2);
+			top = fmax(top, o_s);
+		}
+		if (isfinite(o_r) && o_r > 0) {
+			sb_printf(gp, "set object 2 rect from %g,%g to %g,%g fc rgb \"#d62728\" fs transparent solid 0.45 "
+				      "border lc rgb \"#d62728\"\n", x, fmax(eel - o_r, 0), x + 0.3, eel);
+			sb_printf(gp, "set label 2 \"o_r %.0f ns\" at %g,%g left offset 0.5,0 font \",9\"\n", o_r, x + 0.3,
+				  fmax(eel - o_r, 0) + fmin(o_r, eel) / 2);
+		}
+		sb_printf(gp, "set object 3 rect from %g,0 to %g,%g fs empty border lc rgb \"black\" lw 1.5\n", x - 0.3,
+			  x + 0.3, eel);
+		sb_printf(gp, "set arrow 1 from graph 0, first %g to graph 1, first %g nohead dt 2 lc rgb \"#555555\"\n", eel,
+			  eel);
+		x += STEP;
+		nbars++;
+	}
+
+	gp_title(gp, r, plot_by_name("breakdown"));
+	sb_printf(gp, "$boxes << EOD\n%sEOD\n$totals << EOD\n%sEOD\n", sb_str(&boxes), sb_str(&labels));
+	sb_printf(gp, "set ylabel \"ns (one 8-byte put)\"\nset xrange [0.3:%g]\nset yrange [0:%g]\n", x - STEP + 1.6,
+		  top * 1.12);
+	sb_printf(gp, "set xtics (%s) nomirror\nset ytics nomirror\nset grid ytics lc rgb \"#dddddd\"\n", sb_str(&tics));
+	sb_printf(gp, "set key outside right top vertical font \",9\" title \"stage\"\nset style fill solid 0.85 border lc rgb \"white\"\n");
+	sb_printf(gp, "set bmargin 4\n");
+	sb_printf(gp, "plot $boxes using 1:2:3:4:5:6:7 with boxxyerror lc rgb variable notitle, \\\n"
+		      "     $boxes using ($1+0.32):2:(($6-$5) >= %g ? stringcolumn(8) : \"\") with labels left font \",8\" notitle, \\\n"
+		      "     $totals using 1:2:3 with labels offset 0,0.7 font \",9\" notitle%s\n",
+		  top * 0.04, sb_str(&keys));
+	sb_printf(caption, "Stacked bars, bottom to top in the order of the stages.");
+	if (jr_len(bd, ""))
+		sb_printf(caption, " Stamped stages: medians of the stamped puts (their sum is the median one-way time, "
+				   "not the ping-pong EEL).");
+	if (jr_len(dec, ""))
+		sb_printf(caption, " Decompose: each part says how it was obtained (stamped, nic_clock, difference, "
+				   "modelled, remainder).");
+	if (isfinite(eel))
+		sb_printf(caption, " Right: EEL (ping-pong RTT/2, minimum) with o_s from the bottom and o_r from the top, "
+				   "as in seed 000 Fig. 3; where they overlap, o_s + o_r > EEL.");
+	sb_free(&boxes);
+	sb_free(&labels);
+	sb_free(&keys);
+	sb_free(&tics);
+	return 1;
+}

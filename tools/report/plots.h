@@ -1,0 +1,45 @@
+/* tools/report/plots.h — the report's plots: each writes the body of one
+ * gnuplot script (data inline) from a run, or says the run did not measure
+ * what it needs. Every plot's title names the seed figure it follows. */
+#ifndef EEL_TOOLS_REPORT_PLOTS_H
+#define EEL_TOOLS_REPORT_PLOTS_H
+
+#include <stddef.h>
+
+#include "doc.h"
+#include "hist.h"
+#include "sbuf.h"
+
+struct report {
+	const struct run *run;
+	const struct hist *hist;     /* the seeds' historical machines (may be empty) */
+	char nic[160];               /* the NIC's name, for titles */
+};
+
+struct plot {
+	const char *name;            /* file stem: NAME.svg, NAME.png, gnuplot/NAME.gp */
+	const char *title;           /* what it shows */
+	const char *cite;            /* the seed figure it follows, short: in the plot's title */
+	const char *source;          /* the same with the seed files' names: beside the plot in the page */
+	/* Writes the script body into gp and a caption (HTML-safe text) into caption:
+	 * 1. Or 0 when the run lacks what it needs, with the reason in caption. */
+	int (*make)(const struct report *r, struct sbuf *gp, struct sbuf *caption);
+};
+
+extern const struct plot report_plots[];
+extern const size_t report_nplots;
+
+int plot_breakdown(const struct report *r, struct sbuf *gp, struct sbuf *caption);
+int plot_signature(const struct report *r, struct sbuf *gp, struct sbuf *caption);
+int plot_flood_q(const struct report *r, struct sbuf *gp, struct sbuf *caption);
+int plot_bulk_time(const struct report *r, struct sbuf *gp, struct sbuf *caption);
+int plot_bulk_bw(const struct report *r, struct sbuf *gp, struct sbuf *caption);
+int plot_overlap(const struct report *r, struct sbuf *gp, struct sbuf *caption);
+int plot_map(const struct report *r, struct sbuf *gp, struct sbuf *caption);
+
+/* shared by the plots (plots.c) */
+void gp_title(struct sbuf *gp, const struct report *r, const struct plot *p);
+const struct plot *plot_by_name(const char *name);
+unsigned stage_color(const char *name);   /* 0xRRGGBB, the same for a stage in every bar */
+
+#endif
