@@ -6,6 +6,9 @@
  *   port       the port, from 1 (default 1)
  *   gid_index  RoCE: the GID to use (default: RoCE v2 with an IPv4-mapped
  *              address, then any RoCE v2, then RoCE v1)
+ *   spin_us    a blocking call spins this long, then naps 50 us between looks;
+ *              0: spins for ever (default on NICs; 1000 on rxe and siw, whose
+ *              RDMA work is done by the kernel on the hosts' own CPUs)
  *
  * Open: the device, its port and GID (verbs_dev.c); a protection domain; a
  * send and a receive CQ (verbs_cq.c: with the NIC's completion timestamps
@@ -110,7 +113,7 @@ static int vb_open(struct eel_dev *dev, struct eel_uri *u)
 	char ibdev[64];
 	unsigned port;
 	uint32_t max_inline = 0;
-	uint64_t gi;
+	uint64_t gi, spin_us = UINT64_MAX;
 	int forced = -1, ts, rc;
 
 	if (!v)
@@ -126,6 +129,8 @@ static int vb_open(struct eel_dev *dev, struct eel_uri *u)
 		goto fail;
 	if (rc == 0)
 		forced = (int)gi;
+	if ((rc = eel_uri_u64(u, "spin_us", 0, 10000000, &spin_us)) < 0)
+		goto fail;
 	if ((rc = eel_uri_check_unused(u, VB_OPTIONS)) || (rc = vb_open_device(v, ibdev, port)) ||
 	    (rc = vb_choose_gid(v, forced)) || (rc = alloc_state(v)))
 		goto fail;
@@ -150,6 +155,9 @@ static int vb_open(struct eel_dev *dev, struct eel_uri *u)
 	v->clk.on = ts & rc;
 	if ((rc = create_qp(v, &max_inline)))
 		goto fail;
+	if (spin_us == UINT64_MAX)
+		spin_us = v->software ? VB_SPIN_US_SOFT : 0;
+	v->spin_cycles = eel_ns_to_cycles(eel_clock(), (double)spin_us * 1000);
 	vb_rx_counter_open(v);
 	/* async events are looked at from the wait loops: never block on them */
 	fcntl(v->ctx->async_fd, F_SETFL, fcntl(v->ctx->async_fd, F_GETFL) | O_NONBLOCK);

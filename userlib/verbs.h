@@ -22,10 +22,12 @@
 
 #include "dev.h"
 
-#define VB_OPTIONS "gid_index timeout_ms stamp_every sq_depth"
+#define VB_OPTIONS "gid_index spin_us timeout_ms stamp_every sq_depth"
 #define VB_TRACE_RECS 1024u
 #define VB_RQ_DEPTH 64u        /* receives posted for notified puts (WRITE_WITH_IMM) */
 #define VB_OOB_RTS 0x10        /* backend's out-of-band message: "my QP is ready to send" */
+#define VB_SPIN_US_SOFT 1000u  /* rxe, siw: a wait spins 1 ms, then naps between looks */
+#define VB_NAP_NS 50000        /* the nap */
 
 /* The connection information one end sends the other (eel_connect). */
 #define VB_CONN_MAGIC 0x56454c45u /* "ELEV" */
@@ -154,6 +156,7 @@ struct verbs {
 	uint32_t tx_next, tx_drain, rx_next, rx_drain;
 	struct vb_nic_clock clk;
 
+	uint64_t spin_cycles;       /* a wait spins this long, then naps (0: spins for ever) */
 	uint64_t cnt[VB_SW_COUNTERS];
 	uint64_t async_next;        /* when to look at the device's async events again */
 	int rx_fd;                  /* the port's received-packets counter in sysfs, or -1 */

@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <arpa/inet.h>
 
 #include "verbs.h"
@@ -329,11 +330,50 @@ static int tick(struct eel_dev *dev, struct eel_wait *w)
 	return v->err ? vb_error(v) : 0;
 }
 
+/* A blocking loop: wait.c's deadline and peer watch, and when it stops spinning. */
+struct vb_wait {
+	struct eel_wait w;
+	uint64_t nap_at;    /* counter value after which it naps between looks (0: never) */
+	int napping;
+};
+
+static void wait_start(struct eel_dev *dev, struct vb_wait *vw, const char *what)
+{
+	struct verbs *v = VERBS(dev);
+
+	eel_wait_start(dev, &vw->w, what);
+	vw->nap_at = v->spin_cycles ? eel_stamp() + v->spin_cycles : 0;
+	vw->napping = 0;
+}
+
+/* One turn of a blocking loop whose look found nothing yet: the bookkeeping
+ * (tick), then a pause — a spin-loop hint or, once the wait has spun for
+ * spin_us (software RDMA devices only, by default), a nap of VB_NAP_NS. On rxe
+ * and siw the NIC is the kernel on these CPUs: a waiter that spins for ever
+ * takes the CPU from the very work it waits for (and, in a VM, from the host
+ * that runs the other VM). A wait that ends within spin_us never naps. */
+static int wait_turn(struct eel_dev *dev, struct vb_wait *vw)
+{
+	int rc;
+
+	if (vw->napping)
+		vw->w.spins |= 255; /* after a nap, every look does the whole tick */
+	if ((rc = tick(dev, &vw->w)))
+		return rc;
+	if (!vw->napping && vw->nap_at && !(vw->w.spins & 255) && eel_stamp() >= vw->nap_at)
+		vw->napping = 1;
+	if (vw->napping)
+		nanosleep(&(struct timespec){ .tv_sec = 0, .tv_nsec = VB_NAP_NS }, NULL);
+	else
+		relax();
+	return 0;
+}
+
 /* Room for one more WQE: reap; when still full, -EAGAIN or wait for it. */
 static int sq_room(struct eel_dev *dev, int block, const char *what)
 {
 	struct verbs *v = VERBS(dev);
-	struct eel_wait w;
+	struct vb_wait w;
 	int rc;
 
 	if (v->head - v->tail < v->sq_depth)
@@ -347,12 +387,11 @@ static int sq_room(struct eel_dev *dev, int block, const char *what)
 		v->cnt[VB_CNT_EAGAIN]++;
 		return eel_err(-EAGAIN, "send queue full (%u puts in flight): poll, then post again", v->sq_depth);
 	}
-	eel_wait_start(dev, &w, what);
+	wait_start(dev, &w, what);
 	while (v->head - v->tail >= v->sq_depth) {
 		reap_all(v);
-		if ((rc = tick(dev, &w)))
+		if ((rc = wait_turn(dev, &w)))
 			return rc;
-		relax();
 	}
 	return v->err ? vb_error(v) : 0;
 }
@@ -509,7 +548,7 @@ int vb_eget(struct eel_dev *dev, const struct eel_window *src, uint64_t off, uin
 	struct ibv_sge sge;
 	struct ibv_send_wr wr;
 	struct vb_sq_ent e;
-	struct eel_wait w;
+	struct vb_wait w;
 	volatile uint64_t *slot;
 	uint64_t seq;
 	int rc;
@@ -532,12 +571,12 @@ int vb_eget(struct eel_dev *dev, const struct eel_window *src, uint64_t off, uin
 	if ((rc = post_send(v, &wr, &e, 0)))
 		return rc;
 	v->cnt[VB_CNT_EGETS]++;
-	eel_wait_start(dev, &w, "eel_eget: waiting for the value");
+	wait_start(dev, &w, "eel_eget: waiting for the value");
 	while (v->tail <= seq) {
 		reap_all(v);
 		if (v->err)
 			return vb_error(v);
-		if ((rc = tick(dev, &w)))
+		if ((rc = wait_turn(dev, &w)))
 			return rc;
 	}
 	if (v->err)
@@ -594,7 +633,7 @@ static int post_fence(struct eel_dev *dev)
 int vb_quiet(struct eel_dev *dev)
 {
 	struct verbs *v = VERBS(dev);
-	struct eel_wait w;
+	struct vb_wait w;
 	int rc;
 
 	if (v->err)
@@ -604,35 +643,34 @@ int vb_quiet(struct eel_dev *dev)
 		return v->err ? vb_error(v) : 0;
 	if (!(v->ring[(v->head - 1) & (v->sq_depth - 1)].flags & VB_SIGNALED) && (rc = post_fence(dev)))
 		return rc;
-	eel_wait_start(dev, &w, "eel_quiet: waiting for puts to be delivered");
+	wait_start(dev, &w, "eel_quiet: waiting for puts to be delivered");
 	while (v->tail != v->head) {
 		reap_all(v);
 		if (v->err)
 			return vb_error(v);
-		if ((rc = tick(dev, &w)))
+		if ((rc = wait_turn(dev, &w)))
 			return rc;
 	}
 	return v->err ? vb_error(v) : 0;
 }
 
-/* Spin on memory, as perftest's ib_write_lat polls the last byte: nothing
+/* Look at memory, as perftest's ib_write_lat polls the last byte: nothing
  * tells the receiver of a plain RDMA WRITE. The send CQ is looked at every
  * 256 turns (a failed put of ours ends the wait with its reason), and on
  * every turn while a stamped put waits for its COMPLETE stamp. */
 int vb_wait_u64(struct eel_dev *dev, const volatile uint64_t *addr, uint64_t value)
 {
 	struct verbs *v = VERBS(dev);
-	struct eel_wait w;
+	struct vb_wait w;
 	int rc;
 
 	if (*addr != value) {
-		eel_wait_start(dev, &w, "waiting for a put to land");
+		wait_start(dev, &w, "waiting for a put to land");
 		while (*addr != value) {
 			if (v->traced_out)
 				reap_send(v);
-			if ((rc = tick(dev, &w)))
+			if ((rc = wait_turn(dev, &w)))
 				return rc;
-			relax();
 		}
 	}
 	if (v->stamp_every && v->detects % v->stamp_every == 0)
