@@ -5,7 +5,9 @@
  *   verbs_dev.c      the device, its port, the GID, sysfs facts (attach, doorbell)
  *   verbs_conn.c     connection info and the QP state machine (RESET..RTS)
  *   verbs_cq.c       completion queues, with or without NIC timestamps, and the NIC clock
- *   verbs_data.c     put, eput, eget, poll, quiet, wait: the send queue and its signalling
+ *   verbs_data.c     put, eput, eget, poll, quiet: the send queue and its signalling
+ *   verbs_reap.c     completions, and errors (failed completions, async events)
+ *   verbs_wait.c     the blocking loops, and the receive-side wait on memory
  *   verbs_trace.c    stamps, trace records, counters
  *
  * One RC queue pair per device (IBTA Vol. 1, ch. 9: the reliable connected
@@ -193,6 +195,32 @@ int vb_clock_start(struct verbs *v);
 void vb_clock_sync(struct verbs *v);
 uint64_t vb_clock_to_host(const struct vb_nic_clock *c, uint64_t raw);
 
+/* verbs_reap.c */
+void vb_reap_send(struct verbs *v);
+/* Both CQs; a flush with no cause seen becomes the connection's error. */
+void vb_reap_all(struct verbs *v);
+void vb_async_events(struct verbs *v);
+/* The connection's first error, said again (and returned). */
+int vb_error(struct verbs *v);
+/* A failed work completion as an error code, and its message into buf. */
+int vb_wc_error(const struct vb_wc *wc, const struct vb_sq_ent *e, const char *ibdev, char *buf, size_t n);
+int vb_post_recvs(struct verbs *v, uint32_t n);
+
+/* verbs_wait.c */
+/* A blocking loop: wait.c's deadline and peer watch, and when it stops spinning. */
+struct vb_wait {
+	struct eel_wait w;
+	uint64_t nap_at;    /* counter value after which it naps between looks (0: never) */
+	int napping;
+};
+void vb_wait_start(struct eel_dev *dev, struct vb_wait *vw, const char *what);
+/* One turn of a blocking loop whose look found nothing yet. */
+int vb_wait_turn(struct eel_dev *dev, struct vb_wait *vw);
+/* Room for one more WQE: -EAGAIN when full, or (block) wait for it. */
+int vb_sq_room(struct eel_dev *dev, int block, const char *what);
+int vb_wait_u64(struct eel_dev *dev, const volatile uint64_t *addr, uint64_t value);
+int vb_progress(struct eel_dev *dev);
+
 /* verbs_data.c */
 int vb_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, size_t len,
 	   const struct eel_window *dst, uint64_t dst_off, unsigned flags, uint64_t wr_id, uint32_t imm);
@@ -200,13 +228,6 @@ int vb_eput(struct eel_dev *dev, const struct eel_window *dst, uint64_t off, uin
 int vb_eget(struct eel_dev *dev, const struct eel_window *src, uint64_t off, uint64_t *value);
 int vb_poll(struct eel_dev *dev, struct eel_cqe *cqe, int max);
 int vb_quiet(struct eel_dev *dev);
-int vb_wait_u64(struct eel_dev *dev, const volatile uint64_t *addr, uint64_t value);
-int vb_progress(struct eel_dev *dev);
-int vb_post_recvs(struct verbs *v, uint32_t n);
-/* The connection's first error, said again (and returned). */
-int vb_error(struct verbs *v);
-/* A failed work completion as an error code, and its message into buf. */
-int vb_wc_error(const struct vb_wc *wc, const struct vb_sq_ent *e, const char *ibdev, char *buf, size_t n);
 
 /* verbs_trace.c */
 void vb_rx_counter_open(struct verbs *v);
