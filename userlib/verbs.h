@@ -148,6 +148,7 @@ struct verbs {
 	int err;
 	char errmsg[400];
 	int flushed;                /* a flushed work request was seen: a consequence, kept apart */
+	int port_down;              /* the port went down (async event) and has not come back */
 	char flushmsg[400];         /* until the cause is found (or there is none to find) */
 
 	/* stamps (verbs_trace.c) */

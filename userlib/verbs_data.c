@@ -30,7 +30,6 @@
 
 #include "verbs.h"
 
-
 /* Post one send WQE described by e. Stamps DOORBELL and DOORBELL_DONE around
  * ibv_post_send (which writes the WQE and rings: on rxe and siw a write()
  * to the kernel, which runs the requester at once; on mlx5 a BlueFlame store). */
@@ -239,7 +238,6 @@ int vb_poll(struct eel_dev *dev, struct eel_cqe *out, int max)
 		return vb_error(v);
 	return n;
 }
-
 
 /* A signalled zero-length RDMA WRITE behind the last WQE, to the place that
  * WQE wrote: its completion says all before it were delivered. */

@@ -26,7 +26,11 @@ static void set_error(struct verbs *v, int code, const char *msg)
 	if (v->err)
 		return;
 	v->err = code;
-	snprintf(v->errmsg, sizeof(v->errmsg), "%s", msg);
+	if (v->port_down)
+		snprintf(v->errmsg, sizeof(v->errmsg), "%s (port %u of %s went down before: bring its link up, "
+			 "for RoCE `ip link set %s up`)", msg, v->port, v->ibdev, v->netdev[0] ? v->netdev : "<netdev>");
+	else
+		snprintf(v->errmsg, sizeof(v->errmsg), "%s", msg);
 }
 
 /* A flushed work request says only that the QP is in the error state; the
@@ -243,7 +247,9 @@ void vb_reap_all(struct verbs *v)
 }
 
 /* The device's own news (ibv_get_async_event(3), the fd made non-blocking at
- * open): a port that went down, a queue pair the device gave up on. */
+ * open): a queue pair the device gave up on ends the connection; a port that
+ * went down is remembered (a link that comes back soon loses nothing on RC,
+ * and if the connection fails meanwhile, its message says the port was down). */
 void vb_async_events(struct verbs *v)
 {
 	struct ibv_async_event ev;
@@ -252,9 +258,10 @@ void vb_async_events(struct verbs *v)
 	while (!ibv_get_async_event(v->ctx, &ev)) {
 		switch (ev.event_type) {
 		case IBV_EVENT_PORT_ERR:
-			snprintf(msg, sizeof(msg), "port %u of %s went down: bring its link up (for RoCE `ip link "
-				 "set %s up`)", v->port, v->ibdev, v->netdev[0] ? v->netdev : "<netdev>");
-			set_error(v, -ENETDOWN, msg);
+			v->port_down = 1;
+			break;
+		case IBV_EVENT_PORT_ACTIVE:
+			v->port_down = 0;
 			break;
 		case IBV_EVENT_QP_FATAL:
 		case IBV_EVENT_QP_REQ_ERR:
