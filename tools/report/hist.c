@@ -99,7 +99,8 @@ static int load(struct hist *h, const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
-	snprintf(h->path, sizeof(h->path), "%s", path);
+	if (!realpath(path, h->path))
+		snprintf(h->path, sizeof(h->path), "%s", path);
 	n = record(f, buf, sizeof(buf), field, &line);
 	for (size_t k = 0; k < NCOL; k++) {
 		idx[k] = -1;

@@ -389,7 +389,27 @@ static void compare_history(struct sbuf *h, const struct report *r)
 	}
 	sb_printf(h, "</table>\n<p class=\"note\">%d machines from ", shown);
 	text(h, r->hist->path);
-	sb_printf(h, " (seed 000's text and seed 002's Table 4; see data/README.md for what was left out).</p></section>\n");
+	sb_printf(h, " (seed 000's text and seed 002's Table 4; see data/README.md for what was left out).</p>\n");
+	/* seed 004 Table 2: the latency in the node's CPU cycles, against EEL in the host counter's */
+	sb_printf(h, "<details><summary>latency in CPU cycles (seed 004 Table 2)</summary>\n<table>\n<tr><th>machine</th>"
+		     "<th>software</th><th>latency</th><th>source</th></tr>\n<tr class=\"mine\"><th>this NIC (EEL)</th>");
+	td_text(h, r->nic);
+	td(h, num_at(root, "parameters.eel.cycles.min"), "%.0f", "cycles");
+	sb_printf(h, "<td>this run, the host counter's cycles</td></tr>\n");
+	for (int i = 0; i < r->hist->n; i++) {
+		const struct hist_row *row = &r->hist->row[i];
+
+		if (strcmp(row->measurement, "latency_cycles"))
+			continue;
+		sb_printf(h, "<tr><th>");
+		text(h, row->machine);
+		sb_printf(h, "</th>");
+		td_text(h, row->software);
+		td(h, row->value, "%.0f", "cycles");
+		td_text(h, row->source);
+		sb_printf(h, "</tr>\n");
+	}
+	sb_printf(h, "</table></details></section>\n");
 }
 
 static void machine(struct sbuf *h, const struct jr_val *root)
