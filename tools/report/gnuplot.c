@@ -57,17 +57,26 @@ static long file_size(const char *path)
 	return stat(path, &st) ? -1 : (long)st.st_size;
 }
 
-/* The first line of a file, for an error message. */
-static void first_line(const char *path, char *buf, size_t len)
+/* The last non-empty line of a file (gnuplot puts the error there, after the
+ * offending command and a caret), for an error message. */
+static void last_line(const char *path, char *buf, size_t len)
 {
+	char line[512];
 	FILE *f = fopen(path, "r");
 
 	buf[0] = 0;
-	if (f) {
-		if (fgets(buf, (int)len, f))
-			buf[strcspn(buf, "\n")] = 0;
-		fclose(f);
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (line[strspn(line, " \t^")]) {
+			size_t n = strlen(line) < len - 1 ? strlen(line) : len - 1;
+
+			memcpy(buf, line, n);
+			buf[n] = 0;
+		}
 	}
+	fclose(f);
 }
 
 int gp_check(char *err, size_t errlen)
@@ -83,7 +92,7 @@ int gp_check(char *err, size_t errlen)
 	close(fd);
 	snprintf(log, sizeof(log), "%s", tmp);
 	rc = run(NULL, args, log);
-	first_line(log, line, sizeof(line));
+	last_line(log, line, sizeof(line));
 	unlink(tmp);
 	if (rc == 127) {
 		snprintf(err, errlen, "cannot run %s: install it with sudo tools/setup report (Debian's gnuplot-nox)",
@@ -144,7 +153,7 @@ int gp_render(const char *dir, const char *name, const char *body, char *err, si
 		return -1;
 	}
 	if (rc) {
-		first_line(log, line, sizeof(line));
+		last_line(log, line, sizeof(line));
 		snprintf(err, errlen, "gnuplot failed on %s (exit %d): %s", rel, rc, line);
 		return -1;
 	}
