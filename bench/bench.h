@@ -261,7 +261,8 @@ struct decompose_res {
 	int nparts;
 	struct dec_part check[4];
 	int nchecks;
-	double eel_put, eel_dma, eel_ereg, dma_tx_ns;
+	double eel_put, eel_dma, eel_ereg, dma_tx_ns; /* medians of the interleaved runs */
+	double fetch_diff_ns, payload_diff_ns;        /* medians of the per-run differences */
 	int have_dma, have_ereg, have_dma_tx;
 };
 
@@ -302,6 +303,8 @@ enum pp_variant {
 };
 int pingpong_series(struct session *s, int variant, uint32_t runs, uint32_t iters, int stamps,
 		    struct pingpong_res *pp, struct breakdown *bd);
+int pingpong_interleaved(struct session *s, const int *variant, int nvar, uint32_t runs, uint32_t iters,
+			 struct pingpong_res *pp);
 int flood_run(struct session *s, struct results *r);
 int overlap_run(struct session *s, struct results *r);
 int signature_run(struct session *s, struct results *r);

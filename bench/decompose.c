@@ -80,7 +80,7 @@ void decompose_build(struct decompose_res *d, const struct breakdown *bd, double
 	}
 	/* The differences: checks where the stages are stamped, parts where not. */
 	if (d->have_ereg) {
-		double v = d->eel_put - d->eel_ereg;
+		double v = d->fetch_diff_ns;
 
 		if (stamped_fetch) {
 			struct dec_part *p = &d->check[d->nchecks++];
@@ -99,7 +99,7 @@ void decompose_build(struct decompose_res *d, const struct breakdown *bd, double
 		}
 	}
 	if (d->have_dma) {
-		double v = d->eel_dma - d->eel_put;
+		double v = d->payload_diff_ns;
 
 		if (stamped_tx && d->have_dma_tx) {
 			struct dec_part *p = &d->check[d->nchecks++];
@@ -138,35 +138,62 @@ void decompose_build(struct decompose_res *d, const struct breakdown *bd, double
 	d->done = 1;
 }
 
+/* The median of a's runs less b's, run by run (the runs were interleaved). */
+static double median_diff(const struct pingpong_res *a, const struct pingpong_res *b)
+{
+	double t[MAX_RUNS];
+	int n = a->nruns < b->nruns ? a->nruns : b->nruns;
+
+	for (int i = 0; i < n; i++)
+		t[i] = a->eel_ns[i] - b->eel_ns[i];
+	return stat_of(t, n).median;
+}
+
 int decompose_run(struct session *s, struct results *r)
 {
 	struct decompose_res *d = &r->dec;
 	uint32_t runs = s->plan.runs > 6 ? s->plan.runs / 2 : 3, iters = s->plan.iters / 2 + 1;
-	static struct pingpong_res dma, ereg;
+	static struct pingpong_res dma, pp[3];
 	static struct breakdown dma_bd;
+	int var[3] = { PP_PUT }, nvar = 1, i_dma = -1, i_ereg = -1;
 
 	memset(&dma, 0, sizeof(dma));
-	memset(&ereg, 0, sizeof(ereg));
-	if (!r->pp.done && pingpong_run(s, r))
+	memset(pp, 0, sizeof(pp));
+	/* the plain put's runs, unless -t pingpong ran them (the plan, not
+	 * r->pp.done, decides: the server keeps no results) */
+	if (!(s->plan.tests & T_PINGPONG) && pingpong_run(s, r))
 		return -1;
-	/* the variants: DMA'd payload (stamped too, for the check), E-register stores */
 	if (s->caps->max_inline >= 8) {
+		/* the DMA'd payload's own stamps, for the check */
 		if (pingpong_series(s, PP_PUT_DMA, runs, iters, 1, &dma, &dma_bd))
 			return -1;
 		breakdown_finish(&dma_bd);
+		i_dma = nvar;
+		var[nvar++] = PP_PUT_DMA;
 	}
-	if ((s->caps->flags & EEL_CAP_EREGS) && pingpong_series(s, PP_EREG, runs, iters, 0, &ereg, NULL))
+	if (s->caps->flags & EEL_CAP_EREGS) {
+		i_ereg = nvar;
+		var[nvar++] = PP_EREG;
+	}
+	/* the variants whose differences are parts (or checks), interleaved */
+	if (nvar > 1 && pingpong_interleaved(s, var, nvar, runs, iters, pp))
 		return -1;
 	if (s->server)
 		return 0;
 	d->eel_ns = r->pp.eel.median;
-	d->eel_put = r->pp.eel.median;
-	d->have_dma = dma.done;
-	d->eel_dma = dma.eel.median;
+	d->eel_put = nvar > 1 ? pp[0].eel.median : r->pp.eel.median;
+	d->have_dma = i_dma >= 0;
+	if (d->have_dma) {
+		d->eel_dma = pp[i_dma].eel.median;
+		d->payload_diff_ns = median_diff(&pp[i_dma], &pp[0]);
+	}
 	d->have_dma_tx = dma_bd.done && dma_bd.have[3];
 	d->dma_tx_ns = dma_bd.part[3].median;
-	d->have_ereg = ereg.done;
-	d->eel_ereg = ereg.eel.median;
+	d->have_ereg = i_ereg >= 0;
+	if (d->have_ereg) {
+		d->eel_ereg = pp[i_ereg].eel.median;
+		d->fetch_diff_ns = median_diff(&pp[0], &pp[i_ereg]);
+	}
 	decompose_build(d, &r->bd, poll_pass_ns(s));
 	return 0;
 }

@@ -80,7 +80,7 @@ void json_num(struct json *j, const char *key, double v)
 {
 	member(j, key);
 	if (isfinite(v))
-		fprintf(j->f, "%.6g", v);
+		fprintf(j->f, "%.10g", v);
 	else
 		fputs("null", j->f);
 }

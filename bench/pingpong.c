@@ -205,3 +205,36 @@ int pingpong_run(struct session *s, struct results *r)
 {
 	return pingpong_series(s, PP_PUT, s->plan.runs, s->plan.iters, 1, &r->pp, &r->bd);
 }
+
+/* Runs of several variants interleaved, stamps off: run i of each variant
+ * follows run i of the one before, so a drift in the machine's speed (another
+ * process, a frequency step) touches every variant alike and a difference
+ * between two variants can be taken run by run (decompose.c). pp[v] gets
+ * variant v's runs. */
+int pingpong_interleaved(struct session *s, const int *variant, int nvar, uint32_t runs, uint32_t iters,
+			 struct pingpong_res *pp)
+{
+	eel_set_stamp_every(s->dev, 0);
+	for (int run = -1; run < (int)runs; run++) {
+		for (int v = 0; v < nvar; v++, s->point++) {
+			uint32_t n = run < 0 ? s->plan.warmup : iters;
+			double eel_ns = 0;
+
+			if (n == 0)
+				continue;
+			progress(s, "ping-pong variants, interleaved: run %d of %u", run + 1, runs);
+			if (s->server ? server_run(s, variant[v], n) : client_run(s, variant[v], n, &eel_ns))
+				return -1;
+			if (!s->server && run >= 0)
+				pp[v].eel_ns[pp[v].nruns++] = eel_ns;
+		}
+	}
+	for (int v = 0; v < nvar && !s->server; v++) {
+		double t[MAX_RUNS];
+
+		memcpy(t, pp[v].eel_ns, sizeof(double) * (size_t)pp[v].nruns);
+		pp[v].eel = stat_of(t, pp[v].nruns);
+		pp[v].done = 1;
+	}
+	return 0;
+}

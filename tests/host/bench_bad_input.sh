@@ -35,7 +35,6 @@ expect 2 "is not a number" -n ten
 expect 2 "unknown option '--bogus'" --bogus
 expect 2 "unknown test 'nonsense'" -t nonsense
 expect 2 "needs a value" --json
-expect 2 "run it with --pair" -t limit 127.0.0.1
 expect 2 "give --json FILE" -q
 expect 2 "unexpected argument" host1 host2
 expect 2 "a queue depth is larger" --depths 1,8 --flood-msgs 4

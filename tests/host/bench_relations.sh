@@ -17,7 +17,7 @@ check() {  # check 'jq expression' 'what it means'
   fi
   echo "ok: $2"
 }
-check '.schema == "eel.run" and .schema_version == 1' 'a versioned eel.run document'
+check '.schema == "eel.run" and .schema_version == 2' 'a versioned eel.run document'
 check '.nic.backend == "softnic" and .machine.clock.hz > 0 and .machine.clock.timer_ns > 0' 'machine and NIC facts'
 check '.parameters.eel.ns.min > 0 and .parameters.eel.ns.min <= .parameters.eel.ns.median' 'EEL measured, min <= median'
 check '.parameters.eel.cycles.min > 0' 'EEL in cycles'
@@ -32,7 +32,7 @@ check '.counters.local.tx_messages > 0 and .counters.peer.rx_messages > 0' 'NIC 
 check '.parameters.eel_stamped.ns.n > 0' 'EEL with stamps on, in the same run'
 check '.schema_version == 2 and .signature.o_s_ns > 0 and .signature.g_ns >= .signature.o_s_ns' 'seed 002 signature: g >= o_s > 0'
 check '.signature.rtt_ns > 0 and (.signature.curves | length) == 4' 'the signature: RTT and four curves'
-check '(.bulk.points | length) == 5 and (.bulk.points | all(.t_ns.min > 0 and .echo_ns.min > 0))' 'bulk T(n) and echo per size'
+check '(.bulk.points | length) == 6 and (.bulk.points | all(.t_ns.min > 0 and .echo_ns.min > 0))' 'bulk T(n) and echo per size'
 check '.bulk.fits.hockney.beta_ns_per_byte > 0 and .bulk.fits.model003.err >= 0 and (.bulk.fits.validation | length) == 20' 'fits, judged on 20 random sizes'
 check '.decompose.eel_ns > 0 and ((.decompose.parts | map(.ns) | add) + .decompose.residual_ns - .decompose.eel_ns | fabs) < 1e-6' 'the decomposition adds up to EEL'
 grep -q "where one 8-byte put goes" "$out/table.txt" || { echo "FAILED: no breakdown in the table"; exit 1; }

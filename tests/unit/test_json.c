@@ -338,7 +338,7 @@ static void test_document(void)
 	check_lit(r, "/nan", J_NULL, "null");
 	check_lit(r, "/inf", J_NULL, "null");
 	check_lit(r, "/minf", J_NULL, "null");
-	check_num(r, "/pi", 3.14159265358979, 1e-6); /* %.6g: six significant digits */
+	check_num(r, "/pi", 3.14159265358979, 1e-6); /* %.10g: ten significant digits */
 	check_lit(r, "/u64max", J_NUM, "18446744073709551615");
 	check_lit(r, "/yes", J_BOOL, "true");
 	check_lit(r, "/no", J_BOOL, "false");

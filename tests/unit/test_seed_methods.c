@@ -105,6 +105,7 @@ static void decompose(void)
 	d.eel_ns = d.eel_put = 2000;
 	d.have_dma = 1;
 	d.eel_dma = 2300;
+	d.payload_diff_ns = 300;
 	decompose_build(&d, &bd, 80);
 	for (int i = 0; i < d.nparts; i++)
 		sum += d.part[i].ns;
@@ -133,6 +134,8 @@ static void decompose(void)
 	d.eel_ereg = 3700 - 290;          /* fetch stamped at 300: within 10% */
 	d.have_dma = d.have_dma_tx = 1;
 	d.eel_dma = 3700 + 1000;
+	d.fetch_diff_ns = 290;
+	d.payload_diff_ns = 1000;
 	d.dma_tx_ns = 400 + 1500;          /* stamped payload cost 1500 vs 1000 by difference: disagrees */
 	decompose_build(&d, &bd, 80);
 	CHECK(d.nparts == 8, "8 stamped parts: %d", d.nparts);
