@@ -113,9 +113,15 @@ int client_await_ready(struct session *s)
 	return 0;
 }
 
+/* The point's outcome to the client. A failure is said here too when the
+ * client runs elsewhere (its terminal is not this one) or cannot be told. */
 int server_done(struct session *s, const struct point_done *d)
 {
-	return eel_oob_send(s->oob, OOB_DONE, d, sizeof(*d)) ? bench_fail("reporting to the client") : 0;
+	int rc = eel_oob_send(s->oob, OOB_DONE, d, sizeof(*d));
+
+	if (d->status && (!s->pair || rc))
+		fprintf(stderr, "eel-bench: %.*s\n", (int)sizeof(d->msg), d->msg);
+	return rc ? bench_fail("reporting to the client") : 0;
 }
 
 int client_await_done(struct session *s, struct point_done *d)
