@@ -191,17 +191,8 @@ const struct eel_backend eel_backend_raw_e1000 = {
 	.close = raw_close,
 	.conn_info = raw_conn_info,
 	.connect = raw_connect,
-	.mr_reg = engine_mr_reg,
-	.mr_dereg = engine_mr_dereg,
-	.put = engine_put,
-	.eput = engine_eput,
-	.eget = engine_eget,
-	.poll = engine_poll,
-	.quiet = engine_quiet,
-	.wait_u64 = engine_wait_u64,
+	ENGINE_DATA_OPS, /* the firmware's data path (engine.h); eel_floor: the bare echo on this wire */
 	.progress = engine_progress,
-	.floor = engine_floor, /* the bare echo, on these e1000 rings */
-	.set_stamp_every = engine_set_stamp_every,
 	.trace_drain = engine_trace_drain,
 	.counters = raw_counters,
 };

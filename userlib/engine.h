@@ -131,6 +131,14 @@ int engine_counters(struct eel_dev *dev, struct eel_counter *out, int max);
 /* engine_floor.c: eel_floor on the backend's own carrier, the firmware paused */
 int engine_floor(struct eel_dev *dev, int server, uint32_t iters, double *one_way_ns);
 
+/* The data path every engine-hosting backend (softnic, dpdk, raw) takes as it
+ * is, for its struct eel_backend; each adds open, close, conn_info, connect,
+ * progress, trace_drain and counters of its own. */
+#define ENGINE_DATA_OPS                                                                        \
+	.mr_reg = engine_mr_reg, .mr_dereg = engine_mr_dereg, .put = engine_put, .eput = engine_eput, \
+	.eget = engine_eget, .poll = engine_poll, .quiet = engine_quiet, .wait_u64 = engine_wait_u64, \
+	.floor = engine_floor, .set_stamp_every = engine_set_stamp_every
+
 /* engine_hal.c: the HAL that hosts the firmware, and thread mode */
 extern const struct fw_hal_ops engine_hal_ops;
 int engine_thread_start(struct engine *e);
