@@ -52,6 +52,9 @@ static int eel_open(struct inode *inode, struct file *filp)
 		kfree(ef);
 		return -ENODEV;
 	}
+	/* the first user: bus mastering back on (the last one turned it off) */
+	if (list_empty(&edev->files))
+		pci_set_master(edev->pdev);
 	kref_get(&edev->ref);
 	ef->edev = edev;
 	list_add(&ef->node, &edev->files);
@@ -69,9 +72,16 @@ static int eel_release(struct inode *inode, struct file *filp)
 	struct eel_buf *buf, *tmp;
 
 	mutex_lock(&edev->lock);
+	list_del(&ef->node);
+	/*
+	 * The last user is gone: stop the function's DMA before its buffers
+	 * are freed, or a NIC left running (its rings in these buffers) would
+	 * write into pages the kernel has given to someone else.
+	 */
+	if (list_empty(&edev->files) && !edev->dead)
+		pci_clear_master(edev->pdev);
 	list_for_each_entry_safe(buf, tmp, &ef->bufs, node)
 		eel_dma_disown(ef, buf);
-	list_del(&ef->node);
 	mutex_unlock(&edev->lock);
 
 	eel_dev_put(edev);

@@ -32,6 +32,7 @@ run() {   # run WHAT CMD...: CMD must exit 0; its output goes to the log, indent
   if "$@" > "$OUT/last.log" 2>&1; then ok "$what"; else bad "$what (exit $?)"; fi
   sed 's/^/      /' "$OUT/last.log"
 }
+master_of() { local c; c=$(od -An -tx1 -j4 -N1 "$SYS/devices/$1/config" | tr -d ' '); echo $(((0x$c >> 2) & 1)); }
 driver_of() { local l; l=$(readlink "$SYS/devices/$1/driver" 2>/dev/null) && echo "${l##*/}"; }
 override_of() { local o; o=$(cat "$SYS/devices/$1/driver_override"); [ "$o" = "(null)" ] && o=""; echo "$o"; }
 state_of() { echo "driver=$(driver_of "$1") override=$(override_of "$1")"; }
@@ -102,6 +103,8 @@ is "device node root-only" "$(stat -c '%a %U' "$DEV" 2>&1)" "600 root"
 run "eel-bind edu again: already bound" $BIND "$EDU"
 run "INFO" $CHECK info "$DEV"
 run "edu DMA into a module buffer" $CHECK edu-dma "$DEV"
+is "bus mastering off once the last file is closed" "$(master_of "$EDU")" 0
+run "edu DMA again: the next open turns bus mastering back on" $CHECK edu-dma "$DEV"
 run "MMIO timing on edu" $CHECK mmio-time "$DEV" 0
 run "bad arguments on edu" $CHECK bad-args "$DEV"
 run "non-root open: file mode says no" "${NOBODY[@]}" $CHECK open "$DEV" EACCES
