@@ -251,6 +251,7 @@ struct dec_part {
 	char merged[96];    /* remainder: the stages it merges */
 	double ns;
 	double stamped_ns;  /* a check: the exact stamp beside a difference estimate */
+	double noise_ns;    /* a check: how far the difference itself is known (IQR + a tick) */
 	int has_check, agrees;
 };
 
@@ -263,6 +264,7 @@ struct decompose_res {
 	int nchecks;
 	double eel_put, eel_dma, eel_ereg, dma_tx_ns; /* medians of the interleaved runs */
 	double fetch_diff_ns, payload_diff_ns;        /* medians of the per-run differences */
+	double fetch_noise_ns, payload_noise_ns;      /* their IQR plus one counter tick */
 	int have_dma, have_ereg, have_dma_tx;
 };
 

@@ -308,6 +308,7 @@ static void part(struct json *j, const struct dec_part *p)
 	}
 	if (p->has_check) {
 		json_num(j, "stamped_ns", p->stamped_ns);
+		json_num(j, "noise_ns", p->noise_ns);
 		json_bool(j, "agrees", p->agrees);
 	}
 	json_obj_end(j);

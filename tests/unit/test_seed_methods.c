@@ -142,6 +142,14 @@ static void decompose(void)
 	CHECK_EQ_D(d.residual_ns, 3700 - 3600, 1e-9);
 	CHECK(d.nchecks == 2 && d.check[0].agrees && !d.check[1].agrees,
 	      "checks: %d; fetch agrees %d; payload disagrees %d", d.nchecks, d.check[0].agrees, d.check[1].agrees);
+	/* the same 500 ns apart, but the runs' differences themselves spread wider: agree */
+	d.payload_noise_ns = 600;
+	decompose_build(&d, &bd, 80);
+	CHECK(d.check[1].agrees && d.check[1].noise_ns == 600, "payload within the runs' noise: agrees %d",
+	      d.check[1].agrees);
+	d.payload_noise_ns = 400;
+	decompose_build(&d, &bd, 80);
+	CHECK(!d.check[1].agrees, "payload beyond the runs' noise: agrees %d", d.check[1].agrees);
 
 	/* two ends with different clocks (DPDK between two hosts): only the wire is left */
 	memset(&bd, 0, sizeof(bd));
