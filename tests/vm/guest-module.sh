@@ -22,6 +22,10 @@ KO=$B/module/$(uname -r)/eel_pci.ko
 SYS=/sys/bus/pci
 OUT=${EEL_VM_OUT:-/tmp}
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+# What nobody runs, copied where nobody can read it: the checkout may sit in a
+# folder only root may enter (a clone in mktemp -d's 0700 folder).
+PUB=$(mktemp -d) && chmod 755 "$PUB" || exit 2
+install -m 755 "$BIND" "$CHECK" "$PROBE" "$PUB/" || exit 2
 
 fails=0
 ok() { echo "ok    $*"; }
@@ -92,7 +96,7 @@ refuse "no such PCI address" "no PCI function 0000:00:09.7 here" - $BIND 00:09.7
 refuse "not an address" "neither a PCI address" - $BIND 00:3
 refuse "unsupported device ID" "no PCI function with ID 1234:0000" - $BIND 1234:0000
 refuse "bound to a kernel driver" "bound to the kernel driver e1000: unbind it with .echo $E1000 \| sudo tee $SYS/drivers/e1000/unbind.*--force" "$E1000" $BIND "$E1000"
-refuse "not root" "needs root: run .sudo tools/eel-bind" "$EDU" "${NOBODY[@]}" $BIND "$EDU"
+refuse "not root" "needs root: run .sudo tools/eel-bind" "$EDU" "${NOBODY[@]}" "$PUB/eel-bind" "$EDU"
 refuse "a bridge" "is a bridge \(class 0600" 0000:00:00.0 $BIND 0000:00:00.0
 refuse "the module's own refusal rolls back" "eel_pci refused 0000:00:00.0.*left as it was" 0000:00:00.0 $BIND --no-checks 0000:00:00.0
 
@@ -107,9 +111,9 @@ is "bus mastering off once the last file is closed" "$(master_of "$EDU")" 0
 run "edu DMA again: the next open turns bus mastering back on" $CHECK edu-dma "$DEV"
 run "MMIO timing on edu" $CHECK mmio-time "$DEV" 0
 run "bad arguments on edu" $CHECK bad-args "$DEV"
-run "non-root open: file mode says no" "${NOBODY[@]}" $CHECK open "$DEV" EACCES
+run "non-root open: file mode says no" "${NOBODY[@]}" "$PUB/eel-pci-check" open "$DEV" EACCES
 chmod 0666 "$DEV"
-run "non-root open of a 0666 node: the module says no" "${NOBODY[@]}" $CHECK open "$DEV" EPERM
+run "non-root open of a 0666 node: the module says no" "${NOBODY[@]}" "$PUB/eel-pci-check" open "$DEV" EPERM
 chmod 0600 "$DEV"
 run "root open" $CHECK open "$DEV" ok
 probe_json=$($PROBE --json "$EDU")
@@ -192,7 +196,7 @@ if [ "$mode" = iommu ]; then
 else
   is "no IOMMU groups" "$(j '[.functions[] | select(.iommu_group != null)] | length')" 0
 fi
-"${NOBODY[@]}" $PROBE --json "$RNG" > "$OUT/probe-nobody.json"
+"${NOBODY[@]}" "$PUB/eel-probe" --json "$RNG" > "$OUT/probe-nobody.json"
 is "as nobody: link from sysfs, MPS unknown" "$(jq -r '.functions[0] | "\(.config_readable) \(.link.speed_gts) x\(.link.width) \(.max_payload)"' "$OUT/probe-nobody.json")" "false 2.5 x1 null"
 refuse "eel-probe: no such address" "no PCI function 0000:00:09.7 here" - $PROBE 00:09.7
 refuse "eel-probe: not an address" "is not a PCI address" - $PROBE 0:0:0
