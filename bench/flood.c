@@ -1,7 +1,8 @@
 /* bench/flood.c — the flood test, seed 000 (000_08b5a44ef913033a.txt) §4.2.
  *
  * For each message size (8 B .. 128 KB, powers of two) and queue depth q:
- * initiate q non-blocking puts, wait for q/2 of them to complete locally,
+ * initiate q non-blocking puts, wait for q/2 of them to complete locally
+ * (one completion per q/2 puts: the last of each group is signalled),
  * issue q/2 new ones, and so on until all are issued; complete the last q;
  * then wait for a single reply from the receiver, which guarantees that
  * everything arrived. Time / messages is the gap at that size: g at 8 bytes,
@@ -32,8 +33,8 @@ uint32_t flood_msgs_for(const struct plan *p, uint32_t size)
 /* Client: the timed loop. Returns ns per message. */
 static int client_point(struct session *s, uint32_t size, uint32_t q, uint32_t n, double *ns)
 {
-	unsigned flags = EEL_PUT_SIGNALED | (size <= s->caps->max_inline ? EEL_PUT_INLINE : 0);
-	uint32_t issued = 0, completed = 0;
+	unsigned flags = size <= s->caps->max_inline ? EEL_PUT_INLINE : 0;
+	uint32_t issued = 0, completed = 0, half = q / 2 ? q / 2 : 1;
 	struct point_done d;
 	uint64_t t0, t1;
 
@@ -54,26 +55,22 @@ static int client_point(struct session *s, uint32_t size, uint32_t q, uint32_t n
 
 	t0 = eel_cycles();
 	while (completed < n) {
-		uint32_t want;
-		int got;
-
-		/* keep q outstanding: issue until q are in flight */
+		/* keep q outstanding: issue until q are in flight. Selective
+		 * signalling: only the last put of each q/2 (and the very last)
+		 * asks for a completion, which says the q/2 before it are done */
 		while (issued < n && issued - completed < q) {
 			const uint8_t *src = s->data + (size_t)issued * size;
+			unsigned f = flags | ((issued + 1) % half == 0 || issued + 1 == n ? EEL_PUT_SIGNALED : 0);
 
-			if (eel_put(s->dev, s->data_mr, src, size, &s->peer_data, (uint64_t)issued * size,
-				    flags, issued, 0))
+			if (eel_put(s->dev, s->data_mr, src, size, &s->peer_data, (uint64_t)issued * size, f,
+				    issued, 0))
 				return bench_fail("flood: put");
 			issued++;
 		}
-		/* wait for q/2 of them (at least one) */
-		want = q / 2 ? q / 2 : 1;
-		if (want > issued - completed)
-			want = issued - completed;
-		got = poll_at_least(s, (int)want, "flood: completions");
-		if (got < 0)
+		/* wait for q/2 of them (the oldest group) */
+		if (poll_until(s, &completed, completed + half < issued ? completed + half : issued,
+			       "flood: completions"))
 			return -1;
-		completed += (uint32_t)got;
 	}
 	/* the receiver's single reply: everything has arrived */
 	if (eel_wait_u64(s->dev, SLOT(s, SLOT_REPLY), token(s, 0)))

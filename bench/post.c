@@ -49,3 +49,32 @@ int poll_at_least(struct session *s, int want, const char *what)
 	}
 	return got;
 }
+
+/* Completions of puts whose wr_id is their index, until the put before index
+ * `target` completed: *completed becomes one past the newest index seen (a
+ * reliable connection completes a queue's puts in order, so the newest says
+ * all before it are done — selective signalling, flood.c). */
+int poll_until(struct session *s, uint32_t *completed, uint32_t target, const char *what)
+{
+	struct eel_cqe c[64];
+	uint64_t end = eel_cycles() + (uint64_t)(s->clk->hz / 1000 * s->plan.timeout_ms);
+
+	while (*completed < target) {
+		int n = eel_poll(s->dev, c, 64);
+
+		if (n < 0)
+			return bench_fail(what);
+		for (int i = 0; i < n; i++) {
+			if (c[i].status)
+				return bench_fail(what);
+			if (c[i].wr_id + 1 > *completed)
+				*completed = (uint32_t)c[i].wr_id + 1;
+		}
+		if (!n && eel_cycles() > end) {
+			fprintf(stderr, "eel-bench: %s: no completion for %u ms (%u of %u)\n", what,
+				s->plan.timeout_ms, *completed, target);
+			return -1;
+		}
+	}
+	return 0;
+}

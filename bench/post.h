@@ -6,5 +6,6 @@
 
 int put_slot(struct session *s, int slot, uint64_t value);
 int poll_at_least(struct session *s, int want, const char *what);
+int poll_until(struct session *s, uint32_t *completed, uint32_t target, const char *what);
 
 #endif
