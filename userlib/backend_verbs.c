@@ -6,7 +6,8 @@
  *   port       the port, from 1 (default 1)
  *   gid_index  RoCE: the GID to use (default: RoCE v2 with an IPv4-mapped
  *              address, then any RoCE v2, then RoCE v1)
- *   spin_us    a blocking call spins this long, then naps 50 us between looks;
+ *   spin_us    a blocking call spins this long, then naps between looks (1/64
+ *              of the wait so far, 50 us to 1 ms: verbs_wait.c);
  *              0: spins for ever (default on NICs; 1000 on rxe and siw, whose
  *              RDMA work is done by the kernel on the hosts' own CPUs)
  *

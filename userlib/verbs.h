@@ -29,7 +29,8 @@
 #define VB_RQ_DEPTH 64u        /* receives posted for notified puts (WRITE_WITH_IMM) */
 #define VB_OOB_RTS 0x10        /* backend's out-of-band message: "my QP is ready to send" */
 #define VB_SPIN_US_SOFT 1000u  /* rxe, siw: a wait spins 1 ms, then naps between looks */
-#define VB_NAP_NS 50000        /* the nap */
+#define VB_NAP_NS 50000        /* the shortest nap */
+#define VB_NAP_MAX_NS 1000000  /* the longest: naps grow to 1/64 of the wait so far, up to this */
 
 /* The connection information one end sends the other (eel_connect). */
 #define VB_CONN_MAGIC 0x56454c45u /* "ELEV" */
@@ -212,6 +213,7 @@ int vb_post_recvs(struct verbs *v, uint32_t n);
 struct vb_wait {
 	struct eel_wait w;
 	uint64_t nap_at;    /* counter value after which it naps between looks (0: never) */
+	uint64_t start;     /* counter value at the start of the wait */
 	int napping;
 };
 void vb_wait_start(struct eel_dev *dev, struct vb_wait *vw, const char *what);

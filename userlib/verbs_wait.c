@@ -50,16 +50,20 @@ void vb_wait_start(struct eel_dev *dev, struct vb_wait *vw, const char *what)
 	struct verbs *v = VERBS(dev);
 
 	eel_wait_start(dev, &vw->w, what);
-	vw->nap_at = v->spin_cycles ? eel_stamp() + v->spin_cycles : 0;
+	vw->start = eel_stamp();
+	vw->nap_at = v->spin_cycles ? vw->start + v->spin_cycles : 0;
 	vw->napping = 0;
 }
 
 /* One turn of a blocking loop whose look found nothing yet: the bookkeeping
  * (tick), then a pause — a spin-loop hint or, once the wait has spun for
- * spin_us (software RDMA devices only, by default), a nap of VB_NAP_NS. On rxe
- * and siw the NIC is the kernel on these CPUs: a waiter that spins for ever
- * takes the CPU from the very work it waits for (and, in a VM, from the host
- * that runs the other VM). A wait that ends within spin_us never naps. */
+ * spin_us (software RDMA devices only, by default), a nap. On rxe and siw the
+ * NIC is the kernel on these CPUs: a waiter that spins for ever takes the CPU
+ * from the very work it waits for (and, in a VM, from the host that runs the
+ * other VM). A nap is 1/64 of the wait so far, at least VB_NAP_NS and at most
+ * VB_NAP_MAX_NS: the end of a wait is seen at most ~1.6% late, and a long one
+ * (a receiver waiting out a flood) wakes ~1000 times a second, not 20,000.
+ * A wait that ends within spin_us never naps. */
 int vb_wait_turn(struct eel_dev *dev, struct vb_wait *vw)
 {
 	int rc;
@@ -70,9 +74,12 @@ int vb_wait_turn(struct eel_dev *dev, struct vb_wait *vw)
 		return rc;
 	if (!vw->napping && vw->nap_at && !(vw->w.spins & 255) && eel_stamp() >= vw->nap_at)
 		vw->napping = 1;
-	if (vw->napping)
-		nanosleep(&(struct timespec){ .tv_sec = 0, .tv_nsec = VB_NAP_NS }, NULL);
-	else
+	if (vw->napping) {
+		double nap = (double)(eel_stamp() - vw->start) * eel_clock()->ns_per_cycle / 64;
+
+		nap = nap < VB_NAP_NS ? VB_NAP_NS : nap > VB_NAP_MAX_NS ? VB_NAP_MAX_NS : nap;
+		nanosleep(&(struct timespec){ .tv_sec = 0, .tv_nsec = (long)nap }, NULL);
+	} else
 		relax();
 	return 0;
 }

@@ -29,10 +29,11 @@ step() { echo "$me: [up $(cut -d' ' -f1 /proc/uptime) s] $*"; }
 # overlap test measures q=1). Round trips under TCG have a long tail (the host's
 # scheduler): many short ping-pong runs give a median over runs that a stall moves
 # little, as perftest's median over single iterations does. The 8-byte floods send as
-# many messages as ib_write_bw, so eel's final reply (seed 000 4.2) weighs little.
+# many messages as ib_write_bw, 10,000, so that eel's final reply (seed 000 4.2: one
+# round trip, ~40 ms here) weighs ~3% of a flood run (at 2,000 it weighed ~15%).
 # Both tools post 8-byte puts inline (-I 8 for perftest).
 LAT_ITERS=100                  # ib_write_lat round trips
-BW_ITERS=2000                  # ib_write_bw messages
+BW_ITERS=10000                 # ib_write_bw messages (and eel's 8-byte flood)
 BW_DEPTH=32                    # = the deepest eel flood depth below
 BENCH_ARGS=(-t pingpong,flood,overlap -n 5 -r 25 --warmup 10 --stamp-every 4 --sizes 8,64,512,4096,16384
             --depths 8,$BW_DEPTH --flood-msgs $BW_ITERS --flood-bytes 524288 --flood-runs 2
