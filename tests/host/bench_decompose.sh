@@ -17,6 +17,8 @@ check() {
 check '.schema_version == 2 and (.decompose.parts | length) == 8' 'eight stamped parts on the software NIC'
 check '[.decompose.parts[] | .method] | all(. == "stamped")' 'every part stamped'
 check '(.decompose.checks | length) == 2 and (.decompose.checks | all(.agrees))' 'both difference estimates agree with the stamps (10%)'
-check '.decompose.checks[] | select(.name == "fetch") | (.stamped_ns - 3000 | fabs) < 150' 'the stamped descriptor fetch is the injected 3000 ns (5%)'
-check '.decompose.checks[] | select(.name == "payload") | (.stamped_ns - 2000 | fabs) < 100' 'the stamped payload fetch is the injected 2000 ns (5%)'
+# the stamps hold the injected delay and the firmware's own work for the stage
+# (~50 ns optimised, ~170 ns under ASan): at least the delay, at most 10% more
+check '.decompose.checks[] | select(.name == "fetch") | .stamped_ns >= 3000 and .stamped_ns < 3300' 'the stamped descriptor fetch holds the injected 3000 ns (+10% at most)'
+check '.decompose.checks[] | select(.name == "payload") | .stamped_ns >= 2000 and .stamped_ns < 2200' 'the stamped payload fetch holds the injected 2000 ns (+10% at most)'
 check '([.decompose.parts[].ns] | add) + .decompose.residual_ns - .decompose.eel_ns | fabs < 1e-3' 'parts + residual = EEL (to the ten digits of the JSON)'

@@ -28,7 +28,14 @@ check '.nic.backend == "softnic" and .machine.clock.hz > 0 and .machine.clock.ti
 check '.parameters.eel.ns.min > 0 and .parameters.eel.ns.min <= .parameters.eel.ns.median' 'EEL measured, min <= median' || return 1
 check '.parameters.eel.cycles.min > 0' 'EEL in cycles' || return 1
 check '.parameters.o_s.ns <= .parameters.o_s.g_ns and .parameters.o_r.ns <= .parameters.o_r.g_ns' 'o_s <= g and o_r <= g at q=1 (seed 000 4.3)' || return 1
-check '.parameters.o_s.ns <= .parameters.eel.ns.median' 'o_s <= EEL (the inline NIC sends at the doorbell)' || return 1
+# On the inline software NIC the sending CPU is the NIC: o_s holds its work
+# for the message and its acknowledgement, EEL the wire too. Optimised, the
+# CPU's share is the smaller (o_s ~330, EEL ~410 ns); under ASan the CPU's
+# work doubles and the wire's does not, and o_s comes out above EEL.
+case $B in
+  *asan*) echo "note: o_s <= EEL not asserted under ASan (o_s $(jq .parameters.o_s.ns "$out/r.json"), EEL $(jq .parameters.eel.ns.median "$out/r.json") ns): see above" ;;
+  *) check '.parameters.o_s.ns <= .parameters.eel.ns.median' 'o_s <= EEL (the inline NIC sends at the doorbell)' || return 1 ;;
+esac
 check '.parameters.g.ns > 0 and .parameters.G.ns_per_byte > 0 and .parameters.M_bytes > 0' 'g > 0, G > 0, M > 0' || return 1
 check '[.curves.flood[] | select(.size == 8 and .q == 1) | .ns_per_msg.min][0] >= .parameters.g.ns' 'g is the best 8-byte gap over queue depths' || return 1
 check '.breakdown.samples > 0 and (.breakdown.parts | length) == 8' 'a stamped breakdown of 8 stages' || return 1
