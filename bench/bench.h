@@ -262,7 +262,7 @@ struct decompose_res {
 	int nparts;
 	struct dec_part check[4];
 	int nchecks;
-	double eel_put, eel_dma, eel_ereg, dma_tx_ns; /* medians of the interleaved runs */
+	double eel_put, eel_dma, eel_ereg, dma_tx_ns; /* medians over the interleaved runs of each run's median RTT/2 */
 	double fetch_diff_ns, payload_diff_ns;        /* medians of the per-run differences */
 	double fetch_noise_ns, payload_noise_ns;      /* their IQR plus one counter tick */
 	int have_dma, have_ereg, have_dma_tx;

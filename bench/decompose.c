@@ -15,9 +15,12 @@
  * Nothing is invented: a stage that cannot be told apart stays merged.
  * On a NIC that stamps everything (the software NIC) the difference-based
  * estimates are checked against the stamps instead: they must agree within
- * 10% (or within the runs' own noise, for a stage of a few ns) — the check
- * that the method works on NICs that do not stamp. When they do not, the two
- * variants differ in more than the one stage, and the table says so.
+ * 10% (or within the noise, for a stage of a few ns: the spread of the
+ * run-by-run differences and one counter tick) — the check that the method
+ * works on NICs that do not stamp. The variants' runs give the median round
+ * trip, as the stamps give their medians (pingpong_interleaved). When they do
+ * not agree, the two variants differ in more than the one stage, and the
+ * table says so.
  */
 #include <math.h>
 #include <stdio.h>

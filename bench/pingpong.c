@@ -56,14 +56,16 @@ static int post(struct session *s, int variant, int slot, uint64_t v)
 	}
 }
 
-static int client_run(struct session *s, int variant, uint32_t n, double *eel_ns)
+/* One run: n round trips. *eel_ns = total / n / 2 (seed 000 4.1), or with
+ * rtt (an array of n), the median of the round trips each timed alone / 2. */
+static int client_run(struct session *s, int variant, uint32_t n, double *eel_ns, uint64_t *rtt)
 {
-	uint64_t t0, t1;
+	uint64_t t0, t1, ti;
 	struct point_done d;
 
 	if (client_await_ready(s))
 		return -1;
-	t0 = eel_cycles();
+	t0 = ti = eel_cycles();
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t tok = token(s, i);
 
@@ -71,11 +73,23 @@ static int client_run(struct session *s, int variant, uint32_t n, double *eel_ns
 			return bench_fail("ping-pong: put");
 		if (eel_wait_u64(s->dev, SLOT(s, SLOT_PONG), tok))
 			return bench_fail("ping-pong: waiting for the reply");
+		if (rtt) {
+			uint64_t t = eel_cycles();
+
+			rtt[i] = t - ti;
+			ti = t;
+		}
 	}
 	t1 = eel_cycles();
 	if (client_await_done(s, &d))
 		return -1;
-	*eel_ns = cyc_ns(s, (double)(t1 - t0 - s->clk->timer_cycles)) / n / 2;
+	if (rtt) {
+		double v = (double)u64_median(rtt, n) - (double)s->clk->timer_cycles;
+
+		*eel_ns = cyc_ns(s, v) / 2;
+	} else {
+		*eel_ns = cyc_ns(s, (double)(t1 - t0 - s->clk->timer_cycles)) / n / 2;
+	}
 	return 0;
 }
 
@@ -171,7 +185,7 @@ int pingpong_series(struct session *s, int variant, uint32_t runs, uint32_t iter
 			 variant == PP_EREG ? " (E-register stores)" : "", run + 1, runs * (stamps ? 2 : 1),
 			 stamped ? ", stamped" : "");
 		eel_set_stamp_every(s->dev, stamped ? p->stamp_every : 0);
-		if (s->server ? server_run(s, variant, n) : client_run(s, variant, n, &eel_ns))
+		if (s->server ? server_run(s, variant, n) : client_run(s, variant, n, &eel_ns, NULL))
 			goto out;
 		if (stamped)
 			drain(s, &t);
@@ -210,10 +224,19 @@ int pingpong_run(struct session *s, struct results *r)
  * follows run i of the one before, so a drift in the machine's speed (another
  * process, a frequency step) touches every variant alike and a difference
  * between two variants can be taken run by run (decompose.c). pp[v] gets
- * variant v's runs. */
+ * variant v's runs, each the median round trip / 2: a difference of medians
+ * is set beside the stamps' medians, and a mean would carry the machine's
+ * interruptions in proportion to how long a variant's stages take (in this
+ * VM, 5% of an injected 3000 ns). */
 int pingpong_interleaved(struct session *s, const int *variant, int nvar, uint32_t runs, uint32_t iters,
 			 struct pingpong_res *pp)
 {
+	uint32_t most = iters > s->plan.warmup ? iters : s->plan.warmup;
+	uint64_t *rtt = s->server ? NULL : malloc(sizeof(uint64_t) * (most ? most : 1));
+	int rc = -1;
+
+	if (!s->server && !rtt)
+		return bench_fail("ping-pong variants: no memory for the round trips");
 	eel_set_stamp_every(s->dev, 0);
 	for (int run = -1; run < (int)runs; run++) {
 		for (int v = 0; v < nvar; v++, s->point++) {
@@ -223,8 +246,8 @@ int pingpong_interleaved(struct session *s, const int *variant, int nvar, uint32
 			if (n == 0)
 				continue;
 			progress(s, "ping-pong variants, interleaved: run %d of %u", run + 1, runs);
-			if (s->server ? server_run(s, variant[v], n) : client_run(s, variant[v], n, &eel_ns))
-				return -1;
+			if (s->server ? server_run(s, variant[v], n) : client_run(s, variant[v], n, &eel_ns, rtt))
+				goto out;
 			if (!s->server && run >= 0)
 				pp[v].eel_ns[pp[v].nruns++] = eel_ns;
 		}
@@ -236,5 +259,8 @@ int pingpong_interleaved(struct session *s, const int *variant, int nvar, uint32
 		pp[v].eel = stat_of(t, pp[v].nruns);
 		pp[v].done = 1;
 	}
-	return 0;
+	rc = 0;
+out:
+	free(rtt);
+	return rc;
 }

@@ -40,7 +40,7 @@ static void decompose_rows(FILE *f, const struct results *r)
 
 		if (p->agrees)
 			fprintf(f, "    check: %s by difference %.1f ns (%s), stamped %.1f ns: agree within 10%% "
-				   "(or the runs' noise, %.1f ns)\n", p->name, p->ns, p->how, p->stamped_ns, p->noise_ns);
+				   "(or the noise, %.1f ns)\n", p->name, p->ns, p->how, p->stamped_ns, p->noise_ns);
 		else
 			fprintf(f, "    check: %s by difference %.1f ns (%s), stamped %.1f ns: they DISAGREE by %.1f ns "
 				   "(noise %.1f ns): the two variants differ here in more than this stage\n",

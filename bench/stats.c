@@ -46,3 +46,18 @@ struct stat stat_of(double *v, int n)
 		s.outliers += v[i] > s.p75 + 3 * iqr;
 	return s;
 }
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+uint64_t u64_median(uint64_t *v, uint32_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_u64);
+	return v[(n - 1) / 2];
+}

@@ -2,6 +2,8 @@
 #ifndef EEL_BENCH_STATS_H
 #define EEL_BENCH_STATS_H
 
+#include <stdint.h>
+
 struct stat {
 	int n;
 	double min, p25, median, p75, max, mean;
@@ -13,5 +15,7 @@ struct stat {
 struct stat stat_of(double *v, int n);
 /* The p-th quantile (0..1) of a sorted array, by linear interpolation. */
 double quantile(const double *sorted, int n, double p);
+/* The median of n counter values (sorted in place; the lower middle when n is even). */
+uint64_t u64_median(uint64_t *v, uint32_t n);
 
 #endif
