@@ -37,6 +37,12 @@ BENCH_OBJ   := $(call OBJ,$(BENCH_SRC))
 # External libraries that backends link against (each fragment may add more).
 EXT_LIBS :=
 
+# Goals that install what is missing (tools/setup) and then build in a sub-make:
+# on a fresh machine their own parse must not need the packages they install.
+# A fragment whose packages are missing stops the build only for the other goals.
+SETUP_GOALS := run test vmtest vm-list test-lists clean module module-clean checkpatch
+BUILD_GOALS := $(filter-out $(SETUP_GOALS),$(or $(MAKECMDGOALS),all))
+
 .PHONY: all run test vmtest module clean host-tests tidy
 .DEFAULT_GOAL := all
 
