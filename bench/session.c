@@ -114,13 +114,18 @@ int client_await_ready(struct session *s)
 }
 
 /* The point's outcome to the client. A failure is said here too when the
- * client runs elsewhere (its terminal is not this one) or cannot be told. */
+ * client runs elsewhere (its terminal is not this one) or cannot be told;
+ * said once: a client that cannot be told of a failure is usually the
+ * failure's cause (it died), and the failure's line already names it. */
 int server_done(struct session *s, const struct point_done *d)
 {
 	int rc = eel_oob_send(s->oob, OOB_DONE, d, sizeof(*d));
 
-	if (d->status && (!s->pair || rc))
-		fprintf(stderr, "eel-bench: %.*s\n", (int)sizeof(d->msg), d->msg);
+	if (d->status) {
+		if (!s->pair || rc)
+			fprintf(stderr, "eel-bench: %.*s\n", (int)sizeof(d->msg), d->msg);
+		return rc ? -1 : 0;
+	}
 	return rc ? bench_fail("reporting to the client") : 0;
 }
 
