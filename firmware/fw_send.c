@@ -121,6 +121,8 @@ static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
 		.mlen = m->len,
 	};
 	uint8_t *frame = hal_wire_tx_alloc(h, FW_PKT_HDR + plen);
+	int first_tx = !fw_psn_before(psn, fw->snd_max);
+	uint64_t t_tx = 0;
 
 	if (!frame)
 		return 0;
@@ -134,18 +136,23 @@ static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
 			fw_delay(fw, fw->delay_payload);
 		hal_dma_read(h, frame + FW_PKT_HDR, m->laddr + off, plen);
 	}
+	/* NIC_TX: the frame handed to the wire. What the wire does with it from
+	 * here (its MAC's FCS, an emulated wire's faults and delay, a PMD's or
+	 * the e1000's tail-register doorbell) is the wire's time, not this NIC's. */
+	if (first_tx && last && m->trace)
+		t_tx = hal_now(h);
 	hal_wire_tx_send(h, frame, FW_PKT_HDR + plen);
 
 	fw->rcv_acked = fw->rcv_nxt;
 	fw->ack_wait = 0;
 	fw->ack_force = 0;
 	fw_count(fw, EEL_FW_CNT_TX_PKTS, 1);
-	if (fw_psn_before(psn, fw->snd_max)) {
+	if (!first_tx) {
 		fw_count(fw, EEL_FW_CNT_RETRANSMITS, 1);
 	} else {
 		fw->snd_max = psn + 1;
 		if (last && m->trace) {
-			fw_stamp(fw, 0, m->trace - 1, EEL_ST_NIC_TX, hal_now(h));
+			fw_stamp(fw, 0, m->trace - 1, EEL_ST_NIC_TX, t_tx);
 			fw_trace_end(fw, 0, m->trace - 1);
 		}
 	}

@@ -306,9 +306,9 @@ static int dpdk_progress(struct eel_dev *dev)
 	return engine_progress(dev);
 }
 
-/* NIC_TX is when the frame entered rte_eth_tx_burst (the firmware stamps it
- * after the call returns). Where the port stamps what it receives, its
- * stamp replaces the firmware's NIC_RX (taken when the firmware read it). */
+/* NIC_TX is the firmware's: the frame handed to the wire, just before
+ * rte_eth_tx_burst. Where the port stamps what it receives, its stamp
+ * replaces the firmware's NIC_RX (taken when the firmware read it). */
 static int dpdk_trace_drain(struct eel_dev *dev, enum eel_trace_dir dir, struct eel_trace *out, int max)
 {
 	struct dpdk_be *b = DPDK(dev);
@@ -317,9 +317,6 @@ static int dpdk_trace_drain(struct eel_dev *dev, enum eel_trace_dir dir, struct 
 	for (int i = 0; i < n; i++) {
 		uint64_t *t = out[i].t, v;
 
-		if (dir == EEL_TRACE_TX && t[EEL_ST_NIC_TX] &&
-		    (v = dpdk_stamps_take(&b->wire.tx_at, out[i].msg_id, t[EEL_ST_NIC_FETCH], t[EEL_ST_NIC_TX])))
-			t[EEL_ST_NIC_TX] = v;
 		if (dir == EEL_TRACE_RX && b->port.rx_timestamp && t[EEL_ST_DMA_START] &&
 		    (v = dpdk_stamps_take(&b->wire.hw_rx, out[i].msg_id, t[EEL_ST_NIC_RX] - eel_clock()->hz / 1000,
 					  t[EEL_ST_DMA_START])))

@@ -18,7 +18,6 @@
 struct dpdk_stamps {
 	uint32_t head;      /* the consumer's */
 	uint32_t tail;      /* the producer's */
-	uint32_t last;      /* the last message number pushed (+1, 0 = none) */
 	struct {
 		uint32_t msg_id;
 		uint64_t t;
@@ -33,14 +32,7 @@ static inline void dpdk_stamps_push(struct dpdk_stamps *s, uint32_t msg_id, uint
 		return;
 	s->e[tail % DPDK_STAMPS].msg_id = msg_id;
 	s->e[tail % DPDK_STAMPS].t = t;
-	s->last = msg_id + 1;
 	__atomic_store_n(&s->tail, tail + 1, __ATOMIC_RELEASE);
-}
-
-/* Is msg_id after every message pushed so far (modulo 2^32)? */
-static inline int dpdk_stamps_new(const struct dpdk_stamps *s, uint32_t msg_id)
-{
-	return !s->last || (int32_t)(msg_id - (s->last - 1)) > 0;
 }
 
 /* The latest stamp of msg_id in [lo, hi], or 0; the stamps of earlier

@@ -74,19 +74,6 @@ static void *dw_tx_alloc(void *ctx, uint32_t len)
 	return rte_pktmbuf_mtod(w->tx, uint8_t *) + DPDK_HDR;
 }
 
-/* A traced message's last packet goes out: when it entered the PMD is its
- * NIC_TX (the firmware's own stamp comes after rte_eth_tx_burst returns, and
- * on a software PMD the frame may have arrived by then). A retransmission
- * keeps the first time. */
-static void keep_tx_stamp(struct dpdk_wire *w, const uint8_t *f)
-{
-	uint32_t msg_id;
-
-	memcpy(&msg_id, f + offsetof(struct fw_pkt, msg_id), 4);
-	if (dpdk_stamps_new(&w->tx_at, msg_id))
-		dpdk_stamps_push(&w->tx_at, msg_id, eel_stamp());
-}
-
 static void dw_tx_send(void *ctx, void *frame, uint32_t len)
 {
 	struct dpdk_wire *w = ctx;
@@ -106,9 +93,6 @@ static void dw_tx_send(void *ctx, void *frame, uint32_t len)
 	}
 	m->data_len = (uint16_t)n;
 	m->pkt_len = n;
-	if (len >= FW_PKT_HDR && p[DPDK_HDR] == FW_WIRE_MAGIC &&
-	    (p[DPDK_HDR + 2] & (FW_PKT_TRACE | FW_PKT_LAST)) == (FW_PKT_TRACE | FW_PKT_LAST))
-		keep_tx_stamp(w, p + DPDK_HDR);
 	/* The doorbell: the PMD writes the descriptor and the NIC's tail
 	 * register (a system call's kick for af_packet). */
 	for (int i = 0; i < TX_TRIES; i++)

@@ -52,7 +52,6 @@ struct dpdk_wire {
 	struct rte_mbuf *cur;           /* the frame handed out, until rx_done */
 	uint32_t peer_nonce;
 	int peer_hello;                 /* a HELLO from the peer came in */
-	struct dpdk_stamps tx_at;       /* traced messages handed to rte_eth_tx_burst */
 	struct dpdk_stamps hw_rx;       /* traced messages the port stamped on receipt */
 	uint64_t cnt[DW_COUNTERS];
 };
