@@ -611,18 +611,21 @@ uint32_t engine_max_frame(const struct engine *e)
 void engine_conn_info(const struct engine *e, struct engine_conn *c)
 {
 	c->mtu = e->mtu;
-	c->crc = (uint32_t)wire_faults_wanted(&e->fo);
+	c->crc = e->fo.corrupt > 0;
 }
 
 int engine_link_up(struct engine *e, struct wire carrier, const struct engine_conn *peer)
 {
-	int crc = wire_faults_wanted(&e->fo) || peer->crc;
+	/* A frame CRC (the FCS) where either end may corrupt a frame; drops,
+	 * duplicates, reordering and delay need none, and a CRC costs the
+	 * software wire time in every frame (the wire stage would grow by it). */
+	int crc = e->fo.corrupt > 0 || peer->crc;
 
 	if (peer->mtu != e->mtu)
 		return eel_err(-EINVAL, "the two ends' mtu differ: %u here, %u at the peer: give both the same mtu=",
 			       e->mtu, peer->mtu);
 	e->wire = carrier;
-	if (crc) {
+	if (crc || wire_faults_wanted(&e->fo)) {
 		struct wire_faults_opts none = { 0 };
 
 		if (wire_faults_init(&e->faults, wire_faults_wanted(&e->fo) ? &e->fo : &none, carrier,

@@ -41,7 +41,7 @@ enum engine_mode { ENGINE_INLINE = 0, ENGINE_THREAD = 1 };
 /* What one end tells the other about its engine, inside its connection info. */
 struct engine_conn {
 	uint32_t mtu;
-	uint32_t crc;  /* this end injects faults: both ends carry a frame CRC */
+	uint32_t crc;  /* this end corrupts frames (corrupt=): both ends carry a frame CRC */
 };
 
 struct engine {
