@@ -199,7 +199,8 @@ struct sig_curve {
 	int n;
 	struct sig_point pt[SIG_MAX_M];
 	double g_ns;                 /* steady-state cost (g at D = 0, g' beyond Idle) */
-	uint32_t send_only_max_m;    /* the send-only regime ends here */
+	uint32_t send_only_min_m;    /* the send-only regime begins here (not in the JSON: */
+	uint32_t send_only_max_m;    /* its points are) and ends here */
 	uint32_t steady_min_m;       /* the steady state begins here */
 };
 
@@ -316,6 +317,7 @@ int sig_curve(struct session *s, uint32_t size, double d_ns, uint32_t max_m, str
 	      struct signature_res *r);
 void sig_extract(struct signature_res *r);
 void sig_regimes(struct sig_curve *c);
+double sig_send_only_cost(const struct sig_curve *c);
 int sig_server_phase(struct session *s);
 int sig_client_phase_end(struct session *s);
 double t975(double nu);

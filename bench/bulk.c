@@ -106,7 +106,6 @@ static int client_size(struct session *s, uint32_t size, struct bulk_point *p, s
 	struct ov_point pt = { STORE, size, 0, reps, 0 };
 	struct point_done d;
 	struct sig_curve c;
-	int k = 0;
 
 	p->size = size;
 	progress(s, "bulk: %u B%s", size, full ? "" : " (a random size, for the fits)");
@@ -116,10 +115,7 @@ static int client_size(struct session *s, uint32_t size, struct bulk_point *p, s
 		if (store(s, size, reps, &p->t) || sig_curve(s, size, 0, 16, &c, sig))
 			return -1;
 		/* o(n): the mean cost over the send-only regime (seed 002 Fig. 10) */
-		p->o_s_ns = 0;
-		for (; k < c.n && c.pt[k].m <= c.send_only_max_m; k++)
-			p->o_s_ns += c.pt[k].cost_ns;
-		p->o_s_ns /= k ? k : 1;
+		p->o_s_ns = sig_send_only_cost(&c);
 		if (sig_client_phase_end(s))
 			return -1;
 		s->point++;

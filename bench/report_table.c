@@ -56,7 +56,11 @@ static void signature_rows(FILE *f, const struct session *s, const struct result
 
 	fprintf(f, "\n  %-20s %13s %13s %8s  %8s   %s\n", "signature", "", "", "", "cycles",
 		"how (seed 002_68bc8c52f50e3ed7, 8-byte requests)");
-	snprintf(how, sizeof(how), "send-only regime of D = 0 (M <= %u)", g->curve[0].send_only_max_m);
+	if (g->curve[0].send_only_min_m > g->curve[0].pt[0].m)
+		snprintf(how, sizeof(how), "send-only regime of D = 0 (M = %u..%u)", g->curve[0].send_only_min_m,
+			 g->curve[0].send_only_max_m);
+	else
+		snprintf(how, sizeof(how), "send-only regime of D = 0 (M <= %u)", g->curve[0].send_only_max_m);
 	row_one(f, s, "o_s", g->o_s_ns, how);
 	snprintf(how, sizeof(how), "steady state of D = 0 (M >= %u)", g->curve[0].steady_min_m);
 	row_one(f, s, "g", g->g_ns, how);

@@ -129,7 +129,9 @@ int sig_point(struct session *s, uint32_t size, uint32_t m, double d_ns, int rtt
 
 /* The regimes of a curve: the steady state is the tail within 10% of the
  * mean of the last three points; send-only is the head within 25% of the
- * first points' cost. */
+ * first points' cost (the least of the first three). A first point above
+ * that is no part of it: at M = 1 a sample's own fixed cost (the timer, a
+ * cold path) is not shared out, and it would set o_s above the flat head. */
 void sig_regimes(struct sig_curve *c)
 {
 	double first, tail = 0;
@@ -144,9 +146,26 @@ void sig_regimes(struct sig_curve *c)
 	first = c->pt[0].cost_ns;
 	for (i = 1; i < k; i++)
 		first = fmin(first, c->pt[i].cost_ns);
-	for (i = 0; i < c->n && c->pt[i].cost_ns <= (1 + SEND_ONLY_TOL) * first; i++)
+	for (i = 0; i < c->n && c->pt[i].cost_ns > (1 + SEND_ONLY_TOL) * first; i++)
 		;
-	c->send_only_max_m = c->pt[i ? i - 1 : 0].m;
+	c->send_only_min_m = c->pt[i].m;
+	for (; i < c->n && c->pt[i].cost_ns <= (1 + SEND_ONLY_TOL) * first; i++)
+		;
+	c->send_only_max_m = c->pt[i - 1].m;
+}
+
+/* The mean cost over a curve's send-only regime: o_s (seed 002), o(n) per size. */
+double sig_send_only_cost(const struct sig_curve *c)
+{
+	double sum = 0;
+	int n = 0;
+
+	for (int i = 0; i < c->n; i++)
+		if (c->pt[i].m >= c->send_only_min_m && c->pt[i].m <= c->send_only_max_m) {
+			sum += c->pt[i].cost_ns;
+			n++;
+		}
+	return n ? sum / n : 0;
 }
 
 /* One curve, measured while the server keeps its NIC going. */
@@ -178,12 +197,8 @@ void sig_extract(struct signature_res *r)
 	double sum = 0;
 	int n = 0;
 
-	r->o_s_ns = 0;
-	for (int i = 0; i < c0->n && c0->pt[i].m <= c0->send_only_max_m; i++, n++)
-		r->o_s_ns += c0->pt[i].cost_ns;
-	r->o_s_ns /= n ? n : 1;
+	r->o_s_ns = sig_send_only_cost(c0);
 	r->g_ns = c0->g_ns;
-	n = 0;
 	for (int k = 1; k < r->ncurves; k++)
 		if (r->curve[k].g_ns > (1 + RISE) * r->g_ns) {
 			sum += r->curve[k].g_ns - r->curve[k].d_ns - r->o_s_ns;

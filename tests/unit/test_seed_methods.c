@@ -61,6 +61,29 @@ static void signature(void)
 	      "send-only regime up to M = %u, expected about RTT/o_s = 12", r.curve[0].send_only_max_m);
 }
 
+/* A first sample that carries a fixed cost of its own (M = 1: the timer, a
+ * cold path) is no part of the flat send-only head: o_s stays the head's. */
+static void signature_cold_first_point(void)
+{
+	struct sig_curve c;
+	const double os = 100, orr = 150, g = 400, rtt = 1200;
+
+	synth_curve(&c, os, orr, g, 0, rtt);
+	c.pt[0].cost_ns = 2.1 * os;
+	sig_regimes(&c);
+	CHECK(c.send_only_min_m == 2, "send-only regime from M = %u, expected 2", c.send_only_min_m);
+	CHECK(c.send_only_max_m >= 8 && c.send_only_max_m <= 12, "send-only regime up to M = %u, expected about 12",
+	      c.send_only_max_m);
+	CHECK_EQ_D(sig_send_only_cost(&c), os, 1e-9);
+	/* a flat curve (o_s determines the gap): every point is send-only */
+	for (int i = 0; i < c.n; i++)
+		c.pt[i].cost_ns = g;
+	sig_regimes(&c);
+	CHECK(c.send_only_min_m == 1 && c.send_only_max_m == c.pt[c.n - 1].m, "a flat curve: send-only M %u..%u",
+	      c.send_only_min_m, c.send_only_max_m);
+	CHECK_EQ_D(sig_send_only_cost(&c), g, 1e-9);
+}
+
 static void student_t(void)
 {
 	/* Student's t at 97.5%: 2.0096 for 49 degrees of freedom, 1.9720 for 199 */
@@ -170,6 +193,7 @@ static void decompose(void)
 int main(void)
 {
 	signature();
+	signature_cold_first_point();
 	student_t();
 	fits();
 	decompose();
