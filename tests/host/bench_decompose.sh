@@ -20,5 +20,8 @@ check '(.decompose.checks | length) == 2 and (.decompose.checks | all(.agrees))'
 # the stamps hold the injected delay and the firmware's own work for the stage
 # (~50 ns optimised, ~170 ns under ASan): at least the delay, at most 10% more
 check '.decompose.checks[] | select(.name == "fetch") | .stamped_ns >= 3000 and .stamped_ns < 3300' 'the stamped descriptor fetch holds the injected 3000 ns (+10% at most)'
-check '.decompose.checks[] | select(.name == "payload") | .stamped_ns >= 2000 and .stamped_ns < 2200' 'the stamped payload fetch holds the injected 2000 ns (+10% at most)'
+# the stamped payload fetch is a difference of two stamped stages (the DMA'd
+# put's tx less the inline put's), so the inline put's own copy of its payload
+# comes off it: it may fall a few counter ticks below the delay (5% at most)
+check '.decompose.checks[] | select(.name == "payload") | .stamped_ns >= 1900 and .stamped_ns < 2200' 'the stamped payload fetch holds the injected 2000 ns (-5%, +10% at most)'
 check '([.decompose.parts[].ns] | add) + .decompose.residual_ns - .decompose.eel_ns | fabs < 1e-3' 'parts + residual = EEL (to the ten digits of the JSON)'

@@ -28,18 +28,28 @@ check '.nic.backend == "softnic" and .machine.clock.hz > 0 and .machine.clock.ti
 check '.parameters.eel.ns.min > 0 and .parameters.eel.ns.min <= .parameters.eel.ns.median' 'EEL measured, min <= median' || return 1
 check '.parameters.eel.cycles.min > 0' 'EEL in cycles' || return 1
 check '.parameters.o_s.ns <= .parameters.o_s.g_ns and .parameters.o_r.ns <= .parameters.o_r.g_ns' 'o_s <= g and o_r <= g at q=1 (seed 000 4.3)' || return 1
-# On the inline software NIC the sending CPU is the NIC: o_s holds its work
-# for the message and its acknowledgement, EEL the wire too. Optimised, the
-# CPU's share is the smaller (o_s ~330, EEL ~410 ns); under ASan the CPU's
-# work doubles and the wire's does not, and o_s comes out above EEL.
+# On the inline software NIC the sending CPU is the NIC: seed 000's CPU-overlap
+# o_s holds the NIC's work for the message and for its acknowledgement (the
+# completion at q=1 waits for it), EEL the wire and the receiver instead, so
+# the two come out close and either may be the larger (o_s 200-290, EEL
+# 170-230 ns on this VM): not a relation of this NIC. Seed 002's send-only o_s
+# is the sending alone, and LogP's EEL = o_s + L + o_r holds it below EEL.
+# Under ASan the CPU's work doubles and the wire's does not (o_r comes out
+# negative): the relation is asserted for the optimised build only.
+echo "note: CPU-overlap o_s $(jq .parameters.o_s.ns "$out/r.json") ns, EEL $(jq .parameters.eel.ns.median "$out/r.json") ns (the inline NIC: either may be the larger)"
 case $B in
-  *asan*) echo "note: o_s <= EEL not asserted under ASan (o_s $(jq .parameters.o_s.ns "$out/r.json"), EEL $(jq .parameters.eel.ns.median "$out/r.json") ns): see above" ;;
-  *) check '.parameters.o_s.ns <= .parameters.eel.ns.median' 'o_s <= EEL (the inline NIC sends at the doorbell)' || return 1 ;;
+  *asan*) echo "note: signature o_s <= EEL not asserted under ASan (o_s $(jq .signature.o_s_ns "$out/r.json"), EEL $(jq .parameters.eel.ns.median "$out/r.json") ns): see above" ;;
+  *) check '.signature.o_s_ns <= .parameters.eel.ns.median' 'signature o_s <= EEL (seed 002: EEL = o_s + L + o_r)' || return 1 ;;
 esac
 check '.parameters.g.ns > 0 and .parameters.G.ns_per_byte > 0 and .parameters.M_bytes > 0' 'g > 0, G > 0, M > 0' || return 1
 check '[.curves.flood[] | select(.size == 8 and .q == 1) | .ns_per_msg.min][0] >= .parameters.g.ns' 'g is the best 8-byte gap over queue depths' || return 1
 check '.breakdown.samples > 0 and (.breakdown.parts | length) == 8' 'a stamped breakdown of 8 stages' || return 1
-check '(.breakdown.parts | map(.ns.median) | add) as $s | (($s - .breakdown.total_ns.median) | fabs) <= 0.1 * .breakdown.total_ns.median' 'the stages add up to the one-way total (10%)' || return 1
+# Every stamped put gives every stage, so the stages' means add up to the
+# total's mean exactly (nothing lost, nothing counted twice); their medians
+# need not (the stages vary together: this VM's counter moves in 10 ns steps
+# and its speed changes mid-run), and the residual printed is what is left.
+check '(.breakdown.parts | map(.ns.mean) | add) as $s | (($s - .breakdown.total_ns.mean) | fabs) <= 1e-6 * .breakdown.total_ns.mean' 'the stages add up to the one-way total (means, exactly)' || return 1
+check '(.breakdown.parts | map(.ns.median) | add) as $s | ((.breakdown.total_ns.median - $s - .breakdown.residual_ns) | fabs) < 1e-3' 'the residual is the total less the stages (medians)' || return 1
 check '.limit.one_way_ns.min > 0 and .limit.eel_over_limit > 0' 'the cache-line limit and EEL / limit' || return 1
 check '.counters.local.tx_messages > 0 and .counters.peer.rx_messages > 0' 'NIC counters from both ends' || return 1
 check '.parameters.eel_stamped.ns.n > 0' 'EEL with stamps on, in the same run' || return 1
