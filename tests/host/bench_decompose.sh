@@ -3,12 +3,15 @@
 # payload DMA read injected: the difference-based estimates (descriptor put
 # vs E-register store; DMA'd payload vs inline) must agree with the exact
 # stamps within 10% (the check that the method works on NICs that do not
-# stamp), and every part adds up to the measured EEL.
+# stamp), and every part adds up to the measured EEL. The delays are large
+# beside what else differs between the variants (the host's inline copy, the
+# E-register path: ~50 ns optimised, ~220 ns under ASan, where a 2000 ns
+# payload delay came back 11% high).
 set -euo pipefail
 B=${EEL_BUILD:-build}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-"$B/eel-bench" -d 'softnic?fetch_ns=3000&payload_ns=2000' -t decompose -n 2000 -r 6 --warmup 200 \
+"$B/eel-bench" -d 'softnic?fetch_ns=6000&payload_ns=5000' -t decompose -n 2000 -r 6 --warmup 200 \
   --stamp-every 8 --json "$out/d.json" | sed -n '/decomposed/,/check: payload/p'
 check() {
   jq -e "$1" "$out/d.json" >/dev/null || { echo "FAILED: $2 ($1)"; jq .decompose "$out/d.json"; exit 1; }
@@ -19,9 +22,9 @@ check '[.decompose.parts[] | .method] | all(. == "stamped")' 'every part stamped
 check '(.decompose.checks | length) == 2 and (.decompose.checks | all(.agrees))' 'both difference estimates agree with the stamps (10%)'
 # the stamps hold the injected delay and the firmware's own work for the stage
 # (~50 ns optimised, ~170 ns under ASan): at least the delay, at most 10% more
-check '.decompose.checks[] | select(.name == "fetch") | .stamped_ns >= 3000 and .stamped_ns < 3300' 'the stamped descriptor fetch holds the injected 3000 ns (+10% at most)'
+check '.decompose.checks[] | select(.name == "fetch") | .stamped_ns >= 6000 and .stamped_ns < 6600' 'the stamped descriptor fetch holds the injected 6000 ns (+10% at most)'
 # the stamped payload fetch is a difference of two stamped stages (the DMA'd
 # put's tx less the inline put's), so the inline put's own copy of its payload
 # comes off it: it may fall a few counter ticks below the delay (5% at most)
-check '.decompose.checks[] | select(.name == "payload") | .stamped_ns >= 1900 and .stamped_ns < 2200' 'the stamped payload fetch holds the injected 2000 ns (-5%, +10% at most)'
+check '.decompose.checks[] | select(.name == "payload") | .stamped_ns >= 4750 and .stamped_ns < 5500' 'the stamped payload fetch holds the injected 5000 ns (-5%, +10% at most)'
 check '([.decompose.parts[].ns] | add) + .decompose.residual_ns - .decompose.eel_ns | fabs < 1e-3' 'parts + residual = EEL (to the ten digits of the JSON)'
