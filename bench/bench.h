@@ -64,6 +64,7 @@ struct session {
 	const struct eel_clock *clk;
 	int server;
 	int pair;                 /* both ends on this machine, forked */
+	int pair_gate;            /* --pair: a pipe, the client's word that its NIC opened (-1: none) */
 	struct plan plan;
 	uint64_t point;           /* measurement points so far (tokens) */
 
@@ -345,6 +346,9 @@ void pattern_fill(uint8_t *buf, uint32_t size, uint64_t point, uint32_t msg);
 uint32_t pattern_check(const uint8_t *buf, uint32_t size, uint64_t point, uint32_t msg);
 uint64_t pattern_token(uint64_t point, uint32_t msg);
 
+/* The most buffer memory a flood point may need at each end (every message has
+ * its own destination, for --verify): 8 GiB, messages up to 64 MiB. */
+#define FLOOD_MAX_BYTES (1ull << 33)
 /* flood.c, used by overlap too: size -> messages per run */
 uint32_t flood_msgs_for(const struct plan *p, uint32_t size);
 /* g, G, bandwidth and M from the flood points (exposed for tests) */
@@ -352,6 +356,7 @@ void flood_derive(const struct session *s, struct flood_res *f);
 
 /* report_table.c, report_json.c */
 void report_table(FILE *f, const struct session *s, const struct results *r, const char *uri);
+int report_json_check(const char *path);
 int report_json(const char *path, const struct session *s, const struct results *r, const char *uri,
 		int argc, char **argv);
 

@@ -273,6 +273,14 @@ void cli_parse(struct cli *c, int argc, char **argv)
 	for (uint32_t i = 0; i < p->ndepths; i++)
 		if (p->depths[i] > p->flood_msgs)
 			bad("%s", "a queue depth is larger than --flood-msgs", "lower --depths or raise --flood-msgs");
+	for (uint32_t i = 0; i < p->nsizes; i++)
+		if ((uint64_t)flood_msgs_for(p, p->sizes[i]) * p->sizes[i] > FLOOD_MAX_BYTES) {
+			char size[16];
+
+			snprintf(size, sizeof(size), "%u", p->sizes[i]);
+			bad("a flood of %s-byte puts needs more than 8 GiB of buffers at each end", size,
+			    "keep --sizes at 64 MiB (67108864) or below");
+		}
 	if (c->quiet && !c->json)
 		bad("%s", "--quiet prints nothing", "give --json FILE to keep the results");
 }

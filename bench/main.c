@@ -87,7 +87,7 @@ static int exchange_plan(struct session *s, struct plan *p)
 		}
 	for (uint32_t i = 0; i < p->nsizes; i++)
 		if (p->sizes[i] < 8 || p->sizes[i] % 8 || p->sizes[i] > (1u << 30) ||
-		    (uint64_t)flood_msgs_for(p, p->sizes[i]) * p->sizes[i] > (1ull << 33)) {
+		    (uint64_t)flood_msgs_for(p, p->sizes[i]) * p->sizes[i] > FLOOD_MAX_BYTES) {
 			fprintf(stderr, "eel-bench: the client's plan asks for impossible flood sizes\n");
 			return -1;
 		}
@@ -135,7 +135,22 @@ static int run_end(struct cli *c, struct session *s, struct results *r, const ch
 	eel_opts_default(&o);
 	o.timeout_ms = c->plan.timeout_ms;
 	o.backend_args = c->eal;
-	if (eel_open(uri, &o, &s->dev))
+	/* Both ends of a pair open the same NIC kind on this machine: the client
+	 * first, and what fails for both is said once, by the client. */
+	if (s->pair_gate >= 0 && s->server) {
+		char word = 0;
+
+		if (read(s->pair_gate, &word, 1) != 1 || word != 1)
+			return -1;
+	}
+	rc = eel_open(uri, &o, &s->dev);
+	if (s->pair_gate >= 0 && !s->server) {
+		char word = rc == 0;
+
+		if (write(s->pair_gate, &word, 1) != 1)
+			rc = rc ? rc : -EPIPE;
+	}
+	if (rc)
 		return bench_fail("opening the NIC");
 	if (s->server && !s->pair)
 		fprintf(stderr, "eel-bench: %s: waiting for a client on port %u\n", eel_caps(s->dev)->name,
@@ -193,7 +208,10 @@ int main(int argc, char **argv)
 	pid_t child = -1;
 	int rc;
 
+	s.pair_gate = -1;
 	cli_parse(&c, argc, argv);
+	if (c.json && report_json_check(c.json))
+		return 1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	(void)eel_clock(); /* calibrate before anything is timed */
 	s.cpu = -1;
@@ -202,8 +220,14 @@ int main(int argc, char **argv)
 		int cpu_c = c.cpu[0] >= 0 ? c.cpu[0] : nth_cpu(0);
 		int cpu_s = c.cpu[1] >= 0 ? c.cpu[1] : nth_cpu(1);
 
+		int gate[2];
+
 		if (eel_oob_listen("127.0.0.1", 0, &l))
 			return bench_fail("setting up the pair") ? 1 : 1;
+		if (pipe(gate)) {
+			fprintf(stderr, "eel-bench: cannot make a pipe for the pair: %s\n", strerror(errno));
+			return 1;
+		}
 		c.port = eel_oob_listener_port(l);
 		s.limit = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 		if (s.limit == MAP_FAILED) {
@@ -218,6 +242,8 @@ int main(int argc, char **argv)
 		}
 		s.pair = 1;
 		s.server = child == 0;
+		s.pair_gate = gate[s.server ? 0 : 1];
+		close(gate[s.server ? 1 : 0]);
 		s.cpu = s.server ? cpu_s : cpu_c;
 		if (s.cpu == cpu_c && cpu_s == cpu_c)
 			s.cpu = -1; /* one core: do not pin both ends onto it */

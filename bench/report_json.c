@@ -458,6 +458,25 @@ static void curves(struct json *j, const struct results *r)
 	json_obj_end(j);
 }
 
+/* Before anything is measured: can the document be written where it is to go?
+ * (Found out after a long run, a bad path would lose the run.) */
+int report_json_check(const char *path)
+{
+	char tmp[4096];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, "eel-bench: cannot write %s: %s: give --json a path in a writable folder\n", path,
+			strerror(errno));
+		return -1;
+	}
+	fclose(f);
+	unlink(tmp);
+	return 0;
+}
+
 int report_json(const char *path, const struct session *s, const struct results *r, const char *uri,
 		int argc, char **argv)
 {

@@ -41,6 +41,10 @@ int report_warnings(const struct session *s, const struct results *r, char w[][2
 			     100 * r->fl.pt[i].t.spread, r->fl.pt[i].size, r->fl.pt[i].q);
 			break;
 		}
+	if (r->sig.done && r->sig.unconverged)
+		WARN("signature: %d of %d points fell short of 5%% at 95%% confidence within their budget "
+		     "(%u samples, 250 ms): noisy machine; -v marks them, --sig-samples raises the budget",
+		     r->sig.unconverged, r->sig.points, s->plan.sig_max_samples);
 #undef WARN
 	return n;
 }

@@ -13,7 +13,7 @@ expect() {  # expect EXIT-CODE 'text in the message' ARGS...
   local rc=$?
   local lines
   lines=$(wc -l <"$out/stderr")
-  if [ $rc -ne "$code" ] || ! grep -qF -- "$text" "$out/stderr" || [ "$lines" -gt 2 ]; then
+  if [ $rc -ne "$code" ] || ! grep -qF -- "$text" "$out/stderr" || [ "$lines" -ne 1 ]; then
     echo "FAILED: eel-bench $*: exit $rc (want $code), $lines line(s):"; sed 's/^/    /' "$out/stderr"
     fail=1
   else
@@ -38,7 +38,10 @@ expect 2 "needs a value" --json
 expect 2 "give --json FILE" -q
 expect 2 "unexpected argument" host1 host2
 expect 2 "a queue depth is larger" --depths 1,8 --flood-msgs 4
-expect 1 "cannot write /nonexistent/dir/r.json" -t pingpong -n 100 -r 1 --json /nonexistent/dir/r.json
+expect 2 "needs more than 8 GiB of buffers" --sizes 8..1073741824 -t flood
+# a path that cannot be written is found before anything is measured (-n 10^7:
+# the run would take minutes; the 30 s timeout of expect would say so)
+expect 1 "cannot write /nonexistent/dir/r.json" -t pingpong -n 10000000 -r 10 --json /nonexistent/dir/r.json
 [ ! -e /nonexistent/dir/r.json ] || { echo "FAILED: half-written JSON"; fail=1; }
 
 # a peer that is not there, and a peer that is not eel-bench
@@ -47,6 +50,18 @@ expect 1 "cannot reach the eel-bench server" --timeout 2 -p $port -t pingpong 12
 printf 'HTTP/1.0 200 OK\r\n\r\nhello\r\n' | busybox nc -l -p $((port + 1)) >/dev/null 2>&1 &
 sleep 0.3
 expect 1 "does not speak eel" --timeout 5 -p $((port + 1)) -t pingpong 127.0.0.1
+
+# an eel peer of another protocol version (userlib/oob.c's hello: header
+# "EELO", type 1, then protocol, byte order, version string)
+python3 - "$((port + 2))" <<'PY' &
+import socket, struct, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(1); c, _ = s.accept()
+c.sendall(struct.pack("<IHHI", 0x4f4c4545, 1, 0, 24) + struct.pack("<II16s", 99, 0x01020304, b"9.9.9"))
+c.recv(4096); c.close()
+PY
+sleep 0.3
+expect 1 "the peer runs eel 9.9.9 (protocol 99)" --timeout 5 -p $((port + 2)) -t pingpong 127.0.0.1
 
 # thread mode on too few cores is refused with the way out; with enough, it runs
 if [ "$(nproc)" -lt 4 ]; then
