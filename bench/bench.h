@@ -235,6 +235,7 @@ struct bulk_res {
 	int npt;
 	struct fit_line t0r;         /* T(n) = T0 + n / R */
 	struct fit_line hockney;     /* echo = alpha + beta n */
+	double n_half;               /* seed 004: alpha / beta, the size at half the asymptotic bandwidth */
 	double m003_t0, m003_ti, m003_tb;
 	double err_hockney, err_003, err_loggp;
 	int have_loggp;

@@ -98,11 +98,14 @@ static int store(struct session *s, uint32_t size, uint32_t reps, struct stat *s
 	return 0;
 }
 
-/* One size on the client: a store phase (T(n), o(n)) and an echo phase. */
+/* One size on the client: a store phase (T(n), o(n)) and an echo phase. A
+ * validation size (not full) has its echo only, as many times as a fitted
+ * size (seed 003: the minimum of as many repetitions, or the validation
+ * sizes would come out high against the fits). */
 static int client_size(struct session *s, uint32_t size, struct bulk_point *p, struct signature_res *sig,
 		       int full)
 {
-	uint32_t reps = full ? s->plan.bulk_reps : s->plan.bulk_reps / 3 + 1;
+	uint32_t reps = s->plan.bulk_reps;
 	struct ov_point pt = { STORE, size, 0, reps, 0 };
 	struct point_done d;
 	struct sig_curve c;
@@ -184,6 +187,7 @@ void bulk_fit(struct bulk_res *b, const struct results *r)
 	}
 	fit_linear(x, ty, b->npt, &b->t0r);
 	fit_linear(x, ey, b->npt, &b->hockney);
+	b->n_half = b->hockney.b > 0 ? b->hockney.a / b->hockney.b : 0;
 	/* seed 003: t0 the measured startup, ti and tb the regression's intercept and slope */
 	b->m003_t0 = b->npt ? b->pt[0].echo.min : 0;
 	b->m003_ti = b->hockney.a;

@@ -369,7 +369,7 @@ static void bulk(struct json *j, const struct results *r)
 	json_obj(j, "hockney");
 	json_num(j, "alpha_ns", b->hockney.a);
 	json_num(j, "beta_ns_per_byte", b->hockney.b);
-	json_num(j, "n_half_bytes", b->hockney.b > 0 ? b->hockney.a / b->hockney.b : 0);
+	json_num(j, "n_half_bytes", b->n_half);
 	json_num(j, "bw_bytes_per_ns", b->hockney.b > 0 ? 1 / b->hockney.b : 0);
 	json_num(j, "err", b->err_hockney);
 	json_str(j, "on", "echo_ns");

@@ -87,7 +87,7 @@ static void bulk_rows(FILE *f, const struct results *r)
 		b->t0r.a, b->t0r.b > 0 ? 1 / b->t0r.b : 0);
 	fprintf(f, "  Hockney (seed 004)   alpha %.1f ns, beta %.5f ns/B (%.3f GB/s), n_1/2 %.0f B; error %.1f%%\n",
 		b->hockney.a, b->hockney.b, b->hockney.b > 0 ? 1 / b->hockney.b : 0,
-		b->hockney.b > 0 ? b->hockney.a / b->hockney.b : 0, 100 * b->err_hockney);
+		b->n_half, 100 * b->err_hockney);
 	fprintf(f, "  seed 003 model       t0 %.1f ns, ti %.1f ns, tb %.5f ns/B; error %.1f%%\n", b->m003_t0,
 		b->m003_ti, b->m003_tb, 100 * b->err_003);
 	if (b->have_loggp)

@@ -40,15 +40,15 @@ before=$(ls -d /var/run/dpdk/eel-* 2>/dev/null | sort)
 port=$((20000 + RANDOM % 20000))
 
 # expect 'text in the message' ARGS...: eel-bench in the namespace must exit 1 within
-# 30 s with at most two lines on stderr, one of them holding the text
+# 30 s with exactly one line on stderr, holding the text
 expect() {
   local text=$1 rc lines
   shift
   ip netns exec "$ns" timeout 30 "$B/eel-bench" "$@" >"$out/stdout" 2>"$out/stderr"
   rc=$?
   lines=$(wc -l <"$out/stderr")
-  if [ $rc -ne 1 ] || ! grep -qF -- "$text" "$out/stderr" || [ "$lines" -gt 2 ] || [ -s "$out/stdout" ]; then
-    echo "FAILED: eel-bench $*: exit $rc (want 1), $lines line(s) (want 1 or 2), stdout $(wc -c <"$out/stdout") bytes:"
+  if [ $rc -ne 1 ] || ! grep -qF -- "$text" "$out/stderr" || [ "$lines" -ne 1 ] || [ -s "$out/stdout" ]; then
+    echo "FAILED: eel-bench $*: exit $rc (want 1), $lines line(s) (want 1), stdout $(wc -c <"$out/stdout") bytes:"
     sed 's/^/    /' "$out/stderr" "$out/stdout"
     fail=1
   else

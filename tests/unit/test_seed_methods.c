@@ -112,6 +112,62 @@ static void fits(void)
 	CHECK_EQ_D(mean_abs_rel_err(p, m, 2), 0.10, 1e-12);
 }
 
+/* bulk_fit on T(n) and echo times from known laws: each fit recovers its
+ * law's parameters, and the law the validation sizes follow is the one whose
+ * error comes out zero (seed 003 section 3's judge, seed 004's n_1/2). */
+static void bulk_fits(void)
+{
+	static struct results r;
+	struct bulk_res *b = &r.bulk;
+	const double alpha = 420, beta = 0.0625, T0 = 900, R = 5.0, os = 120, L = 150, orr = 90, G = 0.08;
+	const uint32_t sizes[] = { 8, 64, 512, 4096, 32768, 131072 };
+
+	memset(&r, 0, sizeof(r));
+	b->npt = 6;
+	for (int i = 0; i < 6; i++) {
+		b->pt[i].size = sizes[i];
+		b->pt[i].echo.min = alpha + beta * sizes[i];
+		b->pt[i].t.min = T0 + sizes[i] / R;
+	}
+	r.sig.done = r.fl.done = 1;
+	r.sig.o_s_ns = os;
+	r.sig.L_ns = L;
+	r.sig.o_r_ns = orr;
+	r.fl.G_ns_per_byte = G;
+	for (int i = 0; i < VALIDATE_SIZES; i++) {
+		b->v_size[i] = 8 + 6000 * i;
+		b->v_meas[i] = alpha + beta * b->v_size[i];
+	}
+	bulk_fit(b, &r);
+	CHECK_EQ_D(b->hockney.a, alpha, 1e-6);
+	CHECK_EQ_D(b->hockney.b, beta, 1e-12);
+	CHECK_EQ_D(b->n_half, alpha / beta, 1e-6);
+	CHECK_EQ_D(b->t0r.a, T0, 1e-6);
+	CHECK_EQ_D(1 / b->t0r.b, R, 1e-9);
+	/* seed 003: t0 the startup (the smallest size stands for n = 0), ti and tb the regression's */
+	CHECK_EQ_D(b->m003_t0, alpha + beta * 8, 1e-9);
+	CHECK_EQ_D(b->m003_ti, alpha, 1e-6);
+	CHECK_EQ_D(b->m003_tb, beta, 1e-12);
+	CHECK(b->have_loggp, "LogGP predicted from the signature and the flood");
+	CHECK_EQ_D(b->err_hockney, 0, 1e-12);
+	CHECK(b->err_003 > 0 && b->err_loggp > 0, "the other laws miss a Hockney line: %g %g", b->err_003,
+	      b->err_loggp);
+	/* the validation sizes on seed 003's curve, then on LogGP's line */
+	for (int i = 0; i < VALIDATE_SIZES; i++)
+		b->v_meas[i] = model003(alpha + beta * 8, alpha, beta, b->v_size[i]);
+	bulk_fit(b, &r);
+	CHECK_EQ_D(b->err_003, 0, 1e-12);
+	CHECK(b->err_hockney > 0, "Hockney's line misses seed 003's curve");
+	for (int i = 0; i < VALIDATE_SIZES; i++)
+		b->v_meas[i] = os + L + orr + G * b->v_size[i];
+	bulk_fit(b, &r);
+	CHECK_EQ_D(b->err_loggp, 0, 1e-12);
+	/* no signature: no LogGP prediction, no error claimed */
+	r.sig.done = 0;
+	bulk_fit(b, &r);
+	CHECK(!b->have_loggp && b->err_loggp == 0, "LogGP without a signature");
+}
+
 static void decompose(void)
 {
 	struct breakdown bd;
@@ -194,6 +250,7 @@ int main(void)
 {
 	signature();
 	signature_cold_first_point();
+	bulk_fits();
 	student_t();
 	fits();
 	decompose();
