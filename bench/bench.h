@@ -166,6 +166,20 @@ struct overlap_res {
 struct breakdown {
 	int done;
 	int samples;                     /* stamped puts seen (sender side) */
+	/* The parts this NIC tells apart (breakdown_spans): part k also covers
+	 * the next span_extra[k] stages when the stamps between them are not
+	 * taken (merged, never invented); absorbed[k]: inside an earlier part. */
+	int spans_set;
+	int span_extra[STAGE_PARTS], absorbed[STAGE_PARTS];
+	char name[STAGE_PARTS][48];      /* "fetch", or "fetch+tx" for a merged part */
+	char what[STAGE_PARTS][200];
+	const char *const *stage_what;   /* what each of the eight stages is on this NIC */
+	/* The part between the ends, measured from the start of the part before
+	 * it too: where the sender's stamp comes after the receiver's (a doorbell
+	 * call that returns once the frame is in: af_packet, QEMU's e1000), the
+	 * two are one part. */
+	double *alt;
+	int nalt, inverted;
 	double *v[STAGE_PARTS + 1];      /* samples per part, then of the total */
 	int nv[STAGE_PARTS + 1];
 	int cap;
@@ -247,15 +261,17 @@ struct bulk_res {
 /* the decomposition of EEL on any NIC (decompose.c) */
 #define DEC_MAX 12
 struct dec_part {
-	char name[24];
-	char what[64];
+	char name[48];
+	char what[200];
 	char method[16];    /* stamped, difference, modelled, remainder */
 	char how[96];
-	char merged[96];    /* remainder: the stages it merges */
+	char merged[96];    /* the stages it merges (a remainder, or a part stamped as one) */
 	double ns;
 	double stamped_ns;  /* a check: the exact stamp beside a difference estimate */
 	double noise_ns;    /* a check: how far the difference itself is known (IQR + a tick) */
 	int has_check, agrees;
+	char within[48];    /* a check against a stamped part holding more than this stage
+			     * (its name): agrees = the difference fits inside it */
 };
 
 struct decompose_res {
@@ -269,6 +285,7 @@ struct decompose_res {
 	double fetch_diff_ns, payload_diff_ns;        /* medians of the per-run differences */
 	double fetch_noise_ns, payload_noise_ns;      /* their IQR plus one counter tick */
 	int have_dma, have_ereg, have_dma_tx;
+	int hosted;         /* eel's firmware on the host (dpdk, raw): no variants, they would time it, not the NIC */
 };
 
 struct results {
@@ -339,8 +356,9 @@ int limit_run(struct session *s, struct results *r);
 int breakdown_add(const struct session *s, struct breakdown *bd, const struct eel_trace *tx, int ntx,
 		  const struct eel_trace *rx, int nrx);
 void breakdown_finish(struct breakdown *bd);
+void breakdown_spans(struct breakdown *bd, const struct eel_caps *caps);
+const char *breakdown_stage_what(const struct breakdown *bd, int k);
 extern const char *const stage_part_name[STAGE_PARTS];
-extern const char *const stage_part_what[STAGE_PARTS];
 
 /* pattern.c: --verify payloads */
 void pattern_fill(uint8_t *buf, uint32_t size, uint64_t point, uint32_t msg);

@@ -61,77 +61,110 @@ static double poll_pass_ns(struct session *s)
 	return cyc_ns(s, (double)best) / 100;
 }
 
+/* A difference estimate beside the stamped part that holds its stage k: a
+ * check against the exact stamp when the part is that stage alone, else
+ * whether it fits inside the part. */
+static void check_of(struct decompose_res *d, const struct breakdown *bd, int k, int owner, const char *name,
+		     const char *how, double v, double stamped_ns, double noise_ns)
+{
+	struct dec_part *p = &d->check[d->nchecks++];
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	snprintf(p->method, sizeof(p->method), "difference");
+	snprintf(p->how, sizeof(p->how), "%s", how);
+	p->ns = v;
+	p->has_check = 1;
+	p->noise_ns = noise_ns;
+	if (owner == k && !bd->span_extra[k]) {
+		p->stamped_ns = stamped_ns;
+		p->agrees = fabs(v - p->stamped_ns) <= fmax(AGREE * fabs(p->stamped_ns), p->noise_ns);
+	} else {
+		p->stamped_ns = bd->part[owner].median;
+		snprintf(p->within, sizeof(p->within), "%s", bd->spans_set ? bd->name[owner] : stage_part_name[owner]);
+		p->agrees = v <= p->stamped_ns + p->noise_ns;
+	}
+}
+
+/* Take a stage's name out of the remainder's list ("a,b,c"), or mark it. */
+static void remainder_edit(char *list, size_t cap, const char *stage, const char *to)
+{
+	char out[96] = "", copy[96], *save = NULL;
+
+	snprintf(copy, sizeof(copy), "%s", list);
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		const char *w = strcmp(t, stage) ? t : to;
+
+		if (w)
+			snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s%s", out[0] ? "," : "", w);
+	}
+	snprintf(list, cap, "%s", out);
+}
+
 /* Which stages were stamped, and the difference measurements, into parts. */
 void decompose_build(struct decompose_res *d, const struct breakdown *bd, double poll_ns)
 {
 	double sum = 0;
 	char merged[96] = "";
-	int stamped_fetch = bd->done && bd->have[2], stamped_tx = bd->done && bd->have[3];
-	int stamped_detect = bd->done && bd->have[STAGE_PARTS - 1];
+	int owner[STAGE_PARTS]; /* the stamped part that holds stage k, or -1 */
 
 	d->nparts = 0;
 	d->nchecks = 0;
+	for (int k = 0; k < STAGE_PARTS; k++)
+		owner[k] = -1;
 	for (int k = 0; k < STAGE_PARTS; k++) {
+		if (bd->absorbed[k])
+			continue; /* inside the part before */
 		if (bd->done && bd->have[k]) {
-			struct dec_part *p = add(d, stage_part_name[k], stage_part_what[k], bd->part[k].median,
-						 "stamped", k < 2 ? "stamped by the host" :
-						 k == STAGE_WIRE ? "stamped at both ends, one clock" :
-						 "stamped by the NIC");
+			const char *name = bd->spans_set ? bd->name[k] : stage_part_name[k];
+			const char *what = bd->spans_set ? bd->what[k] : breakdown_stage_what(bd, k);
+			struct dec_part *p = add(d, name, what, bd->part[k].median,
+						 "stamped", k < 2 && !bd->span_extra[k] ? "stamped by the host" :
+						 k + bd->span_extra[k] >= STAGE_WIRE && k <= STAGE_WIRE ?
+						 "stamped at both ends, one clock" : "stamped by the NIC");
 
-			(void)p;
+			for (int i = k; i <= k + bd->span_extra[k]; i++) {
+				owner[i] = k;
+				if (bd->span_extra[k])
+					snprintf(p->merged + strlen(p->merged), sizeof(p->merged) - strlen(p->merged),
+						 "%s%s", i > k ? "," : "", stage_part_name[i]);
+			}
 			continue;
 		}
-		snprintf(merged + strlen(merged), sizeof(merged) - strlen(merged), "%s%s", merged[0] ? "," : "",
-			 stage_part_name[k]);
+		for (int i = k; i <= k + bd->span_extra[k]; i++)
+			snprintf(merged + strlen(merged), sizeof(merged) - strlen(merged), "%s%s", merged[0] ? "," : "",
+				 stage_part_name[i]);
 	}
-	/* The differences: checks where the stages are stamped, parts where not. */
+	/* The differences: checks where their stage is stamped, parts where not. */
 	if (d->have_ereg) {
-		double v = d->fetch_diff_ns;
+		const char *how = "EEL of a descriptor put - EEL of an E-register store";
 
-		if (stamped_fetch) {
-			struct dec_part *p = &d->check[d->nchecks++];
-
-			memset(p, 0, sizeof(*p));
-			snprintf(p->name, sizeof(p->name), "fetch");
-			snprintf(p->method, sizeof(p->method), "difference");
-			snprintf(p->how, sizeof(p->how), "EEL of a descriptor put - EEL of an E-register store");
-			p->ns = v;
-			p->stamped_ns = bd->part[2].median;
-			p->has_check = 1;
-			p->noise_ns = d->fetch_noise_ns;
-			p->agrees = fabs(v - p->stamped_ns) <= fmax(AGREE * fabs(p->stamped_ns), p->noise_ns);
+		if (owner[2] >= 0) {
+			check_of(d, bd, 2, owner[2], "fetch", how, d->fetch_diff_ns, bd->part[2].median,
+				 d->fetch_noise_ns);
 		} else {
-			add(d, "descriptor", "NIC fetches the descriptor", fmax(v, 0), "difference",
+			add(d, "descriptor", "NIC fetches the descriptor", fmax(d->fetch_diff_ns, 0), "difference",
 			    "EEL of a descriptor put - EEL of an E-register store (PIO, no descriptor)");
+			remainder_edit(merged, sizeof(merged), "fetch", NULL);
 		}
 	}
 	if (d->have_dma) {
-		double v = d->payload_diff_ns;
+		const char *how = "EEL with the payload DMA'd - EEL with it inline";
 
-		if (stamped_tx && d->have_dma_tx) {
-			struct dec_part *p = &d->check[d->nchecks++];
-
-			memset(p, 0, sizeof(*p));
-			snprintf(p->name, sizeof(p->name), "payload");
-			snprintf(p->method, sizeof(p->method), "difference");
-			snprintf(p->how, sizeof(p->how), "EEL with the payload DMA'd - EEL with it inline");
-			p->ns = v;
-			p->stamped_ns = d->dma_tx_ns - bd->part[3].median;
-			p->has_check = 1;
-			p->noise_ns = d->payload_noise_ns;
-			p->agrees = fabs(v - p->stamped_ns) <= fmax(AGREE * fabs(p->stamped_ns), p->noise_ns);
-		} else if (!stamped_tx) {
-			add(d, "payload", "NIC reads the payload by DMA", fmax(v, 0), "difference",
-			    "EEL with the payload DMA'd - EEL with it inline");
+		if (owner[3] >= 0) {
+			if (d->have_dma_tx || owner[3] != 3 || bd->span_extra[3])
+				check_of(d, bd, 3, owner[3], "payload", how, d->payload_diff_ns,
+					 d->dma_tx_ns - bd->part[3].median, d->payload_noise_ns);
+		} else {
+			add(d, "payload", "NIC reads the payload by DMA", fmax(d->payload_diff_ns, 0), "difference",
+			    how);
+			remainder_edit(merged, sizeof(merged), "tx", "tx less the payload");
 		}
 	}
-	if (!stamped_detect && poll_ns > 0) {
-		char *c = strstr(merged, "detect");
-
-		add(d, "detect", stage_part_what[STAGE_PARTS - 1], poll_ns / 2, "modelled",
+	if (owner[STAGE_PARTS - 1] < 0 && poll_ns > 0) {
+		add(d, "detect", breakdown_stage_what(bd, STAGE_PARTS - 1), poll_ns / 2, "modelled",
 		    "half of one pass of the receiver's polling loop (measured)");
-		if (c) /* no longer part of the remainder */
-			memmove(c > merged ? c - 1 : c, c + 6, strlen(c + 6) + 1);
+		remainder_edit(merged, sizeof(merged), "detect", NULL);
 	}
 	for (int i = 0; i < d->nparts; i++)
 		sum += d->part[i].ns;
@@ -177,7 +210,11 @@ int decompose_run(struct session *s, struct results *r)
 	 * r->pp.done, decides: the server keeps no results) */
 	if (!(s->plan.tests & T_PINGPONG) && pingpong_run(s, r))
 		return -1;
-	if (s->caps->max_inline >= 8) {
+	/* Where eel's firmware runs on the host over a real NIC (dpdk, raw), the
+	 * descriptor and the payload are read by that firmware, on this core,
+	 * inside post: a variant's difference would time eel, not the NIC. */
+	d->hosted = !!(s->caps->flags & EEL_CAP_HOSTED_FW);
+	if (s->caps->max_inline >= 8 && !d->hosted) {
 		/* the DMA'd payload's own stamps, for the check */
 		if (pingpong_series(s, PP_PUT_DMA, runs, iters, 1, &dma, &dma_bd))
 			return -1;
@@ -185,7 +222,7 @@ int decompose_run(struct session *s, struct results *r)
 		i_dma = nvar;
 		var[nvar++] = PP_PUT_DMA;
 	}
-	if (s->caps->flags & EEL_CAP_EREGS) {
+	if ((s->caps->flags & EEL_CAP_EREGS) && !d->hosted) {
 		i_ereg = nvar;
 		var[nvar++] = PP_EREG;
 	}

@@ -119,6 +119,7 @@ static void nic(struct json *j, const struct session *s, const char *uri)
 	json_bool(j, "reliable_hw", c->flags & EEL_CAP_RELIABLE_HW);
 	json_bool(j, "nic_clock", c->flags & EEL_CAP_NIC_CLOCK);
 	json_bool(j, "shared_clock", c->flags & EEL_CAP_SHARED_CLOCK);
+	json_bool(j, "hosted_firmware", c->flags & EEL_CAP_HOSTED_FW);
 	json_u64(j, "max_inline", c->max_inline);
 	json_u64(j, "max_put", c->max_put);
 	json_u64(j, "mtu", c->mtu);
@@ -213,12 +214,18 @@ static void breakdown(struct json *j, const struct session *s, const struct resu
 	json_str(j, "clock", s->caps->clock);
 	json_arr(j, "parts");
 	for (int k = 0; k < STAGE_PARTS; k++) {
-		if (!r->bd.have[k])
+		if (r->bd.absorbed[k] || !r->bd.have[k])
 			continue;
 		json_obj(j, NULL);
-		json_str(j, "name", stage_part_name[k]);
-		json_str(j, "what", stage_part_what[k]);
+		json_str(j, "name", r->bd.name[k]);
+		json_str(j, "what", r->bd.what[k]);
 		json_str(j, "method", "stamped");
+		if (r->bd.span_extra[k]) {
+			json_arr(j, "merged");
+			for (int i = k; i <= k + r->bd.span_extra[k]; i++)
+				json_str(j, NULL, stage_part_name[i]);
+			json_arr_end(j);
+		}
 		stat_obj(j, "ns", &r->bd.part[k]);
 		json_obj_end(j);
 	}
@@ -310,6 +317,8 @@ static void part(struct json *j, const struct dec_part *p)
 		json_num(j, "stamped_ns", p->stamped_ns);
 		json_num(j, "noise_ns", p->noise_ns);
 		json_bool(j, "agrees", p->agrees);
+		if (p->within[0])
+			json_str(j, "within", p->within);
 	}
 	json_obj_end(j);
 }

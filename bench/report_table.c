@@ -35,10 +35,16 @@ static void decompose_rows(FILE *f, const struct results *r)
 			p->merged[0] ? " (merges " : "", p->merged, p->merged[0] ? ")" : "");
 	}
 	fprintf(f, "    %-10s %9.1f ns  (EEL less the parts)\n", "residual", d->residual_ns);
+	if (d->hosted)
+		fprintf(f, "    (no E-register or DMA'd-payload variants: here eel's firmware reads the descriptor "
+			"and the payload on the host's core, inside post, not the NIC)\n");
 	for (int i = 0; i < d->nchecks; i++) {
 		const struct dec_part *p = &d->check[i];
 
-		if (p->agrees)
+		if (p->within[0])
+			fprintf(f, "    check: %s by difference %.1f ns (%s) %s inside the stamped %s, %.1f ns\n",
+				p->name, p->ns, p->how, p->agrees ? "fits" : "does NOT fit", p->within, p->stamped_ns);
+		else if (p->agrees)
 			fprintf(f, "    check: %s by difference %.1f ns (%s), stamped %.1f ns: agree within 10%% "
 				   "(or the noise, %.1f ns)\n", p->name, p->ns, p->how, p->stamped_ns, p->noise_ns);
 		else
@@ -198,13 +204,18 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 		fprintf(f, "\n  where one 8-byte put goes (%s; %d stamped puts; medians)\n", cap->clock,
 			r->bd.samples);
 		for (int k = 0; k < STAGE_PARTS; k++) {
+			const char *name = r->bd.name[k], *what = r->bd.what[k];
+			int wide = strlen(name) > 9;
+
+			if (r->bd.absorbed[k])
+				continue;
 			if (!r->bd.have[k]) {
-				fprintf(f, "    %-9s %-52s %12s\n", stage_part_name[k], stage_part_what[k],
+				fprintf(f, "    %-9s%s%-52s %12s\n", name, wide ? "\n              " : " ", what,
 					"not stamped");
 				continue;
 			}
 			sum += r->bd.part[k].median;
-			fprintf(f, "    %-9s %-52s %9.1f ns  %5.1f %%\n", stage_part_name[k], stage_part_what[k],
+			fprintf(f, "    %-9s%s%-52s %9.1f ns  %5.1f %%\n", name, wide ? "\n              " : " ", what,
 				r->bd.part[k].median, whole > 0 ? 100 * r->bd.part[k].median / whole : 0);
 		}
 		if (r->bd.have[STAGE_PARTS])

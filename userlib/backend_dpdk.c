@@ -127,6 +127,10 @@ static void fill_caps(struct eel_dev *dev)
 	snprintf(c->backend, sizeof(c->backend), "dpdk");
 	snprintf(c->name, sizeof(c->name), "%.63s", p->dev.args);
 	engine_caps(e, c);
+	/* eel's firmware on this core; the port's doorbell, and its receive
+	 * stamp where it has one (dpdk_trace_drain) */
+	c->flags |= EEL_CAP_HOSTED_FW;
+	c->stamp_mask &= ~(1u << EEL_ST_NIC_FETCH | 1u << EEL_ST_NIC_TX);
 	if (p->rx_timestamp)
 		c->flags |= EEL_CAP_NIC_CLOCK;
 	snprintf(c->doorbell, sizeof(c->doorbell), "rte_eth_tx_burst (the PMD's tail-register write)");
@@ -140,7 +144,7 @@ static void fill_caps(struct eel_dev *dev)
 	if (p->rx_timestamp)
 		snprintf(c->clock, sizeof(c->clock), "host %.8s; NIC_RX: the port's clock, mapped", eel_clock()->source);
 	else
-		snprintf(c->clock, sizeof(c->clock), "host %.8s (firmware on the host core; no NIC stamps)",
+		snprintf(c->clock, sizeof(c->clock), "host %.8s (firmware on the host; no port stamps)",
 			 eel_clock()->source);
 }
 
@@ -306,9 +310,13 @@ static int dpdk_progress(struct eel_dev *dev)
 	return engine_progress(dev);
 }
 
-/* NIC_TX is the firmware's: the frame handed to the wire, just before
- * rte_eth_tx_burst. Where the port stamps what it receives, its stamp
- * replaces the firmware's NIC_RX (taken when the firmware read it). */
+/* The firmware runs on this core: from the put to the NIC's doorbell it is
+ * host software (post). DOORBELL and DOORBELL_DONE are rte_eth_tx_burst's
+ * call and return (the PMD writes the descriptor and the tail register);
+ * the port does not say when it fetched or sent the frame, so NIC_FETCH and
+ * NIC_TX stay empty and those stages merge with the wire. Where the port
+ * stamps what it receives, its stamp replaces the firmware's NIC_RX (taken
+ * when the firmware read the frame). */
 static int dpdk_trace_drain(struct eel_dev *dev, enum eel_trace_dir dir, struct eel_trace *out, int max)
 {
 	struct dpdk_be *b = DPDK(dev);
@@ -316,10 +324,19 @@ static int dpdk_trace_drain(struct eel_dev *dev, enum eel_trace_dir dir, struct 
 
 	for (int i = 0; i < n; i++) {
 		uint64_t *t = out[i].t, v;
+		struct wire_stamp db;
 
+		if (dir == EEL_TRACE_TX) {
+			int have = t[EEL_ST_POST] &&
+				   wire_stamps_take(&b->wire.tx_db, out[i].msg_id, t[EEL_ST_POST], UINT64_MAX, &db);
+
+			t[EEL_ST_DOORBELL] = have ? db.t[0] : 0;
+			t[EEL_ST_DOORBELL_DONE] = have ? db.t[1] : 0;
+			t[EEL_ST_NIC_FETCH] = t[EEL_ST_NIC_TX] = 0;
+		}
 		if (dir == EEL_TRACE_RX && b->port.rx_timestamp && t[EEL_ST_DMA_START] &&
-		    (v = dpdk_stamps_take(&b->wire.hw_rx, out[i].msg_id, t[EEL_ST_NIC_RX] - eel_clock()->hz / 1000,
-					  t[EEL_ST_DMA_START])))
+		    wire_stamps_take(&b->wire.hw_rx, out[i].msg_id, t[EEL_ST_NIC_RX] - eel_clock()->hz / 1000,
+				     t[EEL_ST_DMA_START], &db) && (v = db.t[0]))
 			t[EEL_ST_NIC_RX] = v;
 	}
 	return n;

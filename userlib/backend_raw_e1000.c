@@ -118,6 +118,10 @@ static int raw_open(struct eel_dev *dev, struct eel_uri *u)
 	snprintf(c->backend, sizeof(c->backend), "raw");
 	snprintf(c->name, sizeof(c->name), "%s", addr);
 	engine_caps(e, c);
+	/* eel's firmware on this core; the e1000's own doorbell and descriptor
+	 * done bit (raw_trace_drain) */
+	c->flags |= EEL_CAP_HOSTED_FW;
+	c->stamp_mask &= ~(1u << EEL_ST_NIC_FETCH);
 	snprintf(c->doorbell, sizeof(c->doorbell), "TDT tail-register write (MMIO, PCI)");
 	snprintf(c->attach, sizeof(c->attach), "PCI %s (Intel %s, %s%s)", addr, r->nic.model->chip,
 		 r->nic.pci.via == RAW_VIA_EEL_PCI ? "via " : "", raw_pci_via_name(&r->nic.pci));
@@ -168,6 +172,33 @@ static int raw_connect(struct eel_dev *dev, int server, const void *peer, uint32
 	return engine_link_up(e, (struct wire){ &e1000_wire_ops, &r->wire }, &p.engine);
 }
 
+/* The firmware runs on this core: from the put to the NIC's doorbell it is
+ * host software (post). DOORBELL and DOORBELL_DONE are the TDT store's start
+ * and return ([SDM] 13.4.40: the tail register hands the descriptor to the
+ * NIC), NIC_TX is when the driver saw the descriptor's DD bit ([SDM] 3.3.3:
+ * written back, with RS set, when the NIC is done with it): "doorbell to
+ * descriptor done" at register level.
+ * The NIC's descriptor fetch is not seen apart from its transmit (NIC_FETCH
+ * stays empty: the two stages merge). */
+static int raw_trace_drain(struct eel_dev *dev, enum eel_trace_dir dir, struct eel_trace *out, int max)
+{
+	struct raw_e1000 *r = RAW(dev);
+	int n = engine_trace_drain(dev, dir, out, max);
+
+	for (int i = 0; dir == EEL_TRACE_TX && i < n; i++) {
+		uint64_t *t = out[i].t;
+		struct wire_stamp db;
+		int have = t[EEL_ST_POST] && dev->connected &&
+			   wire_stamps_take(&r->wire.tx_db, out[i].msg_id, t[EEL_ST_POST], UINT64_MAX, &db);
+
+		t[EEL_ST_DOORBELL] = have ? db.t[0] : 0;
+		t[EEL_ST_DOORBELL_DONE] = have ? db.t[1] : 0;
+		t[EEL_ST_NIC_FETCH] = 0;
+		t[EEL_ST_NIC_TX] = have ? db.t[2] : 0;
+	}
+	return n;
+}
+
 /* The engine's counters, then the e1000's own (wire_e1000.c). */
 static int raw_counters(struct eel_dev *dev, struct eel_counter *out, int max)
 {
@@ -193,6 +224,6 @@ const struct eel_backend eel_backend_raw_e1000 = {
 	.connect = raw_connect,
 	ENGINE_DATA_OPS, /* the firmware's data path (engine.h); eel_floor: the bare echo on this wire */
 	.progress = engine_progress,
-	.trace_drain = engine_trace_drain,
+	.trace_drain = raw_trace_drain,
 	.counters = raw_counters,
 };

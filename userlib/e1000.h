@@ -18,6 +18,7 @@
 #include "e1000_regs.h"
 #include "raw_pci.h"
 #include "wire.h"
+#include "wire_stamps.h"
 
 #define E1000_NRX 256u              /* receive descriptors (RDLEN = 4 KB) */
 #define E1000_NTX 256u              /* transmit descriptors */
@@ -115,6 +116,9 @@ struct e1000_wire {
 	uint32_t tx_clean;          /* oldest descriptor not yet seen done */
 	uint32_t rx_next;           /* next descriptor to look at */
 	uint64_t tdt_at[E1000_NTX]; /* cycle count of the TDT store that sent it; 0: seen done */
+	uint64_t tdt_done[E1000_NTX]; /* ... and when that store returned */
+	uint32_t traced[E1000_NTX]; /* a traced message's last frame: its number + 1 (0: none) */
+	struct wire_stamps tx_db;   /* traced messages: TDT store, its return, DD seen */
 
 	/* counters (written by the firmware's thread, read by the host's) */
 	uint64_t tx_frames, rx_frames, rx_dropped, tx_full;

@@ -79,7 +79,9 @@ static void dw_tx_send(void *ctx, void *frame, uint32_t len)
 	struct dpdk_wire *w = ctx;
 	struct rte_mbuf *m = w->tx;
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
-	uint32_t n = DPDK_HDR + len;
+	uint32_t n = DPDK_HDR + len, msg_id;
+	int traced = wire_frame_traced(p + DPDK_HDR, len, FW_PKT_LAST, &msg_id) && wire_stamps_new(&w->tx_db, msg_id);
+	uint64_t t0;
 
 	(void)frame;
 	w->tx = NULL;
@@ -94,10 +96,16 @@ static void dw_tx_send(void *ctx, void *frame, uint32_t len)
 	m->data_len = (uint16_t)n;
 	m->pkt_len = n;
 	/* The doorbell: the PMD writes the descriptor and the NIC's tail
-	 * register (a system call's kick for af_packet). */
+	 * register (a system call's kick for af_packet). A traced message's
+	 * last frame keeps when it was rung and when it returned: the
+	 * breakdown's DOORBELL and DOORBELL_DONE (backend_dpdk.c). */
+	t0 = traced ? eel_stamp() : 0;
 	for (int i = 0; i < TX_TRIES; i++)
-		if (rte_eth_tx_burst(w->id, 0, &m, 1) == 1)
+		if (rte_eth_tx_burst(w->id, 0, &m, 1) == 1) {
+			if (traced)
+				wire_stamps_push(&w->tx_db, msg_id, t0, eel_stamp(), 0);
 			return;
+		}
 	rte_pktmbuf_free(m);
 	w->cnt[DW_TX_RING_FULL]++;
 }
@@ -108,12 +116,11 @@ static void keep_hw_stamp(struct dpdk_wire *w, const struct rte_mbuf *m, const u
 	const struct dpdk_port *p = w->port;
 	uint32_t msg_id;
 
-	if (len < FW_PKT_HDR || f[0] != FW_WIRE_MAGIC || (f[2] & (FW_PKT_TRACE | FW_PKT_FIRST)) !=
-	    (FW_PKT_TRACE | FW_PKT_FIRST) || !(m->ol_flags & p->ts_flag))
+	if (!(m->ol_flags & p->ts_flag) || !wire_frame_traced(f, len, FW_PKT_FIRST, &msg_id))
 		return;
-	memcpy(&msg_id, f + offsetof(struct fw_pkt, msg_id), 4);
-	dpdk_stamps_push(&w->hw_rx, msg_id,
-			 dpdk_clock_to_host(&p->clock, *RTE_MBUF_DYNFIELD(m, p->ts_offset, const rte_mbuf_timestamp_t *)));
+	wire_stamps_push(&w->hw_rx, msg_id,
+			 dpdk_clock_to_host(&p->clock, *RTE_MBUF_DYNFIELD(m, p->ts_offset, const rte_mbuf_timestamp_t *)),
+			 0, 0);
 }
 
 static const void *dw_rx(void *ctx, uint32_t *len)

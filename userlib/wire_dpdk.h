@@ -15,7 +15,7 @@
 #include <rte_ether.h>
 
 #include "dpdk_port.h"
-#include "dpdk_stamps.h"
+#include "wire_stamps.h"
 #include "wire.h"
 
 #define DPDK_RX_BURST 32u
@@ -52,7 +52,8 @@ struct dpdk_wire {
 	struct rte_mbuf *cur;           /* the frame handed out, until rx_done */
 	uint32_t peer_nonce;
 	int peer_hello;                 /* a HELLO from the peer came in */
-	struct dpdk_stamps hw_rx;       /* traced messages the port stamped on receipt */
+	struct wire_stamps tx_db;       /* traced messages: rte_eth_tx_burst called, returned */
+	struct wire_stamps hw_rx;       /* traced messages the port stamped on receipt */
 	uint64_t cnt[DW_COUNTERS];
 };
 

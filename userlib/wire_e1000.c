@@ -29,13 +29,19 @@ static void bump(uint64_t *c)
 	__atomic_store_n(c, *c + 1, __ATOMIC_RELAXED);
 }
 
-/* One TDT-to-DD sample (the descriptor's store began at tdt_at[idx]). */
+/* One TDT-to-DD sample (the descriptor's store began at tdt_at[idx]); a
+ * traced message's last frame gives its three stamps to the breakdown
+ * (backend_raw_e1000.c: DOORBELL, DOORBELL_DONE, NIC_TX). */
 static void dd_seen(struct e1000_wire *w, uint32_t idx, uint64_t now)
 {
 	uint64_t s = w->samples % E1000_DD_WINDOW;
 
 	__atomic_store_n(&w->dd_cycles[s], now - w->tdt_at[idx], __ATOMIC_RELAXED);
 	__atomic_store_n(&w->samples, w->samples + 1, __ATOMIC_RELEASE);
+	if (w->traced[idx]) {
+		wire_stamps_push(&w->tx_db, w->traced[idx] - 1, w->tdt_at[idx], w->tdt_done[idx], now);
+		w->traced[idx] = 0;
+	}
 	w->tdt_at[idx] = 0;
 }
 
@@ -74,12 +80,14 @@ static void e1000_tx_send(void *ctx, void *frame, uint32_t len)
 {
 	struct e1000_wire *w = ctx;
 	struct e1000 *nic = w->nic;
-	uint32_t i = w->tx_tail, total = E1000_EEL_HDR + len;
+	uint32_t i = w->tx_tail, total = E1000_EEL_HDR + len, msg_id;
 	uint8_t *b = nic->tx_buf + (size_t)i * E1000_BUF;
 	volatile struct e1000_tx_desc *d = &nic->txd[i];
 	uint64_t t0, t1, n;
 
 	(void)frame; /* the buffer tx_alloc gave, at b + E1000_EEL_HDR */
+	w->traced[i] = wire_frame_traced(b + E1000_EEL_HDR, len, FW_PKT_LAST, &msg_id) &&
+		       wire_stamps_new(&w->tx_db, msg_id) ? msg_id + 1 : 0;
 	memcpy(b, w->dst, 6);
 	memcpy(b + 6, w->src, 6);
 	b[12] = E1000_ETHERTYPE_EEL >> 8;
@@ -107,6 +115,7 @@ static void e1000_tx_send(void *ctx, void *frame, uint32_t len)
 	e1000_wr(nic, E1000_TDT, w->tx_tail);
 	t1 = eel_stamp();
 	w->tdt_at[i] = t0 ? t0 : 1;
+	w->tdt_done[i] = t1;
 	__atomic_store_n(&w->store_cycles[n % E1000_DD_WINDOW], t1 - t0, __ATOMIC_RELAXED);
 	/* The first look: done already (as when the device model transmits
 	 * inside the store, QEMU's way)? */

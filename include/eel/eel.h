@@ -72,6 +72,10 @@ enum eel_cap_flag {
 	EEL_CAP_RELIABLE_HW = 1u << 3,  /* the NIC retransmits, delivery exactly once */
 	EEL_CAP_NIC_CLOCK = 1u << 4,    /* NIC stamps mapped onto the host clock */
 	EEL_CAP_SHARED_CLOCK = 1u << 5, /* both ends stamp with one clock: one-way stages are exact */
+	EEL_CAP_HOSTED_FW = 1u << 6,    /* eel's firmware runs on the host's core over a real NIC
+					 * (dpdk, raw): its work is host software, DOORBELL is the
+					 * NIC's own doorbell, and the NIC's fetch and transmit are
+					 * stamped only where it says when (stamp_mask) */
 };
 
 struct eel_caps {

@@ -168,6 +168,70 @@ static void bulk_fits(void)
 	CHECK(!b->have_loggp && b->err_loggp == 0, "LogGP without a signature");
 }
 
+/* The parts a NIC tells apart follow its stamp mask: a stage whose end is
+ * not stamped merges with the next, named for both, never split by a guess. */
+static void spans(void)
+{
+	struct eel_caps caps;
+	struct breakdown bd;
+	struct decompose_res d;
+	uint32_t all = (1u << EEL_STAGES) - 1;
+
+	/* raw e1000: eel's firmware on the host; no NIC_FETCH, DD stands for NIC_TX */
+	memset(&caps, 0, sizeof(caps));
+	caps.flags = EEL_CAP_HOSTED_FW;
+	caps.stamp_mask = all & ~(1u << EEL_ST_NIC_FETCH);
+	memset(&bd, 0, sizeof(bd));
+	breakdown_spans(&bd, &caps);
+	CHECK(bd.span_extra[2] == 1 && bd.absorbed[3] && !strcmp(bd.name[2], "fetch+tx"), "raw: fetch+tx, got %s",
+	      bd.name[2]);
+	CHECK(!bd.span_extra[4] && !strcmp(bd.name[4], "wire") && strstr(bd.what[2], "descriptor done"),
+	      "raw: the wire on its own, fetch+tx ends at the descriptor done: %s", bd.what[2]);
+	CHECK(strstr(bd.what[0], "eel's firmware") != NULL, "hosted: post holds eel's firmware: %s", bd.what[0]);
+	/* dpdk: no NIC_FETCH, no NIC_TX: fetch, tx and the wire are one part */
+	caps.stamp_mask = all & ~(1u << EEL_ST_NIC_FETCH | 1u << EEL_ST_NIC_TX);
+	memset(&bd, 0, sizeof(bd));
+	breakdown_spans(&bd, &caps);
+	CHECK(bd.span_extra[2] == 2 && bd.absorbed[3] && bd.absorbed[4] && !strcmp(bd.name[2], "fetch+tx+wire"),
+	      "dpdk: fetch+tx+wire, got %s", bd.name[2]);
+	/* verbs: the host's stamps and DETECT: everything between is one part */
+	caps.flags = 0;
+	caps.stamp_mask = 1u << EEL_ST_POST | 1u << EEL_ST_DOORBELL | 1u << EEL_ST_DOORBELL_DONE | 1u << EEL_ST_DETECT;
+	memset(&bd, 0, sizeof(bd));
+	breakdown_spans(&bd, &caps);
+	CHECK(!strcmp(bd.name[2], "fetch+tx+wire+rx+dma+detect"), "verbs: one part after the doorbell, got %s",
+	      bd.name[2]);
+
+	/* decompose on the raw-like parts: post, doorbell, fetch+tx stamped; the
+	 * wire between two hosts not; rx, dma, detect stamped */
+	caps.flags = EEL_CAP_HOSTED_FW;
+	caps.stamp_mask = all & ~(1u << EEL_ST_NIC_FETCH);
+	memset(&bd, 0, sizeof(bd));
+	breakdown_spans(&bd, &caps);
+	bd.done = 1;
+	for (int k = 0; k < STAGE_PARTS; k++) {
+		bd.have[k] = !bd.absorbed[k] && k != STAGE_WIRE;
+		bd.part[k].median = 100;
+	}
+	memset(&d, 0, sizeof(d));
+	d.eel_ns = 1000;
+	decompose_build(&d, &bd, 50);
+	CHECK(d.nparts == 7 && !strcmp(d.part[2].name, "fetch+tx") && !strcmp(d.part[2].merged, "fetch,tx") &&
+	      !strcmp(d.part[6].name, "remainder") && !strcmp(d.part[6].merged, "wire"),
+	      "raw: 6 stamped parts (fetch+tx one of them), the wire the remainder: %d parts, %s, %s", d.nparts,
+	      d.part[2].name, d.part[6].merged);
+	CHECK_EQ_D(d.part[6].ns, 1000 - 600, 1e-9);
+	/* a descriptor difference inside a stamped merged part is a check of fit */
+	d.have_ereg = 1;
+	d.fetch_diff_ns = 80;
+	decompose_build(&d, &bd, 50);
+	CHECK(d.nchecks == 1 && !strcmp(d.check[0].within, "fetch+tx") && d.check[0].agrees,
+	      "fetch by difference fits inside fetch+tx: %d checks", d.nchecks);
+	d.fetch_diff_ns = 180;
+	decompose_build(&d, &bd, 50);
+	CHECK(d.nchecks == 1 && !d.check[0].agrees, "180 ns does not fit inside 100 ns");
+}
+
 static void decompose(void)
 {
 	struct breakdown bd;
@@ -196,8 +260,9 @@ static void decompose(void)
 	      d.part[2].method, d.part[2].ns);
 	CHECK(!strcmp(d.part[3].method, "modelled") && fabs(d.part[3].ns - 40) < 1e-9, "detect modelled: %.1f",
 	      d.part[3].ns);
-	CHECK(!strcmp(d.part[4].method, "remainder") && !strcmp(d.part[4].merged, "fetch,tx,wire,rx,dma"),
-	      "remainder merges '%s'", d.part[4].merged);
+	CHECK(!strcmp(d.part[4].method, "remainder") &&
+	      !strcmp(d.part[4].merged, "fetch,tx less the payload,wire,rx,dma"),
+	      "remainder merges '%s' (the payload fetch taken out of tx)", d.part[4].merged);
 	CHECK_EQ_D(d.part[4].ns, 2000 - 30 - 200 - 300 - 40, 1e-9);
 
 	/* a NIC that stamps everything (the software NIC): checks, no remainder */
@@ -251,6 +316,7 @@ int main(void)
 	signature();
 	signature_cold_first_point();
 	bulk_fits();
+	spans();
 	student_t();
 	fits();
 	decompose();

@@ -106,6 +106,11 @@ if [ -s "$OUT/dpdk.json" ]; then
   check "the floor on the same port, EEL / floor" \
     '.limit.kind == "floor" and .limit.one_way_ns.min > 0 and .limit.eel_over_floor > 0'
   check "messages went both ways" '.counters.local.tx_messages > 0 and .counters.peer.tx_messages > 0'
+  # eel's firmware on the host core: per put, the doorbell is rte_eth_tx_burst itself
+  # (the e1000 PMD's TDT write), and nothing is claimed of the NIC's fetch or send
+  check "per-put stamps: rte_eth_tx_burst as the doorbell, no NIC fetch or send claimed" \
+    '.nic.caps.hosted_firmware == true and ([.breakdown.parts[].name] | index("post") != null and
+     (index("doorbell") != null or index("doorbell+fetch+tx+wire") != null) and index("fetch") == null and index("tx") == null)'
   check "nothing but eel's packets reached the firmware" \
     '.counters.local.malformed_dropped == 0 and .counters.peer.malformed_dropped == 0'
   jq -r '"      EEL \(.parameters.eel.ns.min) ns, floor \(.limit.one_way_ns.min) ns, EEL/floor \(.limit.eel_over_floor)"' \

@@ -141,6 +141,12 @@ if [ -s "$J" ]; then
   jqt "TDT-to-DD measured: 0 < min <= median, no less than the store" \
     '[.counters.local, .counters.peer] | all(.e1000_tdt_to_dd_samples > 0 and .e1000_tdt_to_dd_cycles_min > 0 and .e1000_tdt_to_dd_cycles_min <= .e1000_tdt_to_dd_cycles_median and .e1000_tdt_to_dd_cycles_median >= .e1000_tdt_write_cycles_min)' \
     '.counters'
+  # eel's firmware on the host core: per put, the doorbell is the TDT store and
+  # fetch+tx runs from its return to the descriptor's DD bit (raw_trace_drain)
+  jqt "per-put stamps: the TDT store as the doorbell, TDT return to DD as fetch+tx" \
+    '.nic.caps.hosted_firmware == true and ([.breakdown.parts[] | select(.name == "doorbell" or (.name | startswith("fetch+tx"))) | .ns.n > 0] == [true, true])' \
+    '.breakdown.parts'
+  jq -r '.breakdown.parts[] | "      \(.name): \(.ns.median | . * 10 | round / 10) ns (\(.what))"' "$J"
   hz=$(jq '.machine.clock.hz' "$J")
   jq -r --argjson hz "$hz" '
     def ns(c): (c * 1e9 / $hz * 10 | round / 10);
