@@ -76,6 +76,23 @@ int fw_step(struct fw *fw)
 	return work;
 }
 
+/* The doorbell's own pass: the send side only (E-registers, the send queue,
+ * the wire). A host that runs the firmware when it rings (the software NIC
+ * inline) gets its put on the wire without first polling the wire for what
+ * came in; the next fw_step receives. */
+int fw_doorbell(struct fw *fw)
+{
+	uint32_t ctrl = hal_reg_read32(&fw->hal, FW_REG(ctrl));
+	int work;
+
+	if (!(ctrl & EEL_FW_CTRL_ENABLE) || !(ctrl & EEL_FW_CTRL_LINK) || !fw->running)
+		return fw_step(fw);
+	work = fw_fetch_eregs(fw);
+	work |= fw_fetch_sq(fw);
+	work |= fw_send(fw);
+	return work;
+}
+
 /* Busy-wait on the NIC clock: the emulated cost of a slower stage. */
 void fw_delay(struct fw *fw, uint64_t ticks)
 {

@@ -38,7 +38,7 @@ static int step(struct engine *e)
 static void kick(struct engine *e)
 {
 	if (e->mode == ENGINE_INLINE)
-		fw_step(&e->fw);
+		fw_doorbell(&e->fw);
 }
 
 /* The connection's sticky error, as the firmware reported it. */
