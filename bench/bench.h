@@ -15,7 +15,7 @@
 
 #include "stats.h"
 
-#define PLAN_VERSION 1u
+#define PLAN_VERSION 2u
 #define MAX_SIZES 32
 #define MAX_DEPTHS 16
 #define MAX_RUNS 1000
@@ -46,6 +46,7 @@ struct plan {
 	uint32_t depths[MAX_DEPTHS];
 	uint32_t overlap_msgs;   /* messages per overlap point */
 	uint32_t overlap_runs;
+	uint32_t overlap_sweeps; /* whole CPU-overlap sweeps per side: o_s, o_r min/median/spread */
 	uint32_t verify;         /* check every delivered byte */
 	uint32_t stamp_every;    /* stamped runs stamp one put in this many */
 	uint32_t timeout_ms;
@@ -132,6 +133,8 @@ struct pingpong_res {
 struct flood_point {
 	uint32_t size, q, msgs;
 	struct stat t;         /* ns per message over the runs */
+	double *run;           /* ns per message of each run, in the order run */
+	int nrun;
 };
 
 struct flood_res {
@@ -144,6 +147,9 @@ struct flood_res {
 	uint32_t G_q;
 	double bw_bytes_per_ns;/* 1/G */
 	double M_bytes;        /* g/G (seed 000 §5.5) */
+	/* the same run by run (run r of the largest size less run r of the
+	 * smallest, at G's depth): how far G, 1/G and g/G are known */
+	struct stat G_runs, bw_runs, M_runs;
 };
 
 struct overlap_curve {
@@ -156,9 +162,11 @@ struct overlap_curve {
 	int rose_at_first;           /* the first D already raised it: o = g */
 };
 
+#define MAX_SWEEPS 20
 struct overlap_res {
 	int done;
-	struct overlap_curve send, recv;
+	struct overlap_curve send, recv;   /* the sweep whose o is the median of the sweeps */
+	struct stat os_sweeps, or_sweeps;  /* o_s, o_r over the sweeps */
 };
 
 #define STAGE_PARTS 8

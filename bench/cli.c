@@ -35,6 +35,8 @@ static const char usage_text[] =
 "      --flood-runs N    runs per flood point (default: --runs)\n"
 "      --overlap-msgs N  messages per overlap point (default 2000)\n"
 "      --overlap-runs N  runs per overlap point (default 5)\n"
+"      --overlap-sweeps N  whole overlap sweeps per side, for o_s and o_r's\n"
+"                        min, median and spread (default 3)\n"
 "      --sig-samples N   signature: samples per point at most, taken in batches of\n"
 "                        50 until 5%% accuracy at 95%% confidence (default 500)\n"
 "      --bulk-sizes LIST bulk transfer sizes (default 8..131072 in powers of 4)\n"
@@ -162,7 +164,7 @@ static uint32_t tests(const char *s)
 }
 
 enum { O_PAIR = 256, O_SERVER, O_WARMUP, O_SIZES, O_DEPTHS, O_FMSGS, O_FBYTES, O_FRUNS, O_OMSGS,
-       O_ORUNS, O_VERIFY, O_STAMP, O_CPU, O_TIMEOUT, O_JSON, O_EAL, O_SIGS, O_BSIZES, O_BREPS };
+       O_ORUNS, O_OSWEEPS, O_VERIFY, O_STAMP, O_CPU, O_TIMEOUT, O_JSON, O_EAL, O_SIGS, O_BSIZES, O_BREPS };
 
 void cli_parse(struct cli *c, int argc, char **argv)
 {
@@ -177,6 +179,7 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		{ "flood-runs", required_argument, 0, O_FRUNS },
 		{ "overlap-msgs", required_argument, 0, O_OMSGS },
 		{ "overlap-runs", required_argument, 0, O_ORUNS },
+		{ "overlap-sweeps", required_argument, 0, O_OSWEEPS },
 		{ "verify", no_argument, 0, O_VERIFY }, { "stamp-every", required_argument, 0, O_STAMP },
 		{ "sig-samples", required_argument, 0, O_SIGS },
 		{ "bulk-sizes", required_argument, 0, O_BSIZES },
@@ -203,6 +206,7 @@ void cli_parse(struct cli *c, int argc, char **argv)
 	p->flood_bytes = 16u << 20;
 	p->overlap_msgs = 2000;
 	p->overlap_runs = 5;
+	p->overlap_sweeps = 3;
 	p->stamp_every = 64;
 	p->timeout_ms = 10000;
 	p->nsizes = list("--sizes", "8..131072", p->sizes, MAX_SIZES, 8, 1u << 30, 1);
@@ -230,6 +234,7 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		case O_FRUNS: flood_runs = (int)number("--flood-runs", optarg, 1, MAX_RUNS); break;
 		case O_OMSGS: p->overlap_msgs = (uint32_t)number("--overlap-msgs", optarg, 16, 10000000); break;
 		case O_ORUNS: p->overlap_runs = (uint32_t)number("--overlap-runs", optarg, 1, MAX_RUNS); break;
+		case O_OSWEEPS: p->overlap_sweeps = (uint32_t)number("--overlap-sweeps", optarg, 1, MAX_SWEEPS); break;
 		case O_VERIFY: p->verify = 1; break;
 		case O_SIGS: p->sig_max_samples = (uint32_t)number("--sig-samples", optarg, 50, 100000); break;
 		case O_BSIZES: p->nbulk = list("--bulk-sizes", optarg, p->bulk_sizes, MAX_SIZES, 8, 1u << 26, 1); break;

@@ -132,6 +132,42 @@ static int server_point(struct session *s, uint32_t size, uint32_t n)
 	return server_done(s, &d) || d.status || d.bad_words ? -1 : 0;
 }
 
+static const struct flood_point *point_at(const struct flood_res *f, uint32_t size, uint32_t q)
+{
+	for (int i = 0; i < f->npt; i++)
+		if (f->pt[i].size == size && f->pt[i].q == q)
+			return &f->pt[i];
+	return NULL;
+}
+
+/* G, 1/G and g/G run by run: run r of the largest size less run r of the
+ * smallest at G's depth (and g's run r at g's depth), for their spread. */
+static void flood_runs_derive(struct flood_res *f, uint32_t smin, uint32_t smax)
+{
+	const struct flood_point *lo = point_at(f, smin, f->G_q), *hi = point_at(f, smax, f->G_q),
+				 *g = point_at(f, smin, f->g_q);
+	double G[MAX_RUNS], bw[MAX_RUNS], M[MAX_RUNS];
+	int n = 0;
+
+	memset(&f->G_runs, 0, sizeof(f->G_runs));
+	memset(&f->bw_runs, 0, sizeof(f->bw_runs));
+	memset(&f->M_runs, 0, sizeof(f->M_runs));
+	if (!lo || !hi || !g || !lo->run || !hi->run || !g->run || f->G_ns_per_byte <= 0)
+		return;
+	for (int r = 0; r < lo->nrun && r < hi->nrun && r < g->nrun; r++) {
+		double Gr = (hi->run[r] - lo->run[r]) / (smax - smin);
+
+		if (Gr <= 0)
+			continue; /* this run's largest puts were no slower: no G from it */
+		G[n] = Gr;
+		bw[n] = 1 / Gr;
+		M[n++] = g->run[r] / Gr;
+	}
+	f->G_runs = stat_of(G, n);
+	f->bw_runs = stat_of(bw, n);
+	f->M_runs = stat_of(M, n);
+}
+
 /* seed 000 §4.2: g from 8-byte floods (best over queue depths, Fig. 6),
  * G from the time per message at the largest size less g. */
 void flood_derive(const struct session *s, struct flood_res *f)
@@ -166,6 +202,7 @@ void flood_derive(const struct session *s, struct flood_res *f)
 	}
 	f->bw_bytes_per_ns = f->G_ns_per_byte > 0 ? 1 / f->G_ns_per_byte : 0;
 	f->M_bytes = f->G_ns_per_byte > 0 ? f->g_ns / f->G_ns_per_byte : 0;
+	flood_runs_derive(f, smin, smax);
 }
 
 int flood_run(struct session *s, struct results *r)
@@ -193,6 +230,11 @@ int flood_run(struct session *s, struct results *r)
 				pt->size = size;
 				pt->q = q;
 				pt->msgs = n;
+				pt->run = malloc(p->flood_runs * sizeof(double));
+				if (pt->run) {
+					memcpy(pt->run, v, p->flood_runs * sizeof(double));
+					pt->nrun = (int)p->flood_runs;
+				}
 				pt->t = stat_of(v, (int)p->flood_runs);
 			}
 		}

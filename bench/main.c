@@ -67,6 +67,7 @@ static int exchange_plan(struct session *s, struct plan *p)
 	/* The plan came off the network: believe nothing in it unchecked. */
 	if (n != sizeof(*p) || p->version != PLAN_VERSION || !p->iters || !p->runs ||
 	    p->runs > MAX_RUNS / 2 || p->flood_runs > MAX_RUNS || p->overlap_runs > MAX_RUNS ||
+	    !p->overlap_sweeps || p->overlap_sweeps > MAX_SWEEPS ||
 	    !p->flood_runs || !p->overlap_runs || p->nsizes > MAX_SIZES || p->ndepths > MAX_DEPTHS ||
 	    !p->nsizes || !p->ndepths || p->flood_msgs < 2 || p->overlap_msgs < 16 ||
 	    p->overlap_msgs > 10000000 || !p->timeout_ms) {

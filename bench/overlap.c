@@ -18,6 +18,7 @@
  * --overlap-runs runs (noise only adds time); "rises" means more than 3%
  * above g, and a rise in the sweep counts only when the next step confirms it.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -243,25 +244,59 @@ static int stop(struct session *s)
 	return eel_oob_send(s->oob, OOB_POINT, &pt, sizeof(pt)) ? bench_fail("overlap: ending") : 0;
 }
 
+/* The sweeps of one side, on the measuring end: o over them, and the curve
+ * of the sweep whose o is their median (the one the report draws). */
+static int sweeps(struct session *s, point_fn fn, struct overlap_curve *rep, struct stat *o, double *os)
+{
+	static struct overlap_curve c[MAX_SWEEPS];
+	uint32_t n = s->plan.overlap_sweeps;
+	double v[MAX_SWEEPS];
+
+	for (uint32_t k = 0; k < n; k++) {
+		if (overlap_sweep(s, fn, &c[k]))
+			return -1;
+		os[k] = v[k] = c[k].o_ns;
+	}
+	*o = stat_of(v, (int)n);
+	*rep = c[0];
+	for (uint32_t k = 0; k < n; k++)
+		if (fabs(c[k].o_ns - o->median) < fabs(rep->o_ns - o->median))
+			*rep = c[k];
+	return 0;
+}
+
+/* The receive side's result, server to client. */
+struct recv_result {
+	struct overlap_curve curve;
+	uint32_t n;
+	double o[MAX_SWEEPS];
+};
+
 int overlap_run(struct session *s, struct results *r)
 {
 	struct overlap_res *o = &r->ov;
+	static struct recv_result rr;
+	double os[MAX_SWEEPS];
 
 	if (s->server) {
-		if (follow(s, send_point_server) || overlap_sweep(s, recv_point_server, &o->recv) || stop(s))
+		if (follow(s, send_point_server) || sweeps(s, recv_point_server, &rr.curve, &o->or_sweeps, rr.o) ||
+		    stop(s))
 			return -1;
-		if (eel_oob_send(s->oob, OOB_CURVE, &o->recv, sizeof(o->recv)))
+		rr.n = s->plan.overlap_sweeps;
+		if (eel_oob_send(s->oob, OOB_CURVE, &rr, sizeof(rr)))
 			return bench_fail("overlap: sending the receive-side curve");
 		return 0;
 	}
-	if (overlap_sweep(s, send_point_client, &o->send) || stop(s) || follow(s, recv_point_client))
+	if (sweeps(s, send_point_client, &o->send, &o->os_sweeps, os) || stop(s) || follow(s, recv_point_client))
 		return -1;
-	if (eel_oob_recv(s->oob, OOB_CURVE, &o->recv, sizeof(o->recv), NULL, s->plan.timeout_ms, s->dev))
+	if (eel_oob_recv(s->oob, OOB_CURVE, &rr, sizeof(rr), NULL, s->plan.timeout_ms, s->dev))
 		return bench_fail("overlap: receiving the receive-side curve");
-	if (o->recv.n < 0 || o->recv.n > OV_MAX_STEPS) {
+	if (rr.curve.n < 0 || rr.curve.n > OV_MAX_STEPS || rr.n != s->plan.overlap_sweeps) {
 		fprintf(stderr, "eel-bench: overlap: the server's curve is malformed\n");
 		return -1;
 	}
+	o->recv = rr.curve;
+	o->or_sweeps = stat_of(rr.o, (int)rr.n);
 	o->done = 1;
 	return 0;
 }

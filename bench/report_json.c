@@ -11,7 +11,7 @@
 #include "bench.h"
 #include "json.h"
 
-#define SCHEMA_VERSION 2
+#define SCHEMA_VERSION 3
 
 static void stat_obj(struct json *j, const char *key, const struct stat *s)
 {
@@ -43,10 +43,11 @@ static void param_stat(struct json *j, const struct session *s, const char *key,
 }
 
 static void overlap_obj(struct json *j, const struct session *s, const char *key, const struct overlap_curve *c,
-			const char *method)
+			const struct stat *sweeps, const char *method)
 {
 	json_obj(j, key);
 	json_num(j, "ns", c->o_ns);
+	stat_obj(j, "sweeps", sweeps);
 	json_u64(j, "cycles", (uint64_t)(c->o_ns * s->clk->hz / 1e9 + 0.5));
 	json_num(j, "g_ns", c->g_ns);
 	json_num(j, "dmax_ns", c->dmax_ns);
@@ -159,6 +160,7 @@ static void options(struct json *j, const struct session *s)
 	json_u64(j, "flood_runs", p->flood_runs);
 	json_u64(j, "overlap_msgs", p->overlap_msgs);
 	json_u64(j, "overlap_runs", p->overlap_runs);
+	json_u64(j, "overlap_sweeps", p->overlap_sweeps);
 	json_bool(j, "verify", p->verify);
 	json_u64(j, "stamp_every", p->stamp_every);
 	json_u64(j, "timeout_ms", p->timeout_ms);
@@ -174,8 +176,10 @@ static void parameters(struct json *j, const struct session *s, const struct res
 			param_stat(j, s, "eel_stamped", &r->pp.eel_stamped, "as eel, with stage stamps on");
 	}
 	if (r->ov.done) {
-		overlap_obj(j, s, "o_s", &r->ov.send, "seed 000 4.3: flood q=1 with computation; o_s = g - D_max");
-		overlap_obj(j, s, "o_r", &r->ov.recv, "seed 000 4.3: receiver computes before each detection");
+		overlap_obj(j, s, "o_s", &r->ov.send, &r->ov.os_sweeps,
+			    "seed 000 4.3: flood q=1 with computation; o_s = g - D_max (the median sweep's)");
+		overlap_obj(j, s, "o_r", &r->ov.recv, &r->ov.or_sweeps,
+			    "seed 000 4.3: receiver computes before each detection (the median sweep's)");
 	}
 	if (r->fl.done) {
 		json_obj(j, "g");
@@ -189,9 +193,12 @@ static void parameters(struct json *j, const struct session *s, const struct res
 		json_num(j, "ns_per_byte", r->fl.G_ns_per_byte);
 		json_u64(j, "q", r->fl.G_q);
 		json_str(j, "method", "seed 000 4.2: (t(largest) - t(smallest)) / (largest - smallest)");
+		stat_obj(j, "runs", &r->fl.G_runs);
 		json_obj_end(j);
 		json_num(j, "bandwidth_bytes_per_ns", r->fl.bw_bytes_per_ns);
+		stat_obj(j, "bandwidth_runs", &r->fl.bw_runs);
 		json_num(j, "M_bytes", r->fl.M_bytes);
+		stat_obj(j, "M_runs", &r->fl.M_runs);
 	}
 	if (r->pp.done && r->ov.done)
 		json_num(j, "overlap_potential_ns", r->pp.eel.min - r->ov.send.o_ns - r->ov.recv.o_ns);

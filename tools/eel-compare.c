@@ -1,4 +1,4 @@
-/* tools/eel-compare.c — compares two eel-bench runs (JSON, schema eel.run 1..2)
+/* tools/eel-compare.c — compares two eel-bench runs (JSON, schema eel.run 1..3)
  * for a lab's CI: `eel-compare baseline.json new.json || exit 1`.
  *
  * For every parameter present in both runs it prints A, B, the change in %
@@ -10,9 +10,10 @@
  *     are compared at their medians (what the breakdown shows), with p25..p75
  *     as the noise. The two runs' noises combine as sqrt(a^2 + b^2); a change
  *     within that is "same".
- *   - a single value (o_s, o_r, G, L, the signature's and the fits'
- *     parameters, decompose's parts) has no noise of its own: the threshold
- *     alone decides.
+ *   - o_s and o_r (over their sweeps) and G, 1/G and g/G (run by run) bring
+ *     the noise of those (schema 3; the same rule);
+ *   - any other single value (L, the signature's and the fits' parameters,
+ *     decompose's parts) has no noise of its own: the threshold alone decides.
  *   - beyond the noise, a change smaller than the threshold (default 5%) is
  *     still "same"; larger ones are "better" or "worse": lower is better for
  *     times and per-byte costs, higher for bandwidths. Derived figures with
@@ -84,18 +85,25 @@ static int both(struct cmp *c, int ha, int hb)
 	return ha && hb;
 }
 
+/* A single value; where both runs say how far it is known (schema 3: o_s and
+ * o_r over their sweeps, G, 1/G and g/G run by run: noise_path), that noise. */
 static void num_item(struct cmp *c, const char *name, const struct jr_val *a, const struct jr_val *b,
-		     const char *path, const char *unit, enum dir d)
+		     const char *path, const char *unit, enum dir d, const char *noise_path)
 {
 	double x, y;
+	struct stat5 nx, ny;
 	struct item *it;
 
 	if (!both(c, jr_num(a, path, &x), jr_num(b, path, &y)))
 		return;
 	it = add(c, name, unit, d);
-	if (it) {
-		it->a = x;
-		it->b = y;
+	if (!it)
+		return;
+	it->a = x;
+	it->b = y;
+	if (noise_path && stat_at(a, noise_path, &nx) && stat_at(b, noise_path, &ny) && nx.n > 1 && ny.n > 1) {
+		it->noise_a = noise_of(&nx);
+		it->noise_b = noise_of(&ny);
 	}
 }
 
@@ -186,7 +194,7 @@ static void parts(struct cmp *c, const char *arr, const char *label, int is_stat
 		if (is_stat)
 			stat_item(c, name, jr_at(pa, i), qb, "ns", "ns", LOWER);
 		else
-			num_item(c, name, jr_at(pa, i), qb, "ns", "ns", LOWER);
+			num_item(c, name, jr_at(pa, i), qb, "ns", "ns", LOWER, NULL);
 	}
 	for (size_t i = 0; i < jr_len(pb, ""); i++) {
 		const char *n = jr_str(jr_at(pb, i), "name");
@@ -217,49 +225,49 @@ static void bulk(struct cmp *c)
 		snprintf(name, sizeof(name), "bulk echo, n = %.0f B", n);
 		stat_item(c, name, jr_at(pa, i), qb, "echo_ns", "ns", LOWER);
 		snprintf(name, sizeof(name), "bulk o_s(n), n = %.0f B", n);
-		num_item(c, name, jr_at(pa, i), qb, "o_s_ns", "ns", LOWER);
+		num_item(c, name, jr_at(pa, i), qb, "o_s_ns", "ns", LOWER, NULL);
 	}
 }
 
 static void collect(struct cmp *c)
 {
 	const struct jr_val *a = c->A->root, *b = c->B->root;
-	static const struct { const char *name, *path, *unit; enum dir d; int stat; } simple[] = {
-		{ "EEL", "parameters.eel.ns", "ns", LOWER, 1 },
-		{ "EEL with stamps", "parameters.eel_stamped.ns", "ns", LOWER, 1 },
-		{ "o_s", "parameters.o_s.ns", "ns", LOWER, 0 },
-		{ "o_r", "parameters.o_r.ns", "ns", LOWER, 0 },
-		{ "G", "parameters.G.ns_per_byte", "ns/B", LOWER, 0 },
-		{ "bandwidth (1/G)", "parameters.bandwidth_bytes_per_ns", "B/ns", HIGHER, 0 },
-		{ "M = g/G", "parameters.M_bytes", "B", INFO, 0 },
-		{ "EEL - (o_s + o_r)", "parameters.overlap_potential_ns", "ns", INFO, 0 },
-		{ "L", "parameters.L.ns", "ns", LOWER, 0 },
-		{ "limit (one way)", "limit.one_way_ns", "ns", INFO, 1 },
-		{ "stage total", "breakdown.total_ns", "ns", LOWER, 1 },
-		{ "decompose EEL", "decompose.eel_ns", "ns", LOWER, 0 },
-		{ "signature RTT", "signature.rtt_ns", "ns", LOWER, 0 },
-		{ "signature o_s", "signature.o_s_ns", "ns", LOWER, 0 },
-		{ "signature g", "signature.g_ns", "ns", LOWER, 0 },
-		{ "signature o_r", "signature.o_r_ns", "ns", LOWER, 0 },
-		{ "signature L", "signature.L_ns", "ns", LOWER, 0 },
-		{ "fit T0 (T0 + n/R)", "bulk.fits.t0r.t0_ns", "ns", INFO, 0 },
-		{ "fit R (T0 + n/R)", "bulk.fits.t0r.r_bytes_per_ns", "B/ns", HIGHER, 0 },
-		{ "fit Hockney alpha", "bulk.fits.hockney.alpha_ns", "ns", LOWER, 0 },
-		{ "fit Hockney beta", "bulk.fits.hockney.beta_ns_per_byte", "ns/B", LOWER, 0 },
-		{ "fit Hockney n_1/2", "bulk.fits.hockney.n_half_bytes", "B", LOWER, 0 },
-		{ "fit Hockney 1/beta", "bulk.fits.hockney.bw_bytes_per_ns", "B/ns", HIGHER, 0 },
-		{ "fit Hockney error", "bulk.fits.hockney.err", "", INFO, 0 },
-		{ "fit seed 003 t0", "bulk.fits.model003.t0_ns", "ns", LOWER, 0 },
-		{ "fit seed 003 ti", "bulk.fits.model003.ti_ns", "ns", LOWER, 0 },
-		{ "fit seed 003 tb", "bulk.fits.model003.tb_ns_per_byte", "ns/B", LOWER, 0 },
-		{ "fit seed 003 1/tb", "bulk.fits.model003.bw_bytes_per_ns", "B/ns", HIGHER, 0 },
-		{ "fit seed 003 1/t0", "bulk.fits.model003.specific_perf_per_ns", "/ns", HIGHER, 0 },
-		{ "fit seed 003 error", "bulk.fits.model003.err", "", INFO, 0 },
-		{ "fit LogGP o_s", "bulk.fits.loggp.o_s_ns", "ns", LOWER, 0 },
-		{ "fit LogGP L", "bulk.fits.loggp.L_ns", "ns", LOWER, 0 },
-		{ "fit LogGP o_r", "bulk.fits.loggp.o_r_ns", "ns", LOWER, 0 },
-		{ "fit LogGP G", "bulk.fits.loggp.G_ns_per_byte", "ns/B", LOWER, 0 },
-		{ "fit LogGP error", "bulk.fits.loggp.err", "", INFO, 0 },
+	static const struct { const char *name, *path, *unit; enum dir d; int stat; const char *noise; } simple[] = {
+		{ "EEL", "parameters.eel.ns", "ns", LOWER, 1, NULL },
+		{ "EEL with stamps", "parameters.eel_stamped.ns", "ns", LOWER, 1, NULL },
+		{ "o_s", "parameters.o_s.ns", "ns", LOWER, 0, "parameters.o_s.sweeps" },
+		{ "o_r", "parameters.o_r.ns", "ns", LOWER, 0, "parameters.o_r.sweeps" },
+		{ "G", "parameters.G.ns_per_byte", "ns/B", LOWER, 0, "parameters.G.runs" },
+		{ "bandwidth (1/G)", "parameters.bandwidth_bytes_per_ns", "B/ns", HIGHER, 0, "parameters.bandwidth_runs" },
+		{ "M = g/G", "parameters.M_bytes", "B", INFO, 0, "parameters.M_runs" },
+		{ "EEL - (o_s + o_r)", "parameters.overlap_potential_ns", "ns", INFO, 0, NULL },
+		{ "L", "parameters.L.ns", "ns", LOWER, 0, NULL },
+		{ "limit (one way)", "limit.one_way_ns", "ns", INFO, 1, NULL },
+		{ "stage total", "breakdown.total_ns", "ns", LOWER, 1, NULL },
+		{ "decompose EEL", "decompose.eel_ns", "ns", LOWER, 0, NULL },
+		{ "signature RTT", "signature.rtt_ns", "ns", LOWER, 0, NULL },
+		{ "signature o_s", "signature.o_s_ns", "ns", LOWER, 0, NULL },
+		{ "signature g", "signature.g_ns", "ns", LOWER, 0, NULL },
+		{ "signature o_r", "signature.o_r_ns", "ns", LOWER, 0, NULL },
+		{ "signature L", "signature.L_ns", "ns", LOWER, 0, NULL },
+		{ "fit T0 (T0 + n/R)", "bulk.fits.t0r.t0_ns", "ns", INFO, 0, NULL },
+		{ "fit R (T0 + n/R)", "bulk.fits.t0r.r_bytes_per_ns", "B/ns", HIGHER, 0, NULL },
+		{ "fit Hockney alpha", "bulk.fits.hockney.alpha_ns", "ns", LOWER, 0, NULL },
+		{ "fit Hockney beta", "bulk.fits.hockney.beta_ns_per_byte", "ns/B", LOWER, 0, NULL },
+		{ "fit Hockney n_1/2", "bulk.fits.hockney.n_half_bytes", "B", LOWER, 0, NULL },
+		{ "fit Hockney 1/beta", "bulk.fits.hockney.bw_bytes_per_ns", "B/ns", HIGHER, 0, NULL },
+		{ "fit Hockney error", "bulk.fits.hockney.err", "", INFO, 0, NULL },
+		{ "fit seed 003 t0", "bulk.fits.model003.t0_ns", "ns", LOWER, 0, NULL },
+		{ "fit seed 003 ti", "bulk.fits.model003.ti_ns", "ns", LOWER, 0, NULL },
+		{ "fit seed 003 tb", "bulk.fits.model003.tb_ns_per_byte", "ns/B", LOWER, 0, NULL },
+		{ "fit seed 003 1/tb", "bulk.fits.model003.bw_bytes_per_ns", "B/ns", HIGHER, 0, NULL },
+		{ "fit seed 003 1/t0", "bulk.fits.model003.specific_perf_per_ns", "/ns", HIGHER, 0, NULL },
+		{ "fit seed 003 error", "bulk.fits.model003.err", "", INFO, 0, NULL },
+		{ "fit LogGP o_s", "bulk.fits.loggp.o_s_ns", "ns", LOWER, 0, NULL },
+		{ "fit LogGP L", "bulk.fits.loggp.L_ns", "ns", LOWER, 0, NULL },
+		{ "fit LogGP o_r", "bulk.fits.loggp.o_r_ns", "ns", LOWER, 0, NULL },
+		{ "fit LogGP G", "bulk.fits.loggp.G_ns_per_byte", "ns/B", LOWER, 0, NULL },
+		{ "fit LogGP error", "bulk.fits.loggp.err", "", INFO, 0, NULL },
 	};
 
 	for (size_t k = 0; k < sizeof(simple) / sizeof(simple[0]); k++) {
@@ -268,7 +276,8 @@ static void collect(struct cmp *c)
 		if (simple[k].stat)
 			stat_item(c, simple[k].name, a, b, simple[k].path, simple[k].unit, simple[k].d);
 		else
-			num_item(c, simple[k].name, a, b, simple[k].path, simple[k].unit, simple[k].d);
+			num_item(c, simple[k].name, a, b, simple[k].path, simple[k].unit, simple[k].d,
+				 simple[k].noise);
 		if (k == 10)
 			parts(c, "breakdown.parts", "stage", 1);
 		if (k == 11)

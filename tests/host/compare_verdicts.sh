@@ -15,13 +15,15 @@ fail=0
 [ -x "$C" ] || { echo "FAILED: no $C: run make all"; exit 1; }
 
 # doc FILE [key=value...]: an eel.run document; keys: v (schema_version), eel (EEL
-# min), eiqr (EEL p75-p25), os (o_s), bw (bandwidth B/ns), M, g, giqr, wire (the
-# stamped wire stage's median), sig (1: a signature section), t8k (bulk T(8192) min)
+# min), eiqr (EEL p75-p25), os (o_s), osiqr (schema 3: p75-p25 of o_s over its
+# sweeps), bw (bandwidth B/ns), M, g, giqr, wire (the stamped wire stage's median),
+# sig (1: a signature section), t8k (bulk T(8192) min)
 doc() {
   local f=$1; shift
-  local v=2 eel=400 eiqr=4 os=300 bw=8 M=1600 g=200 giqr=2 wire=320 sig=1 t8k=1500
+  local v=2 eel=400 eiqr=4 os=300 osiqr=0 bw=8 M=1600 g=200 giqr=2 wire=320 sig=1 t8k=1500
   local kv; for kv in "$@"; do local "$kv"; done
-  local e25 e75 g25 g75 sigsec="" bulksec="" Lsec=""
+  local e25 e75 g25 g75 sigsec="" bulksec="" Lsec="" ossw=""
+  [ "$v" -ge 3 ] && ossw=', "sweeps": {"min": '$os', "p25": '$os', "median": '$os', "p75": '$(awk "BEGIN{print $os+$osiqr}")', "max": '$(awk "BEGIN{print $os+$osiqr}")', "mean": '$os', "spread": 0, "n": 3, "outliers": 0}'
   e25=$(awk "BEGIN{print $eel+1}"); e75=$(awk "BEGIN{print $eel+1+$eiqr}")
   g25=$(awk "BEGIN{print $g+0.5}"); g75=$(awk "BEGIN{print $g+0.5+$giqr}")
   if [ "$v" -ge 2 ] && [ "$sig" = 1 ]; then
@@ -38,7 +40,7 @@ doc() {
  "parameters": {
    "eel": {"ns": {"min": $eel, "p25": $e25, "median": $e25, "p75": $e75, "max": $e75, "mean": $e25, "spread": 0.01, "n": 10, "outliers": 0},
            "cycles": {"min": 840, "median": 850}, "method": "seed 000 4.1"},
-   "o_s": {"ns": $os, "cycles": 630, "g_ns": 770, "dmax_ns": 470, "rose_at_first": false, "method": "seed 000 4.3"},
+   "o_s": {"ns": $os, "cycles": 630, "g_ns": 770, "dmax_ns": 470, "rose_at_first": false, "method": "seed 000 4.3"$ossw},
    "o_r": {"ns": 700, "cycles": 1470, "g_ns": 766, "dmax_ns": 66, "rose_at_first": false, "method": "seed 000 4.3"},
    "g": {"ns": $g, "cycles": 420, "size": 8, "q": 64, "method": "seed 000 4.2"},
    "G": {"ns_per_byte": 0.125, "q": 1, "method": "seed 000 4.2"},
@@ -88,6 +90,10 @@ doc "$d/g.json" g=230 giqr=2                      # g +15 % beyond its flood poi
 doc "$d/gnoisy.json" g=212 giqr=30                # g +6 %, inside the flood point's noise
 doc "$d/bulk.json" t8k=1800                       # bulk T(8192) +20 %
 doc "$d/v1.json" v=1                              # version 1: no signature, bulk, L
+doc "$d/os3a.json" v=3 osiqr=40                   # schema 3: o_s known to 40 ns over its sweeps
+doc "$d/os3b.json" v=3 os=330 osiqr=40            # o_s +10 %, inside that noise
+doc "$d/os3c.json" v=3 osiqr=2                    # sweeps that agree
+doc "$d/os3d.json" v=3 os=330 osiqr=2             # o_s +10 % beyond them
 
 # identical runs: every figure the same, exit 0
 expect 0 '^  EEL +400\.0 ns +400\.0 ns +\+0\.0 % .* same$' '^  o_s .* same$' '^  bandwidth \(1/G\) .* same$' \
@@ -115,6 +121,9 @@ expect 0 '^  bandwidth \(1/G\) .* \+20\.0 % .* better$' -- "$d/a.json" "$d/bwup.
 # single values: the threshold alone
 expect 1 '^  o_s .* \+10\.0 % +- +worse$' -- "$d/a.json" "$d/os10.json"
 expect 0 '^  o_s .* \+4\.0 % +- +same \(below threshold\)$' -- "$d/a.json" "$d/os4.json"
+# schema 3: o_s brings the spread of its sweeps
+expect 0 '^  o_s .* \+10\.0 % .* same \(within noise\)$' -- "$d/os3a.json" "$d/os3b.json"
+expect 1 '^  o_s .* \+10\.0 % .* worse$' -- "$d/os3c.json" "$d/os3d.json"
 # no direction: changed, never a regression
 expect 0 '^  M = g/G .* \+50\.0 % .* changed$' -- "$d/a.json" "$d/M.json"
 # a stage of the breakdown, g with its flood point's noise, a bulk size
@@ -145,7 +154,7 @@ head -c 700 "$d/a.json" >"$d/cut.json"
 printf 'eel-bench 0.1.0 on softnic\n  EEL 404.8 ns\n' >"$d/text.json"
 printf '{"schema": "other.thing", "schema_version": 1}' >"$d/other.json"
 printf '[1, 2, 3]' >"$d/array.json"
-sed 's/"schema_version": 2/"schema_version": 3/' "$d/a.json" >"$d/v3.json"
+sed 's/"schema_version": 2/"schema_version": 4/' "$d/a.json" >"$d/v4.json"
 sed 's/"schema_version": 2/"schema_version": "two"/' "$d/a.json" >"$d/vstr.json"
 printf '{"schema": "eel.run", "schema_version": 2, "nic": {"uri": "x"}}' >"$d/empty.json"
 : >"$d/zero.json"
@@ -155,7 +164,7 @@ bad "run eel-bench --json again" "$d/cut.json" "$d/a.json"
 bad "malformed at byte 0 (line 1, column 1): expected a value" "$d/a.json" "$d/text.json"
 bad "not an eel.run document (its \"schema\" is \"other.thing\")" "$d/a.json" "$d/other.json"
 bad "not an eel.run document (the JSON is an array, not an object)" "$d/array.json" "$d/a.json"
-bad "schema_version 3 is newer than this eel-compare reads (1..2)" "$d/a.json" "$d/v3.json"
+bad "schema_version 4 is newer than this eel-compare reads (1..3)" "$d/a.json" "$d/v4.json"
 bad "\"schema_version\" is missing or not a whole number" "$d/a.json" "$d/vstr.json"
 bad "truncated at byte 0 (line 1, column 1): the document is empty" "$d/zero.json" "$d/a.json"
 bad "is a folder" "$d" "$d/a.json"

@@ -235,6 +235,29 @@ static void test_flood(void)
 	flood_derive(&s, &f);
 	CHECK(f.g_ns == 1000 && f.G_ns_per_byte == 0 && f.bw_bytes_per_ns == 0 && f.M_bytes == 0,
 	      "flat: g %g G %g bw %g M %g", f.g_ns, f.G_ns_per_byte, f.bw_bytes_per_ns, f.M_bytes);
+	CHECK(f.G_runs.n == 0, "flat: no G run by run either (%d)", f.G_runs.n);
+
+	/* G run by run: run r of the largest size less run r of the smallest */
+	{
+		double lo[4] = { 1000, 1010, 990, 1000 }, hi[4] = { 1000 + 0.125 * 131064, 1010 + 0.25 * 131064,
+								    990 + 0.125 * 131064, 1000 + 0.5 * 131064 };
+
+		n = 0;
+		pts[n] = point(8, 1, 990, 0);
+		pts[n].run = lo;
+		pts[n++].nrun = 4;
+		pts[n] = point(131072, 1, 990, 0.125);
+		pts[n].run = hi;
+		pts[n++].nrun = 4;
+		f.npt = n;
+		flood_derive(&s, &f);
+		CHECK(f.G_runs.n == 4, "four runs give four G: %d", f.G_runs.n);
+		CHECK_EQ_D(f.G_runs.min, 0.125, 1e-12);
+		CHECK_EQ_D(f.G_runs.max, 0.5, 1e-12);
+		CHECK_EQ_D(f.G_runs.median, (0.125 + 0.25) / 2, 1e-12);
+		CHECK_EQ_D(f.bw_runs.max, 8, 1e-9);
+		CHECK_EQ_D(f.M_runs.max, 1000 / 0.125, 1e-6); /* run 0: g 1000 over G 0.125 */
+	}
 }
 
 /* ---- overlap: the knee ---- */
