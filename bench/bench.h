@@ -188,6 +188,10 @@ struct breakdown {
 	 * two are one part. */
 	double *alt;
 	int nalt, inverted;
+	/* Each host stamp on the path costs the stage it ends its own time:
+	 * taken off every such stage, and off the total once per stamp. */
+	double stamp_ns;
+	uint32_t nic_stamps;             /* stamps read off a NIC clock: no host cost */
 	double *v[STAGE_PARTS + 1];      /* samples per part, then of the total */
 	int nv[STAGE_PARTS + 1];
 	int cap;

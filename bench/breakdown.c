@@ -7,7 +7,10 @@
  * NIC_RX) and the whole one-way time need both ends to stamp with one clock
  * (EEL_CAP_SHARED_CLOCK: the software NIC, two processes on one machine).
  * Elsewhere those are left to the decomposition (decompose.c), which takes
- * them as what remains of the measured EEL.
+ * them as what remains of the measured EEL. A stamp read on the host costs
+ * the path its own time (eel_clock()->stamp_cycles): each stage is given
+ * less the cost of the stamp that ends it, the total less all of them, as
+ * the timer's cost is taken off every timed run.
  *
  * A NIC that does not take a stamp (the NIC's stamp_mask) does not let eel
  * tell the two stages around it apart: they are one part, named for both
@@ -114,17 +117,36 @@ static void push(struct breakdown *bd, int k, double ns)
 		bd->v[k][bd->nv[k]++] = ns;
 }
 
+/* The host's cost of the stamp that ends at stamp_order[e] (none for a
+ * stamp read off the NIC's clock). */
+static double stamp_cost(const struct breakdown *bd, int e)
+{
+	return bd->nic_stamps & (1u << stamp_order[e]) ? 0 : bd->stamp_ns;
+}
+
 /* Part k of a record (to the end of its span), if both its stamps are there
- * and in order. */
+ * and in order: less the cost of the stamp that ends it. */
 static int part_of(const struct session *s, const struct breakdown *bd, const struct eel_trace *m, int k,
 		   double *ns)
 {
-	uint64_t a = m->t[stamp_order[k]], b = m->t[stamp_order[k + bd->span_extra[k] + 1]];
+	int e = k + bd->span_extra[k] + 1;
+	uint64_t a = m->t[stamp_order[k]], b = m->t[stamp_order[e]];
 
 	if (!a || !b || b < a)
 		return 0;
-	*ns = cyc_ns(s, (double)(b - a));
+	*ns = cyc_ns(s, (double)(b - a)) - stamp_cost(bd, e);
 	return 1;
+}
+
+/* DETECT - POST less the cost of every host stamp after POST on the way */
+static double total_of(const struct session *s, const struct breakdown *bd, const struct eel_trace *m)
+{
+	double ns = cyc_ns(s, (double)(m->t[EEL_ST_DETECT] - m->t[EEL_ST_POST]));
+
+	for (int e = 1; e <= STAGE_PARTS; e++)
+		if (m->t[stamp_order[e]])
+			ns -= stamp_cost(bd, e);
+	return ns;
 }
 
 /* Which records part k needs: the sender's (1), the receiver's (2) or both,
@@ -144,6 +166,8 @@ int breakdown_add(const struct session *s, struct breakdown *bd, const struct ee
 	double ns;
 
 	breakdown_spans(bd, s->caps);
+	bd->stamp_ns = cyc_ns(s, (double)s->clk->stamp_cycles);
+	bd->nic_stamps = s->caps->nic_stamp_mask;
 	if (!bd->v[0]) {
 		bd->cap = 2 * 65536;
 		for (int k = 0; k <= STAGE_PARTS; k++)
@@ -194,10 +218,12 @@ int breakdown_add(const struct session *s, struct breakdown *bd, const struct ee
 			t1 = m.t[stamp_order[k + bd->span_extra[k] + 1]];
 			bd->inverted += t0 && t1 && t1 < t0;
 			if (m.t[stamp_order[prev]] && t1 > m.t[stamp_order[prev]] && bd->nalt < bd->cap)
-				bd->alt[bd->nalt++] = cyc_ns(s, (double)(t1 - m.t[stamp_order[prev]]));
+				bd->alt[bd->nalt++] = cyc_ns(s, (double)(t1 - m.t[stamp_order[prev]])) -
+						      stamp_cost(bd, k + bd->span_extra[k] + 1) -
+						      (t0 ? stamp_cost(bd, k) : 0);
 		}
 		if (m.t[EEL_ST_POST] && m.t[EEL_ST_DETECT] > m.t[EEL_ST_POST])
-			push(bd, STAGE_PARTS, cyc_ns(s, (double)(m.t[EEL_ST_DETECT] - m.t[EEL_ST_POST])));
+			push(bd, STAGE_PARTS, total_of(s, bd, &m));
 		i++;
 		j++;
 	}

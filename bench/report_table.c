@@ -228,9 +228,9 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 				"one way, DETECT - POST", r->bd.total.median, sum, r->bd.residual_ns);
 		else
 			fprintf(f, "    (the two ends stamp with different clocks: the rest is in -t decompose)\n");
-		fprintf(f, "    (each stamp is good to one tick of the counter, %.1f ns; a stamped put carries %d "
-			"stamps of %.1f ns each)\n", c->resolution_cycles * c->ns_per_cycle, EEL_STAGES - 1,
-			c->stamp_cycles * c->ns_per_cycle);
+		fprintf(f, "    (each stage less the %.1f ns of the stamp that ends it; each stamp good to one tick "
+			"of the counter, %.1f ns)\n", c->stamp_cycles * c->ns_per_cycle,
+			c->resolution_cycles * c->ns_per_cycle);
 	}
 	if (r->lim.done && r->lim.floor) {
 		fprintf(f, "\n  floor    bare echo of one minimum-size frame on the NIC's own carrier (%s), no eel\n"

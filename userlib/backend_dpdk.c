@@ -131,8 +131,10 @@ static void fill_caps(struct eel_dev *dev)
 	 * stamp where it has one (dpdk_trace_drain) */
 	c->flags |= EEL_CAP_HOSTED_FW;
 	c->stamp_mask &= ~(1u << EEL_ST_NIC_FETCH | 1u << EEL_ST_NIC_TX);
-	if (p->rx_timestamp)
+	if (p->rx_timestamp) {
 		c->flags |= EEL_CAP_NIC_CLOCK;
+		c->nic_stamp_mask = 1u << EEL_ST_NIC_RX;
+	}
 	snprintf(c->doorbell, sizeof(c->doorbell), "rte_eth_tx_burst (the PMD's tail-register write)");
 	if (p->dev.is_pci)
 		snprintf(c->attach, sizeof(c->attach), "PCI %.12s (%.40s)", p->dev.name, p->driver);

@@ -177,6 +177,7 @@ static int vb_open(struct eel_dev *dev, struct eel_uri *u)
 	c->sq_depth = v->sq_depth;
 	c->stamp_mask = 1u << EEL_ST_POST | 1u << EEL_ST_DOORBELL | 1u << EEL_ST_DOORBELL_DONE |
 			1u << EEL_ST_DETECT | 1u << EEL_ST_COMPLETE | (v->clk.on ? 1u << EEL_ST_DMA_DONE : 0);
+	c->nic_stamp_mask = v->clk.on ? 1u << EEL_ST_DMA_DONE : 0;
 	vb_describe(v, c);
 	return 0;
 fail:

@@ -87,6 +87,7 @@ struct eel_caps {
 	uint32_t mtu;           /* payload bytes per wire packet */
 	uint32_t sq_depth;      /* puts in flight */
 	uint32_t stamp_mask;    /* 1 << enum eel_stage, for each stage this NIC stamps */
+	uint32_t nic_stamp_mask;/* ... of those, the ones read off the NIC's own clock (mapped) */
 	char doorbell[64];      /* how a post reaches the NIC */
 	char attach[64];        /* how the NIC is attached to the host */
 	char clock[64];         /* which clock stamps the NIC's stages */
