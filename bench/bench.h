@@ -208,6 +208,10 @@ struct limit_res {
 	int nruns;
 	struct stat one_way;
 	double skew_lo_ns, skew_hi_ns;   /* where the peer core's TSC offset must lie */
+	/* side by side: a ping-pong run of EEL right after each run of the limit,
+	 * and their ratio run by run (the machine the same for both) */
+	double eel_beside_ns[MAX_RUNS], ratio[MAX_RUNS];
+	struct stat eel_beside, eel_over;
 };
 
 /* seed 002: the communication microbenchmark's signature */

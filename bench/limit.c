@@ -13,6 +13,12 @@
  * [max(t_b - t_a'), min(t_b - t_a)]. Zero inside: stamps taken on the two
  * cores are comparable to within that interval.
  *
+ * Each run of the limit (or floor) is followed at once by one ping-pong run
+ * of EEL (seed 000 4.1, the same round trips), and EEL / limit is taken run
+ * by run: a machine whose speed changes between two tests (a VM moving its
+ * vCPUs between one core's two threads and two cores: a limit of 60 or 260
+ * ns) gives both figures of a ratio the same cores.
+ *
  * Otherwise (a server and a client, or any other NIC): the NIC's own floor,
  * eel_floor — a bare echo of one minimum-size frame on its carrier (a DPDK
  * port's rte_eth_tx_burst/rte_eth_rx_burst, the software NIC's shared-memory
@@ -98,6 +104,33 @@ static int server_run(struct session *s, uint32_t n, int skew)
 	return server_done(s, &d) || d.status ? -1 : 0;
 }
 
+/* One ping-pong run of EEL beside run `run` of the limit; the ratio. */
+static int beside(struct session *s, struct limit_res *l, double one_way)
+{
+	static struct pingpong_res pp;
+
+	memset(&pp, 0, sizeof(pp));
+	if (pingpong_series(s, PP_PUT, 1, s->plan.iters, 0, &pp, NULL))
+		return -1;
+	if (!s->server && pp.nruns == 1 && one_way > 0) {
+		l->eel_beside_ns[l->nruns] = pp.eel_ns[0];
+		l->ratio[l->nruns] = pp.eel_ns[0] / one_way;
+	}
+	return 0;
+}
+
+static void limit_stats(struct limit_res *l)
+{
+	double v[MAX_RUNS];
+
+	memcpy(v, l->one_way_ns, sizeof(double) * (size_t)l->nruns);
+	l->one_way = stat_of(v, l->nruns);
+	memcpy(v, l->eel_beside_ns, sizeof(double) * (size_t)l->nruns);
+	l->eel_beside = stat_of(v, l->nruns);
+	memcpy(v, l->ratio, sizeof(double) * (size_t)l->nruns);
+	l->eel_over = stat_of(v, l->nruns);
+}
+
 static int cacheline_run(struct session *s, struct results *r)
 {
 	struct limit_res *l = &r->lim;
@@ -113,14 +146,15 @@ static int cacheline_run(struct session *s, struct results *r)
 
 		if (s->server ? server_run(s, n, skew) : client_run(s, n, skew, l, &ow))
 			return -1;
-		if (!s->server && run >= 0 && !skew)
-			l->one_way_ns[l->nruns++] = ow;
+		if (run >= 0 && !skew) {
+			if (beside(s, l, ow))
+				return -1;
+			if (!s->server)
+				l->one_way_ns[l->nruns++] = ow;
+		}
 	}
 	if (!s->server) {
-		double v[MAX_RUNS];
-
-		memcpy(v, l->one_way_ns, sizeof(double) * (size_t)l->nruns);
-		l->one_way = stat_of(v, l->nruns);
+		limit_stats(l);
 		l->skew_lo_ns = cyc_ns(s, l->skew_lo_ns);
 		l->skew_hi_ns = cyc_ns(s, l->skew_hi_ns);
 		l->done = 1;
@@ -184,14 +218,15 @@ static int floor_run(struct session *s, struct results *r)
 				fprintf(stderr, "eel-bench: -t limit: %s\n", msg);
 			return -1;
 		}
-		if (!s->server && run >= 0)
-			l->one_way_ns[l->nruns++] = ow;
+		if (run >= 0) {
+			if (beside(s, l, ow))
+				return -1;
+			if (!s->server)
+				l->one_way_ns[l->nruns++] = ow;
+		}
 	}
 	if (!s->server) {
-		double v[MAX_RUNS];
-
-		memcpy(v, l->one_way_ns, sizeof(double) * (size_t)l->nruns);
-		l->one_way = stat_of(v, l->nruns);
+		limit_stats(l);
 		l->skew_lo_ns = l->skew_hi_ns = 0;
 		l->done = 1;
 	}

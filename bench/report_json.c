@@ -532,15 +532,17 @@ int report_json(const char *path, const struct session *s, const struct results 
 		json_str(&j, "kind", "floor");
 		json_str(&j, "method", "eel_floor: bare echo of one minimum-size frame on the NIC's own carrier");
 		stat_obj(&j, "one_way_ns", &r->lim.one_way);
-		if (r->pp.done)
-			json_num(&j, "eel_over_floor", r->pp.eel.min / r->lim.one_way.min);
+		json_num(&j, "eel_over_floor", r->lim.eel_over.median);
+		stat_obj(&j, "eel_over", &r->lim.eel_over);
+		stat_obj(&j, "eel_beside_ns", &r->lim.eel_beside);
 		json_obj_end(&j);
 	} else if (r->lim.done) {
 		json_obj(&j, "limit");
 		json_str(&j, "kind", "cacheline");
 		stat_obj(&j, "one_way_ns", &r->lim.one_way);
-		if (r->pp.done)
-			json_num(&j, "eel_over_limit", r->pp.eel.min / r->lim.one_way.min);
+		json_num(&j, "eel_over_limit", r->lim.eel_over.median);
+		stat_obj(&j, "eel_over", &r->lim.eel_over);
+		stat_obj(&j, "eel_beside_ns", &r->lim.eel_beside);
 		json_num(&j, "counter_offset_lo_ns", r->lim.skew_lo_ns);
 		json_num(&j, "counter_offset_hi_ns", r->lim.skew_hi_ns);
 		json_obj_end(&j);

@@ -238,15 +238,14 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 			!strcmp(cap->backend, "dpdk") ? "rte_eth_tx_burst/rte_eth_rx_burst" :
 			!strcmp(cap->backend, "softnic") ? "shared-memory slots" : cap->backend,
 			r->lim.one_way.min, r->lim.one_way.median);
-		if (r->pp.done)
-			fprintf(f, "           EEL / floor = %.2f (min), %.2f (median): what eel's firmware and driver add\n",
-				r->pp.eel.min / r->lim.one_way.min, r->pp.eel.median / r->lim.one_way.median);
+		fprintf(f, "           EEL / floor = %.2f (min), %.2f (median), run by run beside it (EEL %.1f ns): "
+			"what eel's firmware and driver add\n", r->lim.eel_over.min, r->lim.eel_over.median,
+			r->lim.eel_beside.min);
 	} else if (r->lim.done) {
 		fprintf(f, "\n  limit    bare cache-line one-way between the two cores: %.1f ns (min), %.1f (median)\n",
 			r->lim.one_way.min, r->lim.one_way.median);
-		if (r->pp.done)
-			fprintf(f, "           EEL / limit = %.2f (min), %.2f (median)\n",
-				r->pp.eel.min / r->lim.one_way.min, r->pp.eel.median / r->lim.one_way.median);
+		fprintf(f, "           EEL / limit = %.2f (min), %.2f (median), run by run beside it (EEL %.1f ns)\n",
+			r->lim.eel_over.min, r->lim.eel_over.median, r->lim.eel_beside.min);
 		fprintf(f, "           the cores' counters agree to within [%.0f, %.0f] ns\n", r->lim.skew_lo_ns,
 			r->lim.skew_hi_ns);
 	}

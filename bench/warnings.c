@@ -29,11 +29,11 @@ int report_warnings(const struct session *s, const struct results *r, char w[][2
 		WARN("the stage medians add up to %.0f ns, the stamped total is %.0f ns: the stages vary "
 		     "together; read them as typical, not exact", r->bd.total.median - r->bd.residual_ns,
 		     r->bd.total.median);
-	if (r->lim.done && r->pp.done && r->lim.one_way.min > 0 && r->pp.eel.min < r->lim.one_way.min)
-		WARN("EEL (%.0f ns) came out below the %s (%.0f ns), which nothing on this path can beat: the two "
-		     "were measured on different placements of the cores (a VM moving its vCPUs, or a busy "
-		     "machine); pin with --cpu and run again", r->pp.eel.min, r->lim.floor ? "NIC's floor" :
-		     "cache-line limit", r->lim.one_way.min);
+	if (r->lim.done && r->lim.eel_over.n && r->lim.eel_over.min < 1)
+		WARN("in a run, EEL came out below the %s beside it (EEL / %s %.2f), which nothing on this path "
+		     "can beat: the machine changed between the two (a VM moving its vCPUs, or a busy machine); "
+		     "pin with --cpu and run again", r->lim.floor ? "NIC's floor" : "cache-line limit",
+		     r->lim.floor ? "floor" : "limit", r->lim.eel_over.min);
 	if (r->lim.done && (r->lim.skew_lo_ns > 0 || r->lim.skew_hi_ns < 0))
 		WARN("the two cores' counters disagree by at least %.0f ns: stamps taken on different cores "
 		     "are off by that much", r->lim.skew_lo_ns > 0 ? r->lim.skew_lo_ns : -r->lim.skew_hi_ns);

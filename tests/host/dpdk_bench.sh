@@ -89,7 +89,8 @@ check clean '.counters.local.malformed_dropped == 0 and .counters.peer.malformed
 check clean '.counters.local.dpdk_rx_bad_length == 0 and .counters.peer.dpdk_rx_bad_length == 0' \
   "every frame's length field held"
 echo "ok: clean wire, verified: EEL $(jq .parameters.eel.ns.min "$out/clean.json") ns," \
-  "floor $(jq .limit.one_way_ns.min "$out/clean.json") ns, EEL/floor $(jq .limit.eel_over_floor "$out/clean.json")"
+  "floor $(jq .limit.one_way_ns.min "$out/clean.json") ns, EEL/floor $(jq .limit.eel_over_floor "$out/clean.json")" \
+  "(the median of the ratios of each floor run and the EEL run beside it)"
 
 # smaller: every loss in a ping-pong waits out the retransmission timeout
 faults='?drop=0.01&dup=0.01&reorder=0.01&corrupt=0.01&rto_us=2000'

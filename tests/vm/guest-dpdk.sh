@@ -113,7 +113,7 @@ if [ -s "$OUT/dpdk.json" ]; then
      (index("doorbell") != null or index("doorbell+fetch+tx+wire") != null) and index("fetch") == null and index("tx") == null)'
   check "nothing but eel's packets reached the firmware" \
     '.counters.local.malformed_dropped == 0 and .counters.peer.malformed_dropped == 0'
-  jq -r '"      EEL \(.parameters.eel.ns.min) ns, floor \(.limit.one_way_ns.min) ns, EEL/floor \(.limit.eel_over_floor)"' \
+  jq -r '"      EEL \(.parameters.eel.ns.min) ns, floor \(.limit.one_way_ns.min) ns, EEL/floor \(.limit.eel_over_floor) (run by run, EEL beside the floor: \(.limit.eel_beside_ns.median) ns)"' \
     "$OUT/dpdk.json" | tee "$OUT/figures.txt"
 else
   bad "no $OUT/dpdk.json"
