@@ -113,6 +113,7 @@ struct fw {
 void fw_reset(struct fw *fw, const struct fw_hal *hal);
 int fw_step(struct fw *fw);
 int fw_doorbell(struct fw *fw);
+int fw_receive(struct fw *fw);
 void fw_delay(struct fw *fw, uint64_t ticks);
 void fw_fail(struct fw *fw, uint32_t code, uint32_t info);
 

@@ -76,21 +76,34 @@ int fw_step(struct fw *fw)
 	return work;
 }
 
-/* The doorbell's own pass: the send side only (E-registers, the send queue,
- * the wire). A host that runs the firmware when it rings (the software NIC
- * inline) gets its put on the wire without first polling the wire for what
- * came in; the next fw_step receives. */
-int fw_doorbell(struct fw *fw)
+/* Is the NIC running with its link up? (Else fw_step does what is due.) */
+static int fw_ready(struct fw *fw)
 {
 	uint32_t ctrl = hal_reg_read32(&fw->hal, FW_REG(ctrl));
+
+	return (ctrl & EEL_FW_CTRL_ENABLE) && (ctrl & EEL_FW_CTRL_LINK) && fw->running;
+}
+
+/* The two halves of a pass, for a host that runs the firmware on its own
+ * thread (the software NIC inline): the doorbell's half is the send side
+ * (E-registers, the send queue, the wire), so a put goes out when it is rung
+ * without first polling the wire; the receive half takes the wire's frames
+ * in, so a host waiting for data looks at memory as soon as they landed. */
+int fw_doorbell(struct fw *fw)
+{
 	int work;
 
-	if (!(ctrl & EEL_FW_CTRL_ENABLE) || !(ctrl & EEL_FW_CTRL_LINK) || !fw->running)
+	if (!fw_ready(fw))
 		return fw_step(fw);
-	work = fw_fetch_eregs(fw);
-	work |= fw_fetch_sq(fw);
+	work = fw_fetch_sq(fw);
+	work |= fw_fetch_eregs(fw);
 	work |= fw_send(fw);
 	return work;
+}
+
+int fw_receive(struct fw *fw)
+{
+	return fw_ready(fw) ? fw_recv(fw) : fw_step(fw);
 }
 
 /* Busy-wait on the NIC clock: the emulated cost of a slower stage. */
