@@ -372,6 +372,7 @@ int limit_run(struct session *s, struct results *r);
 int breakdown_add(const struct session *s, struct breakdown *bd, const struct eel_trace *tx, int ntx,
 		  const struct eel_trace *rx, int nrx);
 void breakdown_finish(struct breakdown *bd);
+void breakdown_free(struct breakdown *bd);
 void breakdown_spans(struct breakdown *bd, const struct eel_caps *caps);
 const char *breakdown_stage_what(const struct breakdown *bd, int k);
 extern const char *const stage_part_name[STAGE_PARTS];

@@ -284,3 +284,13 @@ void breakdown_finish(struct breakdown *bd)
 	bd->residual_ns = bd->have[STAGE_PARTS] && all ? bd->total.median - sum : NAN;
 	bd->done = bd->samples > 0;
 }
+
+void breakdown_free(struct breakdown *bd)
+{
+	for (int k = 0; k <= STAGE_PARTS; k++) {
+		free(bd->v[k]);
+		bd->v[k] = NULL;
+	}
+	free(bd->alt);
+	bd->alt = NULL;
+}

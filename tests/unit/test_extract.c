@@ -166,8 +166,7 @@ static void test_breakdown(void)
 		if (!shared)
 			CHECK(!bd.have[STAGE_WIRE] && !bd.have[STAGE_PARTS] && bd.have[0] && bd.have[STAGE_PARTS - 1],
 			      "without one clock: wire %d total %d", bd.have[STAGE_WIRE], bd.have[STAGE_PARTS]);
-		for (int k = 0; k <= STAGE_PARTS; k++)
-			free(bd.v[k]);
+		breakdown_free(&bd);
 	}
 }
 
