@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include <eel/eel.h>
+#include <eel/pci_facts.h>
 
 #include "stats.h"
 
@@ -304,6 +305,16 @@ struct decompose_res {
 	int hosted;         /* eel's firmware on the host (dpdk, raw): no variants, they would time it, not the NIC */
 };
 
+/* nic_pci.c: the NIC's PCI facts and the link's payload bound */
+struct nic_pci {
+	int have;                        /* facts read */
+	char addr[16];                   /* the NIC's PCI function, "" when none */
+	char error[200];                 /* why the facts could not be read */
+	struct eel_pci_facts f;
+	double link_bytes_per_ns;        /* the link's raw rate after encoding; 0: no PCIe link */
+	double payload_bytes_per_ns;     /* modelled: less 24 B a TLP at max_payload */
+};
+
 struct results {
 	struct decompose_res dec;
 	struct signature_res sig;
@@ -317,6 +328,7 @@ struct results {
 	int ncounters;
 	uint64_t peer_counter_values[64];
 	double wall_s;
+	struct nic_pci pci;
 };
 
 /* ---- the parts ---- */
@@ -402,6 +414,9 @@ void progress_done(const struct session *s);
 
 /* machine.c */
 void machine_cpu_model(char *out, size_t n);
+int nic_pci_get(const struct eel_caps *c, struct nic_pci *p);
+void nic_pci_model(struct nic_pci *p);
+void nic_pci_link_text(const struct nic_pci *p, char *out, size_t n);
 
 /* warnings.c: what a reader must know before trusting the figures */
 #define MAX_WARNINGS 16

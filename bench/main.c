@@ -153,6 +153,8 @@ static int run_end(struct cli *c, struct session *s, struct results *r, const ch
 	}
 	if (rc)
 		return bench_fail("opening the NIC");
+	if (!s->server)
+		nic_pci_get(eel_caps(s->dev), &r->pci);
 	if (s->server && !s->pair)
 		fprintf(stderr, "eel-bench: %s: waiting for a client on port %u\n", eel_caps(s->dev)->name,
 			c->port);

@@ -101,7 +101,50 @@ static void machine(struct json *j, const struct session *s)
 	json_obj_end(j);
 }
 
-static void nic(struct json *j, const struct session *s, const char *uri)
+/* The NIC's PCI facts (this end's), and the link's payload bound modelled from them. */
+static void pci(struct json *j, const struct nic_pci *p)
+{
+	const struct eel_pci_facts *f = &p->f;
+
+	if (!p->addr[0])
+		return;
+	json_obj(j, "pci");
+	json_str(j, "addr", p->addr);
+	if (!p->have) {
+		json_str(j, "error", p->error);
+		json_obj_end(j);
+		return;
+	}
+	json_str(j, "vendor", f->vendor);
+	json_str(j, "device", f->device);
+	json_str(j, "driver", f->driver);
+	json_num(j, "numa_node", f->numa_node);
+	json_num(j, "iommu_group", f->iommu_group);
+	json_bool(j, "pcie", f->pcie_type >= 0);
+	json_obj(j, "link");
+	json_u64(j, "speed_mts", f->link_speed_mts);
+	json_u64(j, "width", f->link_width);
+	json_u64(j, "speed_max_mts", f->link_speed_max_mts);
+	json_u64(j, "width_max", f->link_width_max);
+	json_obj_end(j);
+	json_u64(j, "max_payload", f->max_payload);
+	json_u64(j, "max_read_req", f->max_read_req);
+	json_arr(j, "bar_sizes");
+	for (int b = 0; b < EEL_PCI_FACTS_BARS; b++)
+		json_u64(j, NULL, f->bar[b].size);
+	json_arr_end(j);
+	if (p->payload_bytes_per_ns > 0) {
+		json_obj(j, "model");
+		json_num(j, "link_bytes_per_ns", p->link_bytes_per_ns);
+		json_num(j, "payload_bytes_per_ns", p->payload_bytes_per_ns);
+		json_str(j, "method", "modelled: MT/s x lanes x encoding (8b/10b, 128b/130b, 242/256), "
+			 "max_payload / (max_payload + 24) a TLP; DLLPs and read requests not counted: an upper bound");
+		json_obj_end(j);
+	}
+	json_obj_end(j);
+}
+
+static void nic(struct json *j, const struct session *s, const struct results *r, const char *uri)
 {
 	const struct eel_caps *c = s->caps;
 	static const char *const stage[EEL_STAGES] = {
@@ -134,6 +177,7 @@ static void nic(struct json *j, const struct session *s, const char *uri)
 	json_str(j, "attach", c->attach);
 	json_str(j, "clock", c->clock);
 	json_obj_end(j);
+	pci(j, &r->pci);
 	json_obj_end(j);
 }
 
@@ -520,7 +564,7 @@ int report_json(const char *path, const struct session *s, const struct results 
 		json_str(&j, NULL, argv[i]);
 	json_arr_end(&j);
 	machine(&j, s);
-	nic(&j, s, uri);
+	nic(&j, s, r, uri);
 	options(&j, s);
 	parameters(&j, s, r);
 	breakdown(&j, s, r);

@@ -146,6 +146,15 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 	fprintf(f, "eel-bench %s on %s (%s)\n", EEL_VERSION, uri, s->pair ? "both ends on this machine" :
 		"client; the server runs the other end");
 	fprintf(f, "  NIC      %s: doorbell = %s; attached as %s\n", cap->name, cap->doorbell, cap->attach);
+	if (r->pci.have) {
+		char link[160];
+
+		nic_pci_link_text(&r->pci, link, sizeof(link));
+		fprintf(f, "  PCI      %s %.40s %.60s (%s): %s\n", r->pci.addr, r->pci.f.vendor, r->pci.f.device,
+			r->pci.f.driver[0] ? r->pci.f.driver : "no driver", link);
+	} else if (r->pci.addr[0]) {
+		fprintf(f, "  PCI      %s: %s\n", r->pci.addr, r->pci.error);
+	}
 	fprintf(f, "  machine  %s; counter %s at %.1f MHz%s, ticks of %.1f ns; eel_cycles() costs %llu cycles, "
 		"a stamp %llu; kernel clock %s\n", cpu, c->source, c->hz / 1e6, c->invariant ? " (invariant)" : "",
 		c->resolution_cycles * c->ns_per_cycle, (unsigned long long)c->timer_cycles,
@@ -186,6 +195,11 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 				r->fl.bw_bytes_per_ns, r->fl.bw_runs.median, 100 * r->fl.bw_runs.spread, "");
 			fprintf(f, "  %-20s %10.0f B  %10.0f B  %6.1f %%  %8s   g/G: larger messages are bandwidth-bound (5.5)\n",
 				"M = g/G", r->fl.M_bytes, r->fl.M_runs.median, 100 * r->fl.M_runs.spread, "");
+			if (r->pci.payload_bytes_per_ns > 0)
+				fprintf(f, "  %-20s %8.2f GB/s %13s %8s  %8s   modelled from the PCI facts: at most, over "
+					"the link (MPS %u B, 24 B a TLP); 1/G is %.0f%% of it\n", "PCIe payload",
+					r->pci.payload_bytes_per_ns, "", "", "", r->pci.f.max_payload,
+					100 * r->fl.bw_bytes_per_ns / r->pci.payload_bytes_per_ns);
 		}
 	}
 	if (r->pp.done && r->ov.done)

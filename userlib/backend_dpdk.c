@@ -30,6 +30,8 @@
 
 #include <rte_ethdev.h>
 
+#include <eel/pci_facts.h>
+
 #include "dpdk_port.h"
 #include "engine.h"
 #include "wire_dpdk.h"
@@ -136,6 +138,8 @@ static void fill_caps(struct eel_dev *dev)
 		c->nic_stamp_mask = 1u << EEL_ST_NIC_RX;
 	}
 	snprintf(c->doorbell, sizeof(c->doorbell), "rte_eth_tx_burst (the PMD's tail-register write)");
+	if (p->dev.is_pci && eel_pci_addr_normalize(p->dev.name, c->pci))
+		c->pci[0] = 0;
 	if (p->dev.is_pci)
 		snprintf(c->attach, sizeof(c->attach), "PCI %.12s (%.40s)", p->dev.name, p->driver);
 	else if (p->dev.iface[0])

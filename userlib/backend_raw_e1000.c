@@ -126,6 +126,7 @@ static int raw_open(struct eel_dev *dev, struct eel_uri *u)
 	snprintf(c->attach, sizeof(c->attach), "PCI %s (Intel %s, %s%s)", addr, r->nic.model->chip,
 		 r->nic.pci.via == RAW_VIA_EEL_PCI ? "via " : "", raw_pci_via_name(&r->nic.pci));
 	snprintf(c->clock, sizeof(c->clock), "host %s (the firmware runs on the host)", eel_clock()->source);
+	snprintf(c->pci, sizeof(c->pci), "%s", r->nic.pci.addr);
 	return 0;
 fail:
 	raw_close(dev);

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <eel/pci_facts.h>
+
 #include "verbs.h"
 
 #define SYSFS_IB "/sys/class/infiniband"
@@ -316,6 +318,18 @@ void vb_describe(const struct verbs *v, struct eel_caps *c)
 			 v->netdev[0] ? v->netdev : "?");
 	else
 		text(c->attach, sizeof(c->attach), "PCI %s (%s)", v->pci, v->driver[0] ? v->driver : "?");
+	/* the PCI function that carries the traffic: the RDMA NIC's own, or, for
+	 * rxe and siw, the Ethernet NIC under their network device */
+	{
+		char dev[64] = "";
+
+		if (v->pci[0])
+			text(dev, sizeof(dev), "%s", v->pci);
+		else if (v->netdev[0])
+			link_name(dev, sizeof(dev), "/sys/class/net/%s/device", v->netdev);
+		if (!dev[0] || eel_pci_addr_normalize(dev, c->pci))
+			c->pci[0] = 0; /* none, or not a PCI function (virtio0, ...) */
+	}
 	if (v->clk.on)
 		text(c->clock, sizeof(c->clock), "NIC completion clock (%.1f MHz) mapped onto host %s",
 			 (double)v->clk.khz / 1e3, hc->source);

@@ -91,6 +91,8 @@ struct eel_caps {
 	char doorbell[64];      /* how a post reaches the NIC */
 	char attach[64];        /* how the NIC is attached to the host */
 	char clock[64];         /* which clock stamps the NIC's stages */
+	char pci[16];           /* the PCI function that carries the NIC's traffic ("0000:00:03.0"),
+				 * "" when none (the software NIC) */
 };
 
 const struct eel_caps *eel_caps(const struct eel_dev *dev);

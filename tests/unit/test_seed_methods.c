@@ -232,6 +232,29 @@ static void spans(void)
 	CHECK(d.nchecks == 1 && !d.check[0].agrees, "180 ns does not fit inside 100 ns");
 }
 
+/* The PCIe link's payload bound, from the facts (bench/nic_pci.c). */
+static void pci_model(void)
+{
+	struct nic_pci p;
+
+	memset(&p, 0, sizeof(p));
+	p.f.link_speed_mts = 8000;     /* PCIe 3.0 x8, MPS 256: 7.877 GB/s raw, 7.17 of payload */
+	p.f.link_width = 8;
+	p.f.max_payload = 256;
+	nic_pci_model(&p);
+	CHECK_EQ_D(p.link_bytes_per_ns, 8.0 * 8 * 128 / 130 / 8, 1e-12);
+	CHECK_EQ_D(p.payload_bytes_per_ns, 8.0 * 8 * 128 / 130 / 8 * 256 / 280, 1e-12);
+	p.f.link_speed_mts = 2500;     /* PCIe 1.0 x1, 8b/10b: 250 MB/s raw */
+	p.f.link_width = 1;
+	p.f.max_payload = 128;
+	nic_pci_model(&p);
+	CHECK_EQ_D(p.link_bytes_per_ns, 0.25, 1e-12);
+	CHECK_EQ_D(p.payload_bytes_per_ns, 0.25 * 128 / 152, 1e-12);
+	p.f.link_speed_mts = 0;        /* conventional PCI or an integrated endpoint: nothing modelled */
+	nic_pci_model(&p);
+	CHECK(p.link_bytes_per_ns == 0 && p.payload_bytes_per_ns == 0, "no link, no model");
+}
+
 static void decompose(void)
 {
 	struct breakdown bd;
@@ -317,6 +340,7 @@ int main(void)
 	signature_cold_first_point();
 	bulk_fits();
 	spans();
+	pci_model();
 	student_t();
 	fits();
 	decompose();

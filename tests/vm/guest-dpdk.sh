@@ -106,6 +106,7 @@ if [ -s "$OUT/dpdk.json" ]; then
   check "the floor on the same port, EEL / floor" \
     '.limit.kind == "floor" and .limit.one_way_ns.min > 0 and .limit.eel_over_floor > 0'
   check "messages went both ways" '.counters.local.tx_messages > 0 and .counters.peer.tx_messages > 0'
+  check "the port's PCI facts in the JSON" ".nic.pci.addr == \"$N1\" and .nic.pci.driver == \"uio_pci_generic\""
   # eel's firmware on the host core: per put, the doorbell is rte_eth_tx_burst itself
   # (the e1000 PMD's TDT write), and nothing is claimed of the NIC's fetch or send
   check "per-put stamps: rte_eth_tx_burst as the doorbell, no NIC fetch or send claimed" \

@@ -141,6 +141,9 @@ if [ -s "$J" ]; then
   jqt "TDT-to-DD measured: 0 < min <= median, no less than the store" \
     '[.counters.local, .counters.peer] | all(.e1000_tdt_to_dd_samples > 0 and .e1000_tdt_to_dd_cycles_min > 0 and .e1000_tdt_to_dd_cycles_min <= .e1000_tdt_to_dd_cycles_median and .e1000_tdt_to_dd_cycles_median >= .e1000_tdt_write_cycles_min)' \
     '.counters'
+  jqt "the NIC's PCI facts, read with libpci, in the JSON" \
+    ".nic.pci.addr == \"$N1\" and (.nic.pci.device | test(\"8254|82574\")) and .nic.pci.driver == \"eel_pci\" and (.nic.pci.bar_sizes[0] > 0)" \
+    '.nic.pci'
   # eel's firmware on the host core: per put, the doorbell is the TDT store and
   # fetch+tx runs from its return to the descriptor's DD bit (raw_trace_drain)
   jqt "per-put stamps: the TDT store as the doorbell, TDT return to DD as fetch+tx" \

@@ -52,6 +52,8 @@ check '((.options.sizes | length) * (.options.depths | length)) as $n | [.curves
   "every flood point (size x depth) measured"
 check '[.breakdown.parts[] | select(.name == "doorbell" and .ns.n > 0 and .ns.min > 0)] | length == 1' \
   "stamped puts: POST, DOORBELL, DOORBELL_DONE around ibv_post_send give the doorbell stage"
+check '(.nic.pci.addr | test("^0000:")) and .nic.pci.driver == "e1000"' \
+  "the PCI function under rxe's network device (QEMU's e1000), its facts read with libpci"
 check '.counters.local.puts > 0 and .counters.local.errors == 0 and .counters.peer.errors == 0' \
   "puts counted, no errors at either end"
 
