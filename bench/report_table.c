@@ -167,12 +167,12 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 		row_stat(f, s, "EEL", &r->pp.eel, how);
 	}
 	if (r->ov.done) {
-		snprintf(how, sizeof(how), "CPU overlap, q=1, %d sweeps; median's: g %.0f - D_max %.0f%s (4.3)",
-			 r->ov.os_sweeps.n, r->ov.send.g_ns, r->ov.send.dmax_ns,
+		snprintf(how, sizeof(how), "CPU overlap, q=1, %d sweep%s; median's: g %.0f - D_max %.0f%s (4.3)",
+			 r->ov.os_sweeps.n, r->ov.os_sweeps.n == 1 ? "" : "s", r->ov.send.g_ns, r->ov.send.dmax_ns,
 			 r->ov.send.rose_at_first ? ", any D raised it: o_s = g" : "");
 		row_stat(f, s, "o_s", &r->ov.os_sweeps, how);
-		snprintf(how, sizeof(how), "receiver computes D per message, %d sweeps; median's: g %.0f - D_max %.0f (4.3)",
-			 r->ov.or_sweeps.n, r->ov.recv.g_ns, r->ov.recv.dmax_ns);
+		snprintf(how, sizeof(how), "receiver computes D per message, %d sweep%s; median's: g %.0f - D_max %.0f (4.3)",
+			 r->ov.or_sweeps.n, r->ov.or_sweeps.n == 1 ? "" : "s", r->ov.recv.g_ns, r->ov.recv.dmax_ns);
 		row_stat(f, s, "o_r", &r->ov.or_sweeps, how);
 	}
 	if (r->fl.done) {

@@ -24,6 +24,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rdma/rdma_cma.h>
+
 #include "verbs.h"
 
 static void vb_close(struct eel_dev *dev)
@@ -34,6 +36,7 @@ static void vb_close(struct eel_dev *dev)
 		return;
 	if (v->rx_fd >= 0)
 		close(v->rx_fd);
+	vb_cm_close(v);
 	if (v->qp)
 		ibv_destroy_qp(v->qp);
 	vb_cq_destroy(&v->scq);
@@ -42,7 +45,9 @@ static void vb_close(struct eel_dev *dev)
 		ibv_dereg_mr(v->stage_mr);
 	if (v->pd)
 		ibv_dealloc_pd(v->pd);
-	if (v->ctx)
+	if (v->cm_devs)
+		rdma_free_devices(v->cm_devs); /* iWARP: ctx was one of them */
+	else if (v->ctx)
 		ibv_close_device(v->ctx);
 	free(v->stage);
 	free(v->ring);
@@ -156,6 +161,13 @@ static int vb_open(struct eel_dev *dev, struct eel_uri *u)
 	v->clk.on = ts & rc;
 	if ((rc = create_qp(v, &max_inline)))
 		goto fail;
+	v->max_inline = max_inline;
+	if (v->iwarp) {
+		/* that QP only asked how much inline data the device gives: on
+		 * iWARP the connection's own is made on its rdma_cm id */
+		ibv_destroy_qp(v->qp);
+		v->qp = NULL;
+	}
 	if (spin_us == UINT64_MAX)
 		spin_us = v->software ? VB_SPIN_US_SOFT : 0;
 	v->spin_cycles = eel_ns_to_cycles(eel_clock(), (double)spin_us * 1000);

@@ -4,6 +4,7 @@
  *   backend_verbs.c  open and close, capabilities, the struct eel_backend
  *   verbs_dev.c      the device, its port, the GID, sysfs facts (attach, doorbell)
  *   verbs_conn.c     connection info and the QP state machine (RESET..RTS)
+ *   verbs_cm.c       iWARP: the connection through the RDMA connection manager
  *   verbs_cq.c       completion queues, with or without NIC timestamps, and the NIC clock
  *   verbs_data.c     put, eput, eget, poll, quiet: the send queue and its signalling
  *   verbs_reap.c     completions, and errors (failed completions, async events)
@@ -34,11 +35,11 @@
 
 /* The connection information one end sends the other (eel_connect). */
 #define VB_CONN_MAGIC 0x56454c45u /* "ELEV" */
-#define VB_CONN_VERSION 1u
+#define VB_CONN_VERSION 2u
 struct vb_conn {
 	uint32_t magic;
 	uint32_t version;
-	uint32_t qpn;
+	uint32_t qpn;       /* 0 on iWARP: the connection manager joins the QPs */
 	uint32_t psn;
 	uint16_t lid;
 	uint8_t link_eth;   /* 1: Ethernet (RoCE), 0: InfiniBand */
@@ -47,6 +48,11 @@ struct vb_conn {
 	uint32_t max_rd;    /* RDMA READs this end can answer at once (responder resources) */
 	uint32_t notify;    /* this end can take WRITE_WITH_IMM */
 	char ibdev[32];     /* for messages */
+	uint8_t iwarp;      /* 1: iWARP, connected through rdma_cm (verbs_cm.c) */
+	uint8_t ip[4];      /* iWARP: this end's IPv4 address */
+	uint8_t rsvd;
+	uint16_t cm_port;   /* iWARP, the server: the port its rdma_cm id listens on */
+	uint16_t rsvd2;
 };
 
 /* What each posted send WQE was, by its sequence number. */
@@ -99,8 +105,16 @@ enum vb_counter {
 	VB_SW_COUNTERS
 };
 
+struct rdma_event_channel;
+struct rdma_cm_id;
+
 struct verbs {
 	struct ibv_context *ctx;
+	/* iWARP (verbs_cm.c): ctx is librdmacm's, from this list; the ids */
+	struct ibv_context **cm_devs;
+	struct rdma_event_channel *cm_ch;
+	struct rdma_cm_id *cm_listen, *cm_id;
+	uint32_t max_inline;        /* inline bytes the device gave the QP */
 	struct ibv_pd *pd;
 	struct vb_cq scq, rcq;
 	struct ibv_qp *qp;
@@ -188,6 +202,12 @@ int vb_conn_info(struct eel_dev *dev, int server, void *buf, uint32_t cap, uint3
 int vb_connect(struct eel_dev *dev, int server, const void *peer, uint32_t len, struct eel_oob *oob);
 /* Checks a peer's connection info; 0 or a negative code with the message set. */
 int vb_check_peer(const struct verbs *v, const void *peer, uint32_t len, struct vb_conn *out);
+
+/* verbs_cm.c: iWARP */
+struct ibv_context *vb_cm_context(struct verbs *v, const char *ibdev);
+int vb_cm_info(struct verbs *v, int server, struct vb_conn *c);
+int vb_cm_connect(struct verbs *v, int server, const struct vb_conn *p, uint32_t timeout_ms);
+void vb_cm_close(struct verbs *v);
 
 /* verbs_cq.c */
 int vb_cq_create(struct verbs *v, struct vb_cq *cq, int cqe, int want_ts);

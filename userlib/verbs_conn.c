@@ -6,7 +6,8 @@
  * RESET -> INIT (port, access rights) -> RTR (the peer's address, QP number
  * and PSN, the path MTU) -> RTS (timeouts, retries, our PSN), and finally
  * tells the peer its QP is ready, so no put arrives at a QP that cannot yet
- * take it.
+ * take it. iWARP is connected by the RDMA connection manager instead
+ * (verbs_cm.c).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -36,7 +37,7 @@ int vb_conn_info(struct eel_dev *dev, int server, void *buf, uint32_t cap, uint3
 	memset(&c, 0, sizeof(c));
 	c.magic = VB_CONN_MAGIC;
 	c.version = VB_CONN_VERSION;
-	c.qpn = v->qp->qp_num;
+	c.qpn = v->qp ? v->qp->qp_num : 0;
 	c.psn = v->psn;
 	c.lid = v->lid;
 	c.link_eth = (uint8_t)v->link_eth;
@@ -45,6 +46,13 @@ int vb_conn_info(struct eel_dev *dev, int server, void *buf, uint32_t cap, uint3
 	c.max_rd = v->max_rd < VB_MAX_RD ? v->max_rd : VB_MAX_RD;
 	c.notify = (uint32_t)v->notify;
 	snprintf(c.ibdev, sizeof(c.ibdev), "%.31s", v->ibdev);
+	c.iwarp = (uint8_t)v->iwarp;
+	if (v->iwarp) {
+		int rc = vb_cm_info(v, server, &c);
+
+		if (rc)
+			return rc;
+	}
 	if (cap < sizeof(c))
 		return eel_err(-EINVAL, "verbs: connection info does not fit");
 	memcpy(buf, &c, sizeof(c));
@@ -75,10 +83,18 @@ int vb_check_peer(const struct verbs *v, const void *peer, uint32_t len, struct 
 			       VB_CONN_VERSION, sizeof(p));
 	memcpy(&p, peer, sizeof(p));
 	p.ibdev[sizeof(p.ibdev) - 1] = 0;
+	if (p.iwarp != v->iwarp)
+		return eel_err(-EPROTO, "%s here is %s, the peer's %s %s: both ends must be iWARP, or neither",
+			       v->ibdev, v->iwarp ? "iWARP" : "InfiniBand or RoCE", p.ibdev,
+			       p.iwarp ? "iWARP" : "InfiniBand or RoCE");
 	if (p.link_eth != v->link_eth)
 		return eel_err(-EPROTO, "%s here is on %s, the peer's %s on %s: both ends must be on one fabric",
 			       v->ibdev, fabric(v->link_eth), p.ibdev, fabric(p.link_eth));
-	if (p.mtu < IBV_MTU_256 || p.mtu > IBV_MTU_4096 || !p.qpn || p.qpn > 0xffffff || p.psn > 0xffffff)
+	if (p.iwarp && !p.cm_port && !p.ip[0] && !p.ip[1] && !p.ip[2] && !p.ip[3])
+		return eel_err(-EPROTO, "the peer's iWARP connection info has no address: run the same eel version "
+			       "on both ends");
+	if (p.mtu < IBV_MTU_256 || p.mtu > IBV_MTU_4096 || (!p.iwarp && !p.qpn) || p.qpn > 0xffffff ||
+	    p.psn > 0xffffff)
 		return eel_err(-EPROTO, "the peer's connection info is malformed (mtu %u, QP 0x%x, PSN 0x%x): run "
 			       "the same eel version on both ends", p.mtu, p.qpn, p.psn);
 	if (!p.link_eth && v->gid_index < 0 && !p.lid)
@@ -166,9 +182,13 @@ int vb_connect(struct eel_dev *dev, int server, const void *peer, uint32_t len, 
 	if (p.mtu < v->mtu)
 		v->mtu = (enum ibv_mtu)p.mtu; /* the path MTU: the smaller port's */
 	dev->caps.mtu = vb_mtu_bytes(v->mtu);
-	if ((rc = to_init(v)) || (v->notify && (rc = vb_post_recvs(v, VB_RQ_DEPTH))) || (rc = to_rtr(v, &p)) ||
-	    (rc = to_rts(v, &p)))
+	if (v->iwarp) {
+		if ((rc = vb_cm_connect(v, server, &p, dev->opts.timeout_ms)))
+			return rc;
+	} else if ((rc = to_init(v)) || (v->notify && (rc = vb_post_recvs(v, VB_RQ_DEPTH))) ||
+		   (rc = to_rtr(v, &p)) || (rc = to_rts(v, &p))) {
 		return rc;
+	}
 	if ((rc = eel_oob_send(oob, VB_OOB_RTS, NULL, 0)) ||
 	    (rc = eel_oob_recv(oob, VB_OOB_RTS, NULL, 0, &got, dev->opts.timeout_ms, NULL)))
 		return rc;

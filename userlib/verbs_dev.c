@@ -2,6 +2,7 @@
  * it (ibv_get_device_list(3), ibv_open_device(3)), its port
  * (ibv_query_port(3)), the GID a RoCE connection is addressed by
  * (ibv_query_gid_ex(3)), and what sysfs says about how it is attached. */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -75,6 +76,33 @@ static void gid_netdev(const struct verbs *v, int gid, char *out, size_t n)
 
 	snprintf(path, sizeof(path), SYSFS_IB "/%s/ports/%u/gid_attrs/ndevs/%d", v->ibdev, v->port, gid);
 	read_line(path, out, n);
+}
+
+/* iWARP: the network device whose MAC address GID 0 holds (an iWARP GID is
+ * the port's MAC address, zero-padded: siw, cxgb4); "" when none matches. */
+static void mac_netdev(const struct verbs *v, char *out, size_t n)
+{
+	union ibv_gid g;
+	char want[18], path[PATH_MAX], mac[32];
+	DIR *d;
+	struct dirent *e;
+
+	out[0] = 0;
+	if (ibv_query_gid(v->ctx, v->port, 0, &g))
+		return;
+	snprintf(want, sizeof(want), "%02x:%02x:%02x:%02x:%02x:%02x", g.raw[0], g.raw[1], g.raw[2], g.raw[3],
+		 g.raw[4], g.raw[5]);
+	if (!(d = opendir("/sys/class/net")))
+		return;
+	while ((e = readdir(d)) && !out[0]) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/net/%s/address", e->d_name);
+		read_line(path, mac, sizeof(mac));
+		if (!strcmp(mac, want))
+			snprintf(out, n, "%.15s", e->d_name); /* IFNAMSIZ - 1 */
+	}
+	closedir(d);
 }
 
 /* The last part of a symbolic link's target ("" when it is no link). */
@@ -191,12 +219,15 @@ int vb_open_device(struct verbs *v, const char *want, unsigned port)
 	}
 	snprintf(v->ibdev, sizeof(v->ibdev), "%s", ibv_get_device_name(d));
 	v->iwarp = d->transport_type == IBV_TRANSPORT_IWARP;
-	v->ctx = ibv_open_device(d);
+	/* iWARP connects through rdma_cm, whose QPs must live on its own
+	 * context of the device (verbs_cm.c) */
+	v->ctx = v->iwarp ? vb_cm_context(v, v->ibdev) : ibv_open_device(d);
 	rc = errno;
 	ibv_free_device_list(list);
 	if (!v->ctx)
-		return eel_err(-(rc ? rc : ENODEV), "cannot open RDMA device %s: %s: is ib_uverbs loaded, and may "
-			       "this user open /dev/infiniband/uverbs*?", v->ibdev, strerror(rc ? rc : ENODEV));
+		return eel_err(-(rc ? rc : ENODEV), "cannot open RDMA device %s: %s: is ib_uverbs loaded%s, and may "
+			       "this user open /dev/infiniband/uverbs*?", v->ibdev, strerror(rc ? rc : ENODEV),
+			       v->iwarp ? " (and rdma_ucm, for iWARP)" : "");
 	find_driver(v);
 	/* iWARP has no immediate data in an RDMA WRITE (RFC 5040 defines none) */
 	v->notify = !v->iwarp;
@@ -273,7 +304,16 @@ int vb_choose_gid(struct verbs *v, int forced)
 		v->gid = one.gid;
 		goto netdev;
 	}
-	if (!v->link_eth && !v->iwarp) {
+	if (v->iwarp) {
+		/* iWARP: addressed by IP through rdma_cm (verbs_cm.c), no GID needed */
+		v->gid_index = -1;
+		if (!v->netdev[0])
+			gid_netdev(v, 0, v->netdev, sizeof(v->netdev));
+		if (!v->netdev[0])
+			mac_netdev(v, v->netdev, sizeof(v->netdev));
+		return 0;
+	}
+	if (!v->link_eth) {
 		/* InfiniBand: routed by LID inside the subnet, no GRH needed */
 		v->gid_index = -1;
 		ibv_query_gid(v->ctx, v->port, 0, &v->gid);

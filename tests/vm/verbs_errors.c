@@ -439,7 +439,12 @@ int main(int argc, char **argv)
 		refused_server("bad_rkey");
 		refused_server("past_end");
 		refused_server("straddle");
-		mismatch_server("version", "connection version 2");
+		{
+			char want[64];
+
+			snprintf(want, sizeof(want), "connection version %u", VB_CONN_VERSION + 1);
+			mismatch_server("version", want);
+		}
 		mismatch_server("not_verbs", "not an RDMA device driven by eel's verbs backend");
 		nic_closed_server();
 		peer_dies_server();
