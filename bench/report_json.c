@@ -518,20 +518,29 @@ static void curves(struct json *j, const struct results *r)
 	json_obj_end(j);
 }
 
+/* The document is written to PATH.tmp, renamed at the end: NULL (and the
+ * one line) when that cannot be opened. */
+static FILE *open_tmp(const char *path, char *tmp, size_t n)
+{
+	FILE *f;
+
+	snprintf(tmp, n, "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f)
+		fprintf(stderr, "eel-bench: cannot write %s: %s: give --json a path in a writable folder\n", path,
+			strerror(errno));
+	return f;
+}
+
 /* Before anything is measured: can the document be written where it is to go?
  * (Found out after a long run, a bad path would lose the run.) */
 int report_json_check(const char *path)
 {
 	char tmp[4096];
-	FILE *f;
+	FILE *f = open_tmp(path, tmp, sizeof(tmp));
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "w");
-	if (!f) {
-		fprintf(stderr, "eel-bench: cannot write %s: %s: give --json a path in a writable folder\n", path,
-			strerror(errno));
+	if (!f)
 		return -1;
-	}
 	fclose(f);
 	unlink(tmp);
 	return 0;
@@ -544,15 +553,10 @@ int report_json(const char *path, const struct session *s, const struct results 
 	int nw = report_warnings(s, r, w, MAX_WARNINGS);
 	time_t now = time(NULL);
 	struct json j;
-	FILE *f;
+	FILE *f = open_tmp(path, tmp, sizeof(tmp));
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "w");
-	if (!f) {
-		fprintf(stderr, "eel-bench: cannot write %s: %s: give --json a path in a writable folder\n", path,
-			strerror(errno));
+	if (!f)
 		return -1;
-	}
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	json_begin(&j, f);
 	json_str(&j, "schema", "eel.run");

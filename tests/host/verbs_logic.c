@@ -3,6 +3,7 @@
  * work completion errors as messages, the NIC clock mapped onto the host's.
  * (The backend on a real device is tested in two VMs: tests/vm/suite-verbs.sh.) */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"
@@ -104,8 +105,13 @@ static void peers(void)
 	      strstr(eel_errmsg(), "not an RDMA device driven by eel's verbs backend"), "softnic: %s", eel_errmsg());
 	CHECK(vb_check_peer(&v, &c, 4, &out) == -EPROTO, "4 bytes");
 	c.version = VB_CONN_VERSION + 1;
-	CHECK(vb_check_peer(&v, &c, sizeof(c), &out) == -EPROTO && strstr(eel_errmsg(), "connection version 2") &&
-	      strstr(eel_errmsg(), "same eel version"), "version: %s", eel_errmsg());
+	{
+		char want[64];
+
+		snprintf(want, sizeof(want), "connection version %u", VB_CONN_VERSION + 1);
+		CHECK(vb_check_peer(&v, &c, sizeof(c), &out) == -EPROTO && strstr(eel_errmsg(), want) &&
+		      strstr(eel_errmsg(), "same eel version"), "version: %s", eel_errmsg());
+	}
 	c = good_conn();
 	CHECK(vb_check_peer(&v, &c, sizeof(c) - 4, &out) == -EPROTO && strstr(eel_errmsg(), "bytes"),
 	      "short: %s", eel_errmsg());
@@ -129,6 +135,22 @@ static void peers(void)
 	      "LID 0: %s", eel_errmsg());
 	c.lid = 7;
 	CHECK(vb_check_peer(&v, &c, sizeof(c), &out) == 0, "LID 7: %s", eel_errmsg());
+	/* iWARP: connected by rdma_cm (no QP number), never with RoCE or InfiniBand */
+	v.link_eth = 1;
+	v.gid_index = -1;
+	v.iwarp = 1;
+	c = good_conn();
+	CHECK(vb_check_peer(&v, &c, sizeof(c), &out) == -EPROTO && strstr(eel_errmsg(), "both ends must be iWARP"),
+	      "RoCE peer of an iWARP device: %s", eel_errmsg());
+	c.iwarp = 1;
+	c.qpn = 0;
+	CHECK(vb_check_peer(&v, &c, sizeof(c), &out) == -EPROTO && strstr(eel_errmsg(), "no address"),
+	      "iWARP peer without an address: %s", eel_errmsg());
+	c.ip[0] = 10;
+	c.ip[3] = 2;
+	c.cm_port = 4791;
+	CHECK(vb_check_peer(&v, &c, sizeof(c), &out) == 0 && out.cm_port == 4791,
+	      "an iWARP peer, its address and port: %s", eel_errmsg());
 }
 
 static void completions(void)
