@@ -129,6 +129,9 @@ struct pingpong_res {
 	double eel_stamped_ns[MAX_RUNS]; /* per run, stamps on */
 	int nruns;
 	struct stat eel, eel_stamped;
+	/* the cost of stamping: run i with stamps over run i without (they
+	 * alternate), less 1: a drift in the machine's speed touches both */
+	struct stat stamp_cost;
 };
 
 struct flood_point {

@@ -204,6 +204,9 @@ int pingpong_series(struct session *s, int variant, uint32_t runs, uint32_t iter
 
 		memcpy(v, pp->eel_ns, sizeof(double) * (size_t)pp->nruns);
 		pp->eel = stat_of(v, pp->nruns);
+		for (int i = 0; i < nst && i < pp->nruns; i++)
+			v[i] = pp->eel_stamped_ns[i] / pp->eel_ns[i] - 1;
+		pp->stamp_cost = stat_of(v, nst < pp->nruns ? nst : pp->nruns);
 		memcpy(v, pp->eel_stamped_ns, sizeof(double) * (size_t)nst);
 		pp->eel_stamped = stat_of(v, nst);
 		pp->done = 1;

@@ -216,8 +216,10 @@ static void parameters(struct json *j, const struct session *s, const struct res
 	json_obj(j, "parameters");
 	if (r->pp.done) {
 		param_stat(j, s, "eel", &r->pp.eel, "seed 000 4.1: ping-pong of 8-byte puts, RTT/2, min over runs");
-		if (r->pp.eel_stamped.n)
+		if (r->pp.eel_stamped.n) {
 			param_stat(j, s, "eel_stamped", &r->pp.eel_stamped, "as eel, with stage stamps on");
+			stat_obj(j, "stamp_cost", &r->pp.stamp_cost);
+		}
 	}
 	if (r->ov.done) {
 		overlap_obj(j, s, "o_s", &r->ov.send, &r->ov.os_sweeps,

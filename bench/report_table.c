@@ -213,9 +213,10 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 		bulk_rows(f, r);
 
 	if (r->pp.done && r->pp.eel_stamped.n)
-		fprintf(f, "\n  stamping cost: EEL median %.1f ns with stamps (1 put in %u), %.1f ns without: %+.1f %%\n",
-			r->pp.eel_stamped.median, s->plan.stamp_every, r->pp.eel.median,
-			100 * (r->pp.eel_stamped.median / r->pp.eel.median - 1));
+		fprintf(f, "\n  stamping cost: EEL median %.1f ns with stamps (1 put in %u), %.1f ns without: %+.1f %% "
+			"run by run (spread %.1f points)\n", r->pp.eel_stamped.median, s->plan.stamp_every,
+			r->pp.eel.median, 100 * r->pp.stamp_cost.median,
+			100 * (r->pp.stamp_cost.p75 - r->pp.stamp_cost.p25));
 
 	if (r->bd.done) {
 		double sum = 0, whole = r->bd.have[STAGE_PARTS] ? r->bd.total.median : r->pp.eel.median;

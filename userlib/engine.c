@@ -149,7 +149,7 @@ int engine_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, s
 		  const struct eel_window *dst, uint64_t dst_off, unsigned flags, uint64_t wr_id, uint32_t imm)
 {
 	struct engine *e = ENGINE(dev);
-	int traced = e->stamp_every && e->puts++ % e->stamp_every == 0;
+	int traced = eel_stamp_due(e->stamp_every, &e->stamp_left);
 	uint64_t t_post = traced ? eel_stamp() : 0, t_db = 0;
 	struct eel_fw_sqe *d;
 	struct eel_trace *rec = NULL;

@@ -82,12 +82,14 @@ int vb_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, size_
 {
 	struct verbs *v = VERBS(dev);
 	uint32_t msg = (uint32_t)v->puts;
-	int traced = v->stamp_every && v->puts++ % v->stamp_every == 0;
+	int traced = eel_stamp_due(v->stamp_every, &v->stamp_left);
 	uint64_t t_post = traced ? eel_stamp() : 0;
 	struct ibv_sge sge;
 	struct ibv_send_wr wr;
 	struct vb_sq_ent e;
 	int rc;
+
+	v->puts += v->stamp_every != 0;
 
 	if (__builtin_expect(v->err != 0, 0))
 		return vb_error(v);
