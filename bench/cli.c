@@ -38,12 +38,13 @@ static const char usage_text[] =
 "      --overlap-sweeps N  whole overlap sweeps per side, for o_s and o_r's\n"
 "                        min, median and spread (default 3)\n"
 "      --sig-samples N   signature: samples per point at most, taken in batches of\n"
-"                        50 until 5%% accuracy at 95%% confidence (default 500)\n"
+"                        50 until 5% accuracy at 95% confidence (default 500)\n"
 "      --bulk-sizes LIST bulk transfer sizes (default 8..131072 in powers of 4)\n"
 "      --bulk-reps N     repetitions per bulk size; the minimum is kept (default 150)\n"
 "      --verify          check every delivered byte; fail on any loss,\n"
 "                        duplicate or corruption\n"
-"      --stamp-every N   in stamped runs, stamp one put in N (default 64;\n"
+"      --stamp-every N   in stamped runs, stamp one put in N (default 256, less\n"
+"                        when runs are short, so that ~100 puts are stamped;\n"
 "                        0: no stamps and no breakdown)\n"
 "      --cpu A[,B]       pin this end to core A (with --pair the server to B)\n"
 "      --timeout SEC     give up on a silent peer after SEC s (default 10)\n"
@@ -207,7 +208,7 @@ void cli_parse(struct cli *c, int argc, char **argv)
 	p->overlap_msgs = 2000;
 	p->overlap_runs = 5;
 	p->overlap_sweeps = 3;
-	p->stamp_every = 64;
+	p->stamp_every = STAMP_EVERY_AUTO;
 	p->timeout_ms = 10000;
 	p->nsizes = list("--sizes", "8..131072", p->sizes, MAX_SIZES, 8, 1u << 30, 1);
 	p->ndepths = list("--depths", "1..64", p->depths, MAX_DEPTHS, 1, 4096, 0);
@@ -267,6 +268,13 @@ void cli_parse(struct cli *c, int argc, char **argv)
 	if (optind < argc)
 		bad("unexpected argument '%s'", argv[optind], "eel-bench takes at most one host");
 	p->flood_runs = flood_runs ? (uint32_t)flood_runs : p->runs;
+	/* One put in 256 keeps the stamps' cost near 1% of EEL here; short
+	 * runs stamp more often, so that the breakdown still has ~100 puts. */
+	if (p->stamp_every == STAMP_EVERY_AUTO) {
+		uint64_t every = (uint64_t)p->iters * p->runs / 100;
+
+		p->stamp_every = every < 1 ? 1 : every > 256 ? 256 : (uint32_t)every;
+	}
 	if (c->pair && (c->host || c->server))
 		bad("%s", "--pair runs both ends here", "drop the host or --server");
 	if (c->host && c->server)

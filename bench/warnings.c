@@ -23,6 +23,9 @@ int report_warnings(const struct session *s, const struct results *r, char w[][2
 	if (r->pp.done && r->pp.stamp_cost.n && r->pp.stamp_cost.median > 0.02)
 		WARN("stamping raised EEL by %.1f%% (the median run by run; target: 2%%): raise --stamp-every",
 		     100 * r->pp.stamp_cost.median);
+	if (r->bd.done && r->bd.samples < 100)
+		WARN("only %d puts were stamped: the breakdown's medians are rough; lower --stamp-every "
+		     "(now %u) or raise --iters", r->bd.samples, s->plan.stamp_every);
 	if (r->bd.done && r->bd.total.median > 0 && isfinite(r->bd.residual_ns) &&
 	    (r->bd.residual_ns > 0.05 * r->bd.total.median || r->bd.residual_ns < -0.05 * r->bd.total.median))
 		WARN("the stage medians add up to %.0f ns, the stamped total is %.0f ns: the stages vary "
