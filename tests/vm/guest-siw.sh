@@ -13,8 +13,7 @@ SIW_KO=$2
 out=$EEL_VM_OUT
 me="guest-siw (vm$EEL_VM_INDEX)"
 peer=$EEL_VM_PEER_IP
-fail() { echo "$me: FAIL: $*" >&2; exit 1; }
-step() { echo "$me: [up $(cut -d' ' -f1 /proc/uptime) s] $*"; }
+. "$(dirname "$0")/lib/guest-bench.sh" # fail, step, bench_pair
 
 # Under TCG a round trip takes milliseconds: few iterations (as suite-verbs).
 BENCH_ARGS=(-t pingpong,flood,overlap -n 5 -r 11 --warmup 5 --stamp-every 4 --sizes 8,512,4096
@@ -35,19 +34,5 @@ grep -q 'link siw0/1 state ACTIVE' "$out/rdma-link.txt" || fail "siw0 is not ACT
 ibv_devices | grep -qw siw0 || fail "ibv_devices does not list siw0"
 
 step "eel-bench ${BENCH_ARGS[*]}"
-if [ "$EEL_VM_INDEX" = 1 ]; then
-  rc=0 && timeout 400 "$B/eel-bench" -d verbs:siw0 -p 18620 --timeout 60 >"$out/eel-bench-server.txt" 2>&1 || rc=$?
-  cat "$out/eel-bench-server.txt"
-  [ $rc = 0 ] || fail "eel-bench server exited $rc"
-else
-  for try in $(seq 60); do
-    rc=0 && timeout 400 "$B/eel-bench" -d verbs:siw0 -p 18620 --verify --json "$out/eel.json" \
-      "${BENCH_ARGS[@]}" "$peer" >"$out/eel-bench.txt" 2>&1 || rc=$?
-    [ $rc = 0 ] && break
-    grep -q "cannot reach the eel-bench server" "$out/eel-bench.txt" || break
-    sleep 1
-  done
-  cat "$out/eel-bench.txt"
-  [ $rc = 0 ] || fail "eel-bench client exited $rc (with --verify: every put checked byte for byte)"
-fi
+bench_pair verbs:siw0 18620 "${BENCH_ARGS[@]}"
 step "done"

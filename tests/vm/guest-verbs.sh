@@ -19,8 +19,7 @@ B=${1:-build}
 out=$EEL_VM_OUT
 me="guest-verbs (vm$EEL_VM_INDEX)"
 peer=$EEL_VM_PEER_IP
-fail() { echo "$me: FAIL: $*" >&2; exit 1; }
-step() { echo "$me: [up $(cut -d' ' -f1 /proc/uptime) s] $*"; }
+. "$(dirname "$0")/lib/guest-bench.sh" # fail, step, bench_pair
 
 # What the suite passes in its own environment does not reach the guest: the
 # measurement parameters live here, and are saved with the results.
@@ -132,16 +131,7 @@ perftest 1
 
 # ---- 4. eel-bench ----
 step "eel-bench ${BENCH_ARGS[*]}"
-if [ "$EEL_VM_INDEX" = 1 ]; then
-  rc=0 && timeout 400 "$B/eel-bench" -d verbs:rxe0 -p 18600 --timeout 60 >"$out/eel-bench-server.txt" 2>&1 || rc=$?
-  cat "$out/eel-bench-server.txt"
-  [ $rc = 0 ] || fail "eel-bench server exited $rc"
-else
-  rc=0 && timeout 400 "$B/eel-bench" -d verbs:rxe0 -p 18600 --verify --json "$out/eel.json" -v \
-    "${BENCH_ARGS[@]}" "$peer" >"$out/eel-bench.txt" 2>&1 || rc=$?
-  cat "$out/eel-bench.txt"
-  [ $rc = 0 ] || fail "eel-bench client exited $rc (with --verify: every put checked byte for byte)"
-fi
+bench_pair verbs:rxe0 18600 -v "${BENCH_ARGS[@]}"
 
 perftest 2
 

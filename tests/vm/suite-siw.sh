@@ -23,10 +23,8 @@ tests/vm/run-vm --name siw --vms 2 --modules "libcrc32c crc32c_generic rdma_cm" 
 die() { echo "suite-siw: FAIL: $*" >&2; exit 1; }
 j=$res/vm0/out/eel.json
 [ -s "$j" ] || die "missing $j"
-check() {  # check 'jq expression that must be true' 'what it means'
-  jq -e "$1" "$j" >/dev/null || die "$2 ($1 is false in $j)"
-  echo "suite-siw: ok: $2"
-}
+JQ_FILE=$j JQ_WHO=suite-siw
+. tests/vm/lib/jq-check.sh
 check '.nic.backend == "verbs" and .nic.name == "siw0"' "the run was on verbs:siw0"
 check '.options.verify == true' "--verify was on: every delivered byte was checked"
 check '.nic.caps.notify == false' "no notify on iWARP (RFC 5040 has no immediate data)"

@@ -30,10 +30,8 @@ for f in "$j" "$o/ib_write_lat-1.txt" "$o/ib_write_lat-2.txt" "$o/ib_write_bw-1.
 done
 
 # ---- the JSON: present and consistent ----
-check() {  # check 'jq expression that must be true' 'what it means'
-  jq -e "$1" "$j" >/dev/null || die "$2 ($1 is false in $j)"
-  echo "suite-verbs: ok: $2"
-}
+JQ_FILE=$j JQ_WHO=suite-verbs
+. tests/vm/lib/jq-check.sh
 check '.nic.backend == "verbs" and .nic.name == "rxe0"' "the run was on verbs:rxe0"
 check '.options.verify == true' "--verify was on: every delivered byte was checked"
 check '.nic.caps.doorbell | test("system call")' "the doorbell is labelled a system call (software RDMA)"
