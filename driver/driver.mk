@@ -33,18 +33,16 @@ module-clean:
 	rm -rf $(BUILD)/module
 
 # checkpatch.pl is not in Debian's linux-headers packages; it is in the kernel
-# source (linux-source-<series>: /usr/src/linux-source-*.tar.xz). CHECKPATCH=<path>
-# names one directly.
+# source. Without CHECKPATCH=<path> (or one beside the headers), it is taken
+# from Debian's linux-source of the guest kernel's upload, fetched once into
+# build/vm/linux-source/ (tests/vm/lib/linux-source.sh, shared with siw's build).
+# Any error, warning or --strict check fails the target (checkpatch's exit status).
 CHECKPATCH ?= $(firstword $(wildcard $(KDIR)/scripts/checkpatch.pl \
-	/lib/modules/$(EEL_KVER)/source/scripts/checkpatch.pl $(BUILD)/checkpatch/scripts/checkpatch.pl))
+	/lib/modules/$(EEL_KVER)/source/scripts/checkpatch.pl))
 checkpatch:
 	@set -e; cp="$(CHECKPATCH)"; \
 	if [ -z "$$cp" ]; then \
-	  tarball=$$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1); \
-	  if [ -z "$$tarball" ]; then \
-	    echo "make checkpatch: no checkpatch.pl (not in linux-headers): install Debian's linux-source package, or pass CHECKPATCH=<path>" >&2; exit 1; fi; \
-	  top=$$(basename $$tarball .tar.xz); mkdir -p $(BUILD)/checkpatch; \
-	  tar -xJf $$tarball -C $(BUILD)/checkpatch --strip-components=1 \
-	    $$top/scripts/checkpatch.pl $$top/scripts/spelling.txt $$top/scripts/const_structs.checkpatch; \
-	  cp=$(BUILD)/checkpatch/scripts/checkpatch.pl; fi; \
+	  src=$$(tests/vm/run-vm --print-linux-source) || { \
+	    echo "make checkpatch: no checkpatch.pl: Debian's linux-source could not be fetched (above); pass CHECKPATCH=<path>" >&2; exit 1; }; \
+	  cp=$$src/scripts/checkpatch.pl; fi; \
 	perl $$cp --no-tree --strict -f $(EEL_PCI_SRC) include/eel/eel_pci_ioctl.h

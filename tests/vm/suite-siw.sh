@@ -14,6 +14,7 @@ make -s BUILD="$B" "$B/eel-bench"
 # Debian's kernel has no siw: built here from Debian's source of that kernel
 source tests/vm/lib/common.sh
 source tests/vm/lib/kernel.sh
+source tests/vm/lib/linux-source.sh
 source tests/vm/lib/siw.sh
 siw=$(siw_build "$(kernel_version)")
 
