@@ -36,7 +36,7 @@ static const char *const what_nic[STAGE_PARTS] = {
 	"NIC sees the doorbell, fetches the descriptor",
 	"NIC reads the payload, builds and sends the packet",
 	"on the wire, to the receiving NIC",
-	"receiving NIC checks the packet (key, bounds)",
+	"receiving NIC takes the packet in (parse, ACK, key, bounds)",
 	"payload DMA into host memory",
 	"receiving host notices the data",
 };
@@ -48,7 +48,7 @@ static const char *const what_hosted[STAGE_PARTS] = {
 	"NIC fetches the descriptor and the frame",
 	"NIC sends the frame (to its descriptor-done bit)",
 	"on the wire, into the receiving NIC, until eel's firmware reads it",
-	"eel's firmware on the receiving core checks the packet (key, bounds)",
+	"eel's firmware on the receiving core takes the frame in (parse, ACK, key, bounds)",
 	"eel's firmware copies the payload into host memory",
 	"receiving host notices the data",
 };
@@ -125,16 +125,20 @@ static double stamp_cost(const struct breakdown *bd, int e)
 }
 
 /* Part k of a record (to the end of its span), if both its stamps are there
- * and in order: less the cost of the stamp that ends it. */
+ * and, within one end, in order: less the cost of the stamp that ends it.
+ * Between the ends (`across`) the two stamps come from two cores, whose
+ * counters may disagree by a few ns (the limit test bounds it): a short part
+ * then comes out below zero now and then, and is kept as measured, so that
+ * its mean is not biased upwards and the parts' means still add up. */
 static int part_of(const struct session *s, const struct breakdown *bd, const struct eel_trace *m, int k,
-		   double *ns)
+		   int across, double *ns)
 {
 	int e = k + bd->span_extra[k] + 1;
 	uint64_t a = m->t[stamp_order[k]], b = m->t[stamp_order[e]];
 
-	if (!a || !b || b < a)
+	if (!a || !b || (b < a && !across))
 		return 0;
-	*ns = cyc_ns(s, (double)(b - a)) - stamp_cost(bd, e);
+	*ns = cyc_ns(s, (double)(int64_t)(b - a)) - stamp_cost(bd, e);
 	return 1;
 }
 
@@ -180,12 +184,12 @@ int breakdown_add(const struct session *s, struct breakdown *bd, const struct ee
 	for (i = 0; i < ntx; i++) {
 		bd->samples++;
 		for (int k = 0; k < STAGE_PARTS; k++)
-			if (!bd->absorbed[k] && part_side(bd, k) == 1 && part_of(s, bd, &tx[i], k, &ns))
+			if (!bd->absorbed[k] && part_side(bd, k) == 1 && part_of(s, bd, &tx[i], k, 0, &ns))
 				push(bd, k, ns);
 	}
 	for (j = 0; j < nrx; j++)
 		for (int k = 0; k < STAGE_PARTS; k++)
-			if (!bd->absorbed[k] && part_side(bd, k) == 2 && part_of(s, bd, &rx[j], k, &ns))
+			if (!bd->absorbed[k] && part_side(bd, k) == 2 && part_of(s, bd, &rx[j], k, 0, &ns))
 				push(bd, k, ns);
 	if (!shared)
 		return 0;
@@ -210,7 +214,7 @@ int breakdown_add(const struct session *s, struct breakdown *bd, const struct ee
 
 			if (bd->absorbed[k] || part_side(bd, k) != 3)
 				continue;
-			if (part_of(s, bd, &m, k, &ns))
+			if (part_of(s, bd, &m, k, 1, &ns))
 				push(bd, k, ns);
 			while (prev > 0 && bd->absorbed[prev])
 				prev--;
@@ -241,7 +245,7 @@ static void merge_inverted(struct breakdown *bd)
 
 	for (k = 1; k < STAGE_PARTS && (bd->absorbed[k] || part_side(bd, k) != 3); k++)
 		;
-	if (k == STAGE_PARTS || bd->inverted <= bd->nv[k])
+	if (k == STAGE_PARTS || 2 * bd->inverted <= bd->nv[k])
 		return;
 	for (prev = k - 1; prev > 0 && bd->absorbed[prev]; prev--)
 		;

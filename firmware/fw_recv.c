@@ -2,6 +2,8 @@
  * Protocol: firmware/wire.h. */
 #include "fw.h"
 
+_Static_assert(offsetof(struct fw_pkt, flags) == 2, "fw_recv reads the flags at byte 2");
+
 /* Answer an EGET request: load 8 bytes from our host memory (key and bounds
  * already checked) and send them back with the request's PSN. */
 static void answer_eget(struct fw *fw, const struct fw_pkt *req, uint8_t status)
@@ -40,10 +42,9 @@ static int access_ok(struct fw *fw, const struct fw_pkt *p)
 
 /* A data packet (PUT, EPUT, EGET_REQ). Only the next expected PSN is taken:
  * that is what makes delivery exactly once and in order. */
-static void on_data(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload)
+static void on_data(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload, uint64_t t_rx)
 {
 	const struct fw_hal *h = &fw->hal;
-	uint64_t t_rx = 0;
 
 	if (p->psn != fw->rcv_nxt) {
 		if (fw_psn_before(p->psn, fw->rcv_nxt)) {
@@ -69,8 +70,6 @@ static void on_data(struct fw *fw, const struct fw_pkt *p, const uint8_t *payloa
 		fw_send_ctrl(fw, FW_PKT_NAK, FW_NAK_ACCESS, fw->error_info);
 		return;
 	}
-	if ((p->flags & FW_PKT_TRACE) && (p->flags & FW_PKT_FIRST))
-		t_rx = hal_now(h);
 	if (!access_ok(fw, p)) {
 		/* A refused access writes nothing and fails the connection on
 		 * both ends (InfiniBand RC: remote access error). */
@@ -98,7 +97,7 @@ static void on_data(struct fw *fw, const struct fw_pkt *p, const uint8_t *payloa
 	if (p->flags & FW_PKT_FIRST) {
 		fw->rx_bytes = 0;
 		fw->rx_trace = 0;
-		if (t_rx && fw->trace_size) {
+		if (t_rx && (p->flags & FW_PKT_TRACE) && fw->trace_size) {
 			fw->rx_trace = (fw->rx_trace_next++ & (fw->trace_size - 1)) + 1;
 			fw_trace_begin(fw, 1, fw->rx_trace - 1, p->msg_id);
 			fw_stamp(fw, 1, fw->rx_trace - 1, EEL_ST_NIC_RX, t_rx);
@@ -188,9 +187,14 @@ int fw_recv(struct fw *fw)
 		struct fw_pkt p;
 		uint32_t len;
 		const uint8_t *frame = hal_wire_rx(h, &len);
+		uint64_t t_rx;
 
 		if (!frame)
 			break;
+		/* NIC_RX: the frame is off the wire, before anything is done
+		 * with it (parse, acknowledgements, checks: the rx stage). The
+		 * flags byte is read raw; parse checks it with the rest. */
+		t_rx = len > 2 && (frame[2] & FW_PKT_TRACE) ? hal_now(h) : 0;
 		if (fw_pkt_parse(frame, len, &p) < 0) {
 			fw_count(fw, EEL_FW_CNT_BAD, 1);
 			hal_wire_rx_done(h);
@@ -209,7 +213,7 @@ int fw_recv(struct fw *fw)
 			on_eget_resp(fw, &p, frame + FW_PKT_HDR);
 			break;
 		default:
-			on_data(fw, &p, frame + FW_PKT_HDR);
+			on_data(fw, &p, frame + FW_PKT_HDR, t_rx);
 			break;
 		}
 		hal_wire_rx_done(h);

@@ -4,6 +4,7 @@
  *   flood_derive                       g, G, bandwidth and M (seed 000 §4.2, §5.5)
  *   overlap_sweep                      o from the knee of t(D) (seed 000 §4.3)
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -326,9 +327,63 @@ static void test_overlap(void)
 	CHECK(overlap_sweep(&s, failing, &c) == -1, "a failed point was ignored");
 }
 
+/* Between the ends, two cores' counters: a wire shorter than their skew comes
+ * out below zero in some records. Those are kept as measured (the parts'
+ * means still add up to the total's, and the wire's mean is not raised);
+ * only when most records are inverted (a doorbell call that returns after
+ * the frame is in) is the wire merged with the part before it. */
+static void test_breakdown_skew(void)
+{
+	static struct eel_trace tx[NMSG], rx[NMSG];
+	struct session s = { 0 };
+
+	s.caps = &s.caps_copy;
+	s.clk = &clk2;
+	s.caps_copy.flags = EEL_CAP_SHARED_CLOCK;
+	s.caps_copy.stamp_mask = (1u << EEL_STAGES) - 1;
+	for (int most = 0; most < 2; most++) {
+		struct breakdown bd = { 0 };
+		double sum = 0;
+		int inverted = 0;
+
+		for (uint32_t i = 0; i < NMSG; i++) {
+			int inv = most ? i % 4 != 0 : i % 50 == 7;
+
+			timeline(&tx[i], &rx[i], i, i, 1000000 + 10000 * (uint64_t)i);
+			if (inv) { /* NIC_RX 20 cycles before NIC_TX: the later stamps move with it */
+				uint64_t back = rx[i].t[EEL_ST_NIC_RX] - (tx[i].t[EEL_ST_NIC_TX] - 20);
+
+				for (int k = EEL_ST_NIC_RX; k <= EEL_ST_DETECT; k++)
+					rx[i].t[k] -= back;
+				inverted++;
+			}
+		}
+		CHECK(breakdown_add(&s, &bd, tx, NMSG, rx, NMSG) == 0, "breakdown_add failed");
+		breakdown_finish(&bd);
+		if (!most) {
+			CHECK(!bd.absorbed[STAGE_WIRE] && !strcmp(bd.name[STAGE_WIRE], "wire"),
+			      "%d of %d inverted: the wire stays its own part (%s)", inverted, NMSG, bd.name[STAGE_WIRE]);
+			CHECK(bd.part[STAGE_WIRE].n == NMSG && bd.part[STAGE_WIRE].min == -10,
+			      "every record's wire kept, the inverted ones below zero: n %d, min %g",
+			      bd.part[STAGE_WIRE].n, bd.part[STAGE_WIRE].min);
+			for (int k = 0; k < STAGE_PARTS; k++)
+				sum += bd.part[k].mean;
+			CHECK(fabs(sum - bd.total.mean) < 1e-9 * bd.total.mean, "the parts' means %.9g add up to the total's %.9g",
+			      sum, bd.total.mean);
+		} else {
+			CHECK(bd.absorbed[STAGE_WIRE] && !strcmp(bd.name[STAGE_WIRE - 1], "tx+wire"),
+			      "%d of %d inverted: tx and the wire are one part (%s)", inverted, NMSG, bd.name[STAGE_WIRE - 1]);
+			CHECK(bd.part[STAGE_WIRE - 1].min >= 0, "the merged part is never below zero: min %g",
+			      bd.part[STAGE_WIRE - 1].min);
+		}
+		breakdown_free(&bd);
+	}
+}
+
 int main(void)
 {
 	test_breakdown();
+	test_breakdown_skew();
 	test_flood();
 	test_overlap();
 	CHECK_DONE();
