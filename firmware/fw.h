@@ -32,6 +32,7 @@
 #define FW_RX_BUDGET 32u  /* frames handled per step */
 #define FW_MR_CACHE 4u    /* memory-region entries kept on chip */
 #define FW_RTO_BACKOFF 3u /* the timeout doubles at most this many times */
+#define FW_TIMER_PASSES 16u /* fw_send reads the clock for the timer once in this many */
 
 enum fw_msg_kind { FW_MSG_SQE = 1, FW_MSG_EPUT = 2, FW_MSG_EGET = 3 };
 
@@ -84,6 +85,7 @@ struct fw {
 	uint32_t snd_una;       /* oldest PSN not acknowledged */
 	uint32_t snd_max;       /* one past the highest PSN ever transmitted */
 	uint64_t rto_deadline;  /* 0: timer off */
+	uint32_t timer_pass;    /* passes since the timer's clock was last read */
 	uint32_t rto_shift;
 	uint32_t timeouts;      /* in a row, without progress */
 

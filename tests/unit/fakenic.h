@@ -440,7 +440,9 @@ static inline int fn_step(struct fn_pair *p)
 }
 
 /* Step until both NICs are idle and nothing is in flight, at most max steps;
- * returns the steps taken. A jump in time lets a pending timer fire. */
+ * returns the steps taken. A jump in time lets a pending timer fire: idle
+ * means idle for longer than the firmware goes between reads of its timer's
+ * clock (FW_TIMER_PASSES). */
 static inline int fn_settle(struct fn_pair *p, int max)
 {
 	int i, idle = 0;
@@ -448,7 +450,7 @@ static inline int fn_settle(struct fn_pair *p, int max)
 	for (i = 0; i < max; i++) {
 		if (fn_step(p) || p->ab.n || p->ba.n)
 			idle = 0;
-		else if (++idle > 3)
+		else if (++idle > (int)FW_TIMER_PASSES + 3)
 			break;
 	}
 	return i;
