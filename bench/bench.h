@@ -50,7 +50,6 @@ struct plan {
 	uint32_t overlap_sweeps; /* whole CPU-overlap sweeps per side: o_s, o_r min/median/spread */
 	uint32_t verify;         /* check every delivered byte */
 	uint32_t stamp_every;    /* stamped runs stamp one put in this many */
-#define STAMP_EVERY_AUTO UINT32_MAX /* before parsing: not given */
 	uint32_t timeout_ms;
 	uint32_t sig_max_samples;/* signature: samples per point at most (5%/95% or this) */
 	uint32_t nbulk;

@@ -124,15 +124,25 @@ static double stamp_cost(const struct breakdown *bd, int e)
 	return bd->nic_stamps & (1u << stamp_order[e]) ? 0 : bd->stamp_ns;
 }
 
+/* Which records part k needs: the sender's (1), the receiver's (2) or both,
+ * joined on one clock (3). */
+static int part_side(const struct breakdown *bd, int k)
+{
+	int end = k + bd->span_extra[k] + 1; /* its last stamp, in stamp_order */
+
+	return end <= STAGE_WIRE ? 1 : k > STAGE_WIRE ? 2 : 3;
+}
+
 /* Part k of a record (to the end of its span), if both its stamps are there
  * and, within one end, in order: less the cost of the stamp that ends it.
- * Between the ends (`across`) the two stamps come from two cores, whose
+ * Between the ends (part_side 3) the two stamps come from two cores, whose
  * counters may disagree by a few ns (the limit test bounds it): a short part
  * then comes out below zero now and then, and is kept as measured, so that
  * its mean is not biased upwards and the parts' means still add up. */
 static int part_of(const struct session *s, const struct breakdown *bd, const struct eel_trace *m, int k,
-		   int across, double *ns)
+		   double *ns)
 {
+	int across = part_side(bd, k) == 3;
 	int e = k + bd->span_extra[k] + 1;
 	uint64_t a = m->t[stamp_order[k]], b = m->t[stamp_order[e]];
 
@@ -153,14 +163,6 @@ static double total_of(const struct session *s, const struct breakdown *bd, cons
 	return ns;
 }
 
-/* Which records part k needs: the sender's (1), the receiver's (2) or both,
- * joined on one clock (3). */
-static int part_side(const struct breakdown *bd, int k)
-{
-	int end = k + bd->span_extra[k] + 1; /* its last stamp, in stamp_order */
-
-	return end <= STAGE_WIRE ? 1 : k > STAGE_WIRE ? 2 : 3;
-}
 
 int breakdown_add(const struct session *s, struct breakdown *bd, const struct eel_trace *tx, int ntx,
 		  const struct eel_trace *rx, int nrx)
@@ -184,12 +186,12 @@ int breakdown_add(const struct session *s, struct breakdown *bd, const struct ee
 	for (i = 0; i < ntx; i++) {
 		bd->samples++;
 		for (int k = 0; k < STAGE_PARTS; k++)
-			if (!bd->absorbed[k] && part_side(bd, k) == 1 && part_of(s, bd, &tx[i], k, 0, &ns))
+			if (!bd->absorbed[k] && part_side(bd, k) == 1 && part_of(s, bd, &tx[i], k, &ns))
 				push(bd, k, ns);
 	}
 	for (j = 0; j < nrx; j++)
 		for (int k = 0; k < STAGE_PARTS; k++)
-			if (!bd->absorbed[k] && part_side(bd, k) == 2 && part_of(s, bd, &rx[j], k, 0, &ns))
+			if (!bd->absorbed[k] && part_side(bd, k) == 2 && part_of(s, bd, &rx[j], k, &ns))
 				push(bd, k, ns);
 	if (!shared)
 		return 0;
@@ -214,7 +216,7 @@ int breakdown_add(const struct session *s, struct breakdown *bd, const struct ee
 
 			if (bd->absorbed[k] || part_side(bd, k) != 3)
 				continue;
-			if (part_of(s, bd, &m, k, 1, &ns))
+			if (part_of(s, bd, &m, k, &ns))
 				push(bd, k, ns);
 			while (prev > 0 && bd->absorbed[prev])
 				prev--;

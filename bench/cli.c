@@ -193,6 +193,7 @@ void cli_parse(struct cli *c, int argc, char **argv)
 	};
 	struct plan *p = &c->plan;
 	int o, flood_runs = 0;
+	int64_t stamp_every = -1; /* not given */
 
 	memset(c, 0, sizeof(*c));
 	c->uri = "softnic";
@@ -208,7 +209,6 @@ void cli_parse(struct cli *c, int argc, char **argv)
 	p->overlap_msgs = 2000;
 	p->overlap_runs = 5;
 	p->overlap_sweeps = 3;
-	p->stamp_every = STAMP_EVERY_AUTO;
 	p->timeout_ms = 10000;
 	p->nsizes = list("--sizes", "8..131072", p->sizes, MAX_SIZES, 8, 1u << 30, 1);
 	p->ndepths = list("--depths", "1..64", p->depths, MAX_DEPTHS, 1, 4096, 0);
@@ -240,7 +240,7 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		case O_SIGS: p->sig_max_samples = (uint32_t)number("--sig-samples", optarg, 50, 100000); break;
 		case O_BSIZES: p->nbulk = list("--bulk-sizes", optarg, p->bulk_sizes, MAX_SIZES, 8, 1u << 26, 1); break;
 		case O_BREPS: p->bulk_reps = (uint32_t)number("--bulk-reps", optarg, 3, 1024); break;
-		case O_STAMP: p->stamp_every = (uint32_t)number("--stamp-every", optarg, 0, 1u << 20); break;
+		case O_STAMP: stamp_every = (int64_t)number("--stamp-every", optarg, 0, 1u << 20); break;
 		case O_CPU: {
 			char *comma = strchr(optarg, ',');
 
@@ -270,11 +270,11 @@ void cli_parse(struct cli *c, int argc, char **argv)
 	p->flood_runs = flood_runs ? (uint32_t)flood_runs : p->runs;
 	/* One put in 256 keeps the stamps' cost near 1% of EEL here; short
 	 * runs stamp more often, so that the breakdown still has ~100 puts. */
-	if (p->stamp_every == STAMP_EVERY_AUTO) {
-		uint64_t every = (uint64_t)p->iters * p->runs / 100;
-
-		p->stamp_every = every < 1 ? 1 : every > 256 ? 256 : (uint32_t)every;
+	if (stamp_every < 0) {
+		stamp_every = (int64_t)p->iters * p->runs / 100;
+		stamp_every = stamp_every < 1 ? 1 : stamp_every > 256 ? 256 : stamp_every;
 	}
+	p->stamp_every = (uint32_t)stamp_every;
 	if (c->pair && (c->host || c->server))
 		bad("%s", "--pair runs both ends here", "drop the host or --server");
 	if (c->host && c->server)

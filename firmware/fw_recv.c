@@ -97,7 +97,7 @@ static void on_data(struct fw *fw, const struct fw_pkt *p, const uint8_t *payloa
 	if (p->flags & FW_PKT_FIRST) {
 		fw->rx_bytes = 0;
 		fw->rx_trace = 0;
-		if (t_rx && (p->flags & FW_PKT_TRACE) && fw->trace_size) {
+		if (t_rx && fw->trace_size) {
 			fw->rx_trace = (fw->rx_trace_next++ & (fw->trace_size - 1)) + 1;
 			fw_trace_begin(fw, 1, fw->rx_trace - 1, p->msg_id);
 			fw_stamp(fw, 1, fw->rx_trace - 1, EEL_ST_NIC_RX, t_rx);
@@ -191,10 +191,12 @@ int fw_recv(struct fw *fw)
 
 		if (!frame)
 			break;
-		/* NIC_RX: the frame is off the wire, before anything is done
-		 * with it (parse, acknowledgements, checks: the rx stage). The
-		 * flags byte is read raw; parse checks it with the rest. */
-		t_rx = len > 2 && (frame[2] & FW_PKT_TRACE) ? hal_now(h) : 0;
+		/* NIC_RX of a traced message's first packet: the frame is off
+		 * the wire, before anything is done with it (parse,
+		 * acknowledgements, checks: the rx stage). The flags byte is
+		 * read raw; parse checks it with the rest. */
+		t_rx = len >= FW_PKT_HDR && (frame[2] & (FW_PKT_TRACE | FW_PKT_FIRST)) ==
+				(FW_PKT_TRACE | FW_PKT_FIRST) ? hal_now(h) : 0;
 		if (fw_pkt_parse(frame, len, &p) < 0) {
 			fw_count(fw, EEL_FW_CNT_BAD, 1);
 			hal_wire_rx_done(h);
