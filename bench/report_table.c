@@ -155,8 +155,9 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 	} else if (r->pci.addr[0]) {
 		fprintf(f, "  PCI      %s: %s\n", r->pci.addr, r->pci.error);
 	}
-	fprintf(f, "  machine  %s; counter %s at %.1f MHz%s, ticks of %.1f ns; eel_cycles() costs %llu cycles, "
-		"a stamp %llu; kernel clock %s\n", cpu, c->source, c->hz / 1e6, c->invariant ? " (invariant)" : "",
+	fprintf(f, "  machine  %s; counter %s at %.1f MHz%s, advancing in steps of %llu cycles (%.1f ns); "
+		"eel_cycles() costs %llu cycles, a stamp %llu; kernel clock %s\n", cpu, c->source, c->hz / 1e6,
+		c->invariant ? " (invariant)" : "", (unsigned long long)c->resolution_cycles,
 		c->resolution_cycles * c->ns_per_cycle, (unsigned long long)c->timer_cycles,
 		(unsigned long long)c->stamp_cycles, c->kernel_clocksource[0] ? c->kernel_clocksource : "?");
 

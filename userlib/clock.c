@@ -111,19 +111,76 @@ static uint64_t cost_of_stamp(void)
 	return best / 64;
 }
 
-/* The smallest non-zero step between two reads: a virtual machine's counter
- * may tick coarser than the CPU's clock. */
+/* The step that dominates the counter's advance (a histogram of deltas
+ * between reads, issue 13): the largest step of which nearly every observed
+ * delta is a multiple. A virtual machine's TSC may advance in steps of ~26
+ * cycles (~10 ns) while the smallest delta ever seen is a fraction of that;
+ * reads are separated by a varying amount of work so that a counter that
+ * ticks every cycle shows every delta and comes out at one cycle. A step of
+ * 16 cycles or more is allowed s/16 either side (here the TSC advances by
+ * 26, now and then by 25 or 27: the hypervisor's scaling rounds). */
+static uint64_t off_step(uint64_t d, uint64_t s, uint64_t *k)
+{
+	uint64_t m;
+
+	*k = (d + s / 2) / s; /* the nearest multiple */
+	m = *k * s;
+	return d > m ? d - m : m - d;
+}
+
+uint64_t eel_clock_step(const uint64_t *delta, int n)
+{
+	uint64_t best = 1, least = UINT64_MAX, pick;
+	int nonzero = 0;
+
+	for (int i = 0; i < n; i++)
+		nonzero += delta[i] != 0;
+	if (!nonzero)
+		return 0;
+	for (uint64_t s = 2; s <= EEL_CLOCK_MAX_STEP; s++) {
+		uint64_t tol = s / 16, k; /* a hypervisor's rounding: 26-cycle steps seen as 25 or 27 */
+		int mult = 0;
+
+		for (int i = 0; i < n; i++)
+			mult += delta[i] && off_step(delta[i], s, &k) <= tol && k >= 1;
+		if (mult >= nonzero - nonzero / 10) /* 90% of them */
+			best = s;
+	}
+	/* deltas of 26 are also within 1 of 27: of the steps that near, the one
+	 * the deltas sit closest to */
+	pick = best;
+	for (uint64_t s = best - best / 16; s <= best; s++) {
+		uint64_t sum = 0, k;
+
+		for (int i = 0; i < n; i++)
+			if (delta[i])
+				sum += off_step(delta[i], s, &k);
+		if (sum <= least) {
+			least = sum;
+			pick = s;
+		}
+	}
+	return pick;
+}
+
+#define STEP_SAMPLES 4096
+
 static uint64_t resolution(void)
 {
-	uint64_t best = UINT64_MAX;
+	static uint64_t d[STEP_SAMPLES];
+	uint32_t x = 12345;
 
-	for (int i = 0; i < 100000; i++) {
-		uint64_t a = eel_stamp(), b = eel_stamp();
+	for (int i = 0; i < STEP_SAMPLES; i++) {
+		uint64_t a = eel_stamp(), b;
+		volatile uint32_t sink = 0;
 
-		if (b > a && b - a < best)
-			best = b - a;
+		x = x * 1103515245u + 12345u;    /* a varying amount of work between the reads */
+		for (uint32_t k = 0; k < (x >> 16) % 61; k++)
+			sink += k;
+		b = eel_stamp();
+		d[i] = b - a;
 	}
-	return best == UINT64_MAX ? 0 : best;
+	return eel_clock_step(d, STEP_SAMPLES);
 }
 
 static int cpu_has_flag(const char *flag)

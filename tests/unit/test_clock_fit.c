@@ -67,5 +67,40 @@ int main(void)
 		s[i].c1 = s[i].c0;
 	}
 	CHECK(eel_clock_fit(s, 4, &hz) == -1, "a counter running backwards accepted: %g", hz);
+	/* the counter's step (issue 13): a VM's TSC advancing by 26 cycles, seen
+	 * as deltas of 26 and 52 (the smallest delta is not the step when reads
+	 * cost more than one tick; here both are multiples of 26) */
+	{
+		uint64_t d[200];
+
+		for (int i = 0; i < 200; i++)
+			d[i] = i % 3 ? 52 : 26 * (uint64_t)(1 + i % 7);
+		CHECK(eel_clock_step(d, 200) == 26, "26-cycle steps: %llu",
+		      (unsigned long long)eel_clock_step(d, 200));
+		/* a counter that ticks every cycle: deltas of every length */
+		for (int i = 0; i < 200; i++)
+			d[i] = 20 + (uint64_t)i % 37;
+		CHECK(eel_clock_step(d, 200) == 1, "1-cycle counter: %llu",
+		      (unsigned long long)eel_clock_step(d, 200));
+		/* a few odd deltas (an interrupt between reads) do not hide the step */
+		for (int i = 0; i < 200; i++)
+			d[i] = i < 4 ? 1001 + (uint64_t)i : 26 * (uint64_t)(1 + i % 5);
+		CHECK(eel_clock_step(d, 200) == 26, "26-cycle steps with 2%% odd deltas: %llu",
+		      (unsigned long long)eel_clock_step(d, 200));
+		/* as seen here: 26-cycle steps, one in six off by one */
+		for (int i = 0; i < 200; i++)
+			d[i] = 26 * (uint64_t)(1 + i % 4) - (i % 6 == 0) + (i % 12 == 5);
+		CHECK(eel_clock_step(d, 200) == 26, "26-cycle steps, some off by one: %llu",
+		      (unsigned long long)eel_clock_step(d, 200));
+		/* the old rule, the smallest delta ever seen, would say 26 here too;
+		 * it said 1 for a counter read twice within a step: zero deltas */
+		for (int i = 0; i < 200; i++)
+			d[i] = i % 2 ? 0 : 26;
+		CHECK(eel_clock_step(d, 200) == 26, "zero deltas counted: %llu",
+		      (unsigned long long)eel_clock_step(d, 200));
+		for (int i = 0; i < 200; i++)
+			d[i] = 0;
+		CHECK(eel_clock_step(d, 200) == 0, "all zero");
+	}
 	CHECK_DONE();
 }
