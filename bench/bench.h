@@ -162,6 +162,7 @@ struct overlap_curve {
 	double t_ns[OV_MAX_STEPS];   /* time per message (min over runs) */
 	double g_ns;                 /* t at D = 0 */
 	double dmax_ns;              /* largest D that did not raise the time */
+	int dmax_extrapolated;       /* D_max is the knee found from the rise past it, not a D measured */
 	double o_ns;                 /* the overhead: g - D_max */
 	int rose_at_first;           /* the first D already raised it: o = g */
 };

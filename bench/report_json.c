@@ -52,6 +52,7 @@ static void overlap_obj(struct json *j, const struct session *s, const char *key
 	json_num(j, "g_ns", c->g_ns);
 	json_num(j, "dmax_ns", c->dmax_ns);
 	json_bool(j, "rose_at_first", c->rose_at_first);
+	json_bool(j, "dmax_extrapolated", c->dmax_extrapolated);
 	json_str(j, "method", method);
 	json_obj_end(j);
 }
@@ -225,7 +226,7 @@ static void parameters(struct json *j, const struct session *s, const struct res
 		overlap_obj(j, s, "o_s", &r->ov.send, &r->ov.os_sweeps,
 			    "seed 000 4.3: flood q=1 with computation; o_s = g - D_max (the median sweep's)");
 		overlap_obj(j, s, "o_r", &r->ov.recv, &r->ov.or_sweeps,
-			    "seed 000 4.3: receiver computes before each detection (the median sweep's)");
+			    "seed 000 4.3: receiver computes n x D in isolation, then one quiet; o_r = g - D_max (the median sweep's)");
 	}
 	if (r->fl.done) {
 		json_obj(j, "g");

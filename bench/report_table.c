@@ -168,12 +168,15 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 		row_stat(f, s, "EEL", &r->pp.eel, how);
 	}
 	if (r->ov.done) {
-		snprintf(how, sizeof(how), "CPU overlap, q=1, %d sweep%s; median's: g %.0f - D_max %.0f%s (4.3)",
+		snprintf(how, sizeof(how), "CPU overlap, q=1, %d sweep%s; median's: g(q=1) %.0f - D_max %.0f%s (4.3)",
 			 r->ov.os_sweeps.n, r->ov.os_sweeps.n == 1 ? "" : "s", r->ov.send.g_ns, r->ov.send.dmax_ns,
-			 r->ov.send.rose_at_first ? ", any D raised it: o_s = g" : "");
+			 r->ov.send.rose_at_first ? ", any D raised it: o_s = g(q=1)" :
+			 r->ov.send.dmax_extrapolated ? " (extrapolated)" : " (measured)");
 		row_stat(f, s, "o_s", &r->ov.os_sweeps, how);
-		snprintf(how, sizeof(how), "receiver computes D per message, %d sweep%s; median's: g %.0f - D_max %.0f (4.3)",
-			 r->ov.or_sweeps.n, r->ov.or_sweeps.n == 1 ? "" : "s", r->ov.recv.g_ns, r->ov.recv.dmax_ns);
+		snprintf(how, sizeof(how), "receiver computes n x D, then a quiet, %d sweep%s; median's: g(q=1) %.0f - "
+			 "D_max %.0f%s (4.3)", r->ov.or_sweeps.n, r->ov.or_sweeps.n == 1 ? "" : "s", r->ov.recv.g_ns,
+			 r->ov.recv.dmax_ns, r->ov.recv.rose_at_first ? ", any D raised it: o_r = g(q=1)" :
+			 r->ov.recv.dmax_extrapolated ? " (extrapolated)" : " (measured)");
 		row_stat(f, s, "o_r", &r->ov.or_sweeps, how);
 	}
 	if (r->fl.done) {
