@@ -201,9 +201,44 @@ struct breakdown {
 	int nv[STAGE_PARTS + 1];
 	int cap;
 	int have[STAGE_PARTS + 1];       /* this part (or the total) was stamped */
-	struct stat part[STAGE_PARTS];   /* ns */
+	struct stat part[STAGE_PARTS];   /* ns; the mean is the part's figure (means add up) */
 	struct stat total;               /* ns, DETECT - POST (needs one clock at both ends) */
-	double residual_ns;              /* median(total) - sum of median(parts) */
+	/* The ping-pong's stamped rounds (breakdown_rounds): EEL is RTT/2, so the
+	 * parts of one message add up to it only with each end's turnaround, the
+	 * host's loop from seeing one message to posting the next. */
+	struct bd_round *rounds;         /* the joined rounds (breakdown_rounds) */
+	int nround, unjoined;            /* rounds joined; stamped rounds that could not be */
+	int shared;                      /* the two ends stamp with one clock */
+	double ns_per_cycle;
+	double *rtt, *turn;              /* per round used: RTT/2 and the two ends' mean turnaround, less the stamps' cost */
+	int nrtt;
+	struct stat round;               /* RTT/2 of the stamped rounds, less the stamps' cost */
+	struct stat turn_st;             /* the two ends' mean turnaround */
+	int have_rounds;
+	int across_derived;              /* no one clock: the part between the ends is the round less every other part */
+	double cut_ns;                   /* a record or round longer than this was interrupted (0: none) */
+	double eel_ref_ns;               /* EEL of the unstamped runs beside the stamped ones (0: none) */
+	double stamp_alone_ns;           /* a stamp's cost alone (eel_clock), beside stamp_ns in place */
+	double round_alone_ns;           /* the rounds' RTT/2 less their stamps at the cost alone: the check */
+	int interrupted;                 /* records and rounds left out as interrupted */
+	double parts_sum_ns;             /* the parts' means and the turnaround, added up */
+	double residual_ns;              /* round (or total) mean less parts_sum_ns */
+};
+
+#define MAX_ROUNDS 65536
+/* One stamped ping-pong round, both messages' records joined (each the
+ * sender's stamps with the receiver's) and the client's loop tops around it. */
+struct bd_round {
+	struct eel_trace ab, ba;
+	uint64_t a, b;
+};
+
+/* The tops of the client's ping-pong loop around each stamped round: round k
+ * runs from start[k] (the loop's top before the stamped ping is posted) to
+ * end[k] (the top after its pong was seen). */
+struct bd_rounds {
+	uint64_t *start, *end;
+	int n, cap;
 };
 
 struct limit_res {
@@ -293,6 +328,8 @@ struct dec_part {
 	int has_check, agrees;
 	char within[48];    /* a check against a stamped part holding more than this stage
 			     * (its name): agrees = the difference fits inside it */
+	int isolated;       /* the two variants differ in this stage only (the stamps of both say so) */
+	char why_not[200];  /* when not: what else differs, or why it cannot be told */
 };
 
 struct decompose_res {
@@ -374,7 +411,8 @@ int sig_client_phase_end(struct session *s);
 double t975(double nu);
 void bulk_fit(struct bulk_res *b, const struct results *r);
 int decompose_run(struct session *s, struct results *r);
-void decompose_build(struct decompose_res *d, const struct breakdown *bd, double poll_ns);
+void decompose_build(struct decompose_res *d, const struct breakdown *bd, const struct breakdown *dma_bd,
+		     double poll_ns);
 
 /* fit.c */
 int fit_linear(const double *x, const double *y, int n, struct fit_line *f);
@@ -387,10 +425,16 @@ int overlap_sweep(struct session *s, point_fn fn, struct overlap_curve *c);
 int limit_run(struct session *s, struct results *r);
 int breakdown_add(const struct session *s, struct breakdown *bd, const struct eel_trace *tx, int ntx,
 		  const struct eel_trace *rx, int nrx);
+int breakdown_rounds(const struct session *s, struct breakdown *bd, const struct bd_rounds *rd,
+		     const struct eel_trace *tx, int ntx, const struct eel_trace *rx, int nrx,
+		     const struct eel_trace *peer_tx, int npeer_tx, const struct eel_trace *peer_rx, int npeer_rx);
 void breakdown_finish(struct breakdown *bd);
 void breakdown_free(struct breakdown *bd);
 void breakdown_spans(struct breakdown *bd, const struct eel_caps *caps);
 const char *breakdown_stage_what(const struct breakdown *bd, int k);
+int host_stamps_of(const struct session *s, const struct breakdown *bd);
+/* Does part k run from one end to the other (its stamps on both)? */
+int part_between_ends(const struct breakdown *bd, int k);
 extern const char *const stage_part_name[STAGE_PARTS];
 
 /* pattern.c: --verify payloads */

@@ -18,6 +18,18 @@
  * host's core over a real NIC (EEL_CAP_HOSTED_FW: dpdk, raw), the stages are
  * named for what does them there: host software up to the NIC's own
  * doorbell, the NIC, then the receiving host's firmware.
+ *
+ * The parts add up to EEL. EEL is RTT/2 of the ping-pong (seed 000 §4.1), so
+ * a round trip holds two one-way trips and each end's turnaround: the host's
+ * loop from seeing a message to posting the next (breakdown_rounds times it
+ * on the same stamped rounds, at each end on its own clock). Each part's
+ * figure is its mean, as EEL is a mean of round trips: means add up where
+ * medians do not. Where the two ends have no one clock, the part between
+ * them is what the round leaves of every other part, both directions' mean
+ * (a difference of means of the same rounds, not a guess). A record or a
+ * round longer than cut_ns (10x EEL and 50 us, pingpong.c) was preempted
+ * and is left out whole, counted: dropping single parts would leave the
+ * others' means without it.
  */
 #include <math.h>
 #include <stdio.h>
@@ -133,6 +145,11 @@ static int part_side(const struct breakdown *bd, int k)
 	return end <= STAGE_WIRE ? 1 : k > STAGE_WIRE ? 2 : 3;
 }
 
+int part_between_ends(const struct breakdown *bd, int k)
+{
+	return part_side(bd, k) == 3;
+}
+
 /* Part k of a record (to the end of its span), if both its stamps are there
  * and, within one end, in order: less the cost of the stamp that ends it.
  * Between the ends (part_side 3) the two stamps come from two cores, whose
@@ -150,6 +167,23 @@ static int part_of(const struct session *s, const struct breakdown *bd, const st
 		return 0;
 	*ns = cyc_ns(s, (double)(int64_t)(b - a)) - stamp_cost(bd, e);
 	return 1;
+}
+
+/* A record whose stamps span more than cut_ns was interrupted: none of its
+ * parts is kept. */
+static int interrupted(const struct session *s, const struct breakdown *bd, const struct eel_trace *m)
+{
+	uint64_t lo = 0, hi = 0;
+
+	for (int e = 0; e <= STAGE_PARTS; e++) {
+		uint64_t t = m->t[stamp_order[e]];
+
+		if (!t)
+			continue;
+		lo = lo ? lo : t;
+		hi = t > hi ? t : hi;
+	}
+	return bd->cut_ns > 0 && lo && cyc_ns(s, (double)(hi - lo)) > bd->cut_ns;
 }
 
 /* DETECT - POST less the cost of every host stamp after POST on the way */
@@ -172,7 +206,8 @@ int breakdown_add(const struct session *s, struct breakdown *bd, const struct ee
 	double ns;
 
 	breakdown_spans(bd, s->caps);
-	bd->stamp_ns = cyc_ns(s, (double)s->clk->stamp_cycles);
+	if (!bd->stamp_alone_ns)
+		bd->stamp_ns = bd->stamp_alone_ns = cyc_ns(s, (double)s->clk->stamp_cycles);
 	bd->nic_stamps = s->caps->nic_stamp_mask;
 	if (!bd->v[0]) {
 		bd->cap = 2 * 65536;
@@ -185,14 +220,23 @@ int breakdown_add(const struct session *s, struct breakdown *bd, const struct ee
 	/* within one end: the sender's stages, then the receiver's */
 	for (i = 0; i < ntx; i++) {
 		bd->samples++;
+		if (interrupted(s, bd, &tx[i])) {
+			bd->interrupted++;
+			continue;
+		}
 		for (int k = 0; k < STAGE_PARTS; k++)
 			if (!bd->absorbed[k] && part_side(bd, k) == 1 && part_of(s, bd, &tx[i], k, &ns))
 				push(bd, k, ns);
 	}
-	for (j = 0; j < nrx; j++)
+	for (j = 0; j < nrx; j++) {
+		if (interrupted(s, bd, &rx[j])) {
+			bd->interrupted++;
+			continue;
+		}
 		for (int k = 0; k < STAGE_PARTS; k++)
 			if (!bd->absorbed[k] && part_side(bd, k) == 2 && part_of(s, bd, &rx[j], k, &ns))
 				push(bd, k, ns);
+	}
 	if (!shared)
 		return 0;
 	/* between the ends, one clock: join on msg_id (both lists in message order) */
@@ -210,6 +254,12 @@ int breakdown_add(const struct session *s, struct breakdown *bd, const struct ee
 		m = *a;
 		for (int k = EEL_ST_NIC_RX; k <= EEL_ST_DETECT; k++)
 			m.t[k] = b->t[k];
+		if (interrupted(s, bd, &m)) { /* counted above, at one end or the other, or here */
+			bd->interrupted += !interrupted(s, bd, a) && !interrupted(s, bd, b);
+			i++;
+			j++;
+			continue;
+		}
 		for (int k = 1; k < STAGE_PARTS; k++) {
 			int prev = k - 1;
 			uint64_t t0, t1;
@@ -234,6 +284,219 @@ int breakdown_add(const struct session *s, struct breakdown *bd, const struct ee
 		j++;
 	}
 	return 0;
+}
+
+static void merge_inverted(struct breakdown *bd);
+static void rounds_to_parts(struct breakdown *bd, const struct session *s);
+
+/* The host's cost of every stamp of one message, POST to DETECT. */
+static double message_stamps_ns(const struct session *s, const struct breakdown *bd)
+{
+	uint32_t mask = s->caps->stamp_mask ? s->caps->stamp_mask : (1u << EEL_STAGES) - 1;
+	double ns = 0;
+
+	for (int e = 0; e <= STAGE_PARTS; e++)
+		if (mask & (1u << stamp_order[e]))
+			ns += stamp_cost(bd, e);
+	return ns;
+}
+
+/* The record of message msg_id in a list in message order, from *at on. */
+static const struct eel_trace *by_id(const struct eel_trace *r, int n, int *at, uint32_t msg_id)
+{
+	while (*at < n && (int32_t)(r[*at].msg_id - msg_id) < 0)
+		(*at)++;
+	return *at < n && r[*at].msg_id == msg_id ? &r[*at] : NULL;
+}
+
+static void join(struct eel_trace *m, const struct eel_trace *snd, const struct eel_trace *rcv)
+{
+	*m = *snd;
+	for (int k = EEL_ST_NIC_RX; k <= EEL_ST_DETECT; k++)
+		m->t[k] = rcv->t[k];
+}
+
+/* The ping-pong's stamped rounds, each joined whole: at the client (one
+ * clock) round k's ping is the stamped put posted in [start, end), its pong
+ * the stamped detection after it. At the server, the ping's detection and
+ * the pong's put: by message number where both ends stamp with one clock
+ * (the receiver's records carry the sender's number); else the server's k-th
+ * stamped detection and the stamped put after it (both ends stamp the same
+ * rounds: eel_set_stamp_every), and only when both ends saw as many rounds. */
+int breakdown_rounds(const struct session *s, struct breakdown *bd, const struct bd_rounds *rd,
+		     const struct eel_trace *tx, int ntx, const struct eel_trace *rx, int nrx,
+		     const struct eel_trace *peer_tx, int npeer_tx, const struct eel_trace *peer_rx, int npeer_rx)
+{
+	int i = 0, j = 0, pi = 0, pj = 0, first = bd->nround, pairs = 0;
+
+	bd->shared = !!(s->caps->flags & EEL_CAP_SHARED_CLOCK);
+	bd->ns_per_cycle = s->clk->ns_per_cycle;
+	if (!bd->rounds && !(bd->rounds = calloc(MAX_ROUNDS, sizeof(*bd->rounds))))
+		return -1;
+	for (int k = 0; k < rd->n && bd->nround < MAX_ROUNDS; k++) {
+		struct bd_round *r = &bd->rounds[bd->nround];
+		const struct eel_trace *ping, *pong, *ping_rx = NULL, *pong_tx = NULL;
+		uint64_t post, detect;
+
+		while (i < ntx && tx[i].t[EEL_ST_POST] < rd->start[k])
+			i++;
+		while (j < nrx && rx[j].t[EEL_ST_DETECT] < rd->start[k])
+			j++;
+		ping = i < ntx ? &tx[i] : NULL;
+		pong = j < nrx ? &rx[j] : NULL;
+		post = ping ? ping->t[EEL_ST_POST] : 0;
+		detect = pong ? pong->t[EEL_ST_DETECT] : 0;
+		if (!post || post >= rd->end[k] || !detect || detect < post || detect > rd->end[k]) {
+			bd->unjoined++;
+			continue;
+		}
+		if (bd->shared) {
+			ping_rx = by_id(peer_rx, npeer_rx, &pi, ping->msg_id);
+			pong_tx = by_id(peer_tx, npeer_tx, &pj, pong->msg_id);
+			if (!ping_rx || !pong_tx) {
+				bd->unjoined++;
+				continue;
+			}
+			join(&r->ab, ping, ping_rx);
+			join(&r->ba, pong_tx, pong);
+		} else {
+			r->ab = *ping;  /* the server's half is filled in below */
+			r->ba = *pong;
+		}
+		r->a = rd->start[k];
+		r->b = rd->end[k];
+		bd->nround++;
+	}
+	if (bd->shared)
+		goto parts;
+	/* two clocks: the server's k-th stamped detection and the put after it */
+	for (i = 0, j = 0; i < npeer_rx; i++) {
+		uint64_t detect = peer_rx[i].t[EEL_ST_DETECT], next = i + 1 < npeer_rx ?
+				  peer_rx[i + 1].t[EEL_ST_DETECT] : UINT64_MAX;
+		struct bd_round *r = &bd->rounds[first + pairs];
+
+		while (j < npeer_tx && peer_tx[j].t[EEL_ST_POST] < detect)
+			j++;
+		if (!detect || j == npeer_tx || peer_tx[j].t[EEL_ST_POST] >= next)
+			continue;
+		if (first + pairs < bd->nround) {
+			struct eel_trace ping = r->ab, pong = r->ba;
+
+			join(&r->ab, &ping, &peer_rx[i]);
+			join(&r->ba, &peer_tx[j], &pong);
+		}
+		pairs++;
+	}
+	if (first + pairs != bd->nround) {  /* a round missing at one end: no way to tell which */
+		bd->unjoined += bd->nround - first;
+		bd->nround = first;
+	}
+parts:
+	merge_inverted(bd);
+	rounds_to_parts(bd, s);
+	return 0;
+}
+
+/* Host stamps in one message, POST to DETECT (those off a NIC's clock cost nothing). */
+int host_stamps_of(const struct session *s, const struct breakdown *bd)
+{
+	uint32_t mask = s->caps->stamp_mask ? s->caps->stamp_mask : (1u << EEL_STAGES) - 1;
+	int n = 0;
+
+	for (int e = 0; e <= STAGE_PARTS; e++)
+		n += (mask & (1u << stamp_order[e])) && !(bd->nic_stamps & (1u << stamp_order[e]));
+	return n;
+}
+
+/* What a stamp costs on this path, in place: a stamp read among other work
+ * costs less than alone (here 11 cycles in a loop, 23 back to back), and a
+ * stamp's store can miss. The stamped rounds' RTT/2 less the EEL of the
+ * unstamped runs beside them is the cost of their stamps: 2 x host_stamps + 1
+ * (the loop top) a round trip, so host_stamps + 1/2 a message. Each is taken
+ * to cost the same. Without the unstamped runs: the cost alone. */
+static void stamp_in_place(struct breakdown *bd, const struct session *s)
+{
+	double sum = 0, per = host_stamps_of(s, bd) + 0.5;
+	int n = 0;
+
+	bd->stamp_ns = bd->stamp_alone_ns;
+	for (int r = 0; r < bd->nround; r++) {
+		double half = cyc_ns(s, (double)(bd->rounds[r].b - bd->rounds[r].a)) / 2;
+
+		if (bd->cut_ns <= 0 || half <= bd->cut_ns) {
+			sum += half;
+			n++;
+		}
+	}
+	if (n)
+		bd->round_alone_ns = sum / n - per * bd->stamp_alone_ns;
+	if (n && bd->eel_ref_ns > 0)
+		bd->stamp_ns = fmax(0, (sum / n - bd->eel_ref_ns) / per);
+}
+
+/* Each round's parts (on the spans as they stand after merge_inverted), its
+ * RTT/2 and turnaround, each less the stamps' cost: a round missing a stamp
+ * any part needs, or longer than cut_ns, is left out whole. The part between
+ * the ends, without one clock: the round less every other part. */
+static void rounds_to_parts(struct breakdown *bd, const struct session *s)
+{
+	double per_msg, post_cost;
+	int across = -1;
+
+	stamp_in_place(bd, s);
+	per_msg = message_stamps_ns(s, bd);
+	post_cost = stamp_cost(bd, 0);
+	for (int k = 0; k < STAGE_PARTS; k++)
+		if (!bd->absorbed[k] && part_side(bd, k) == 3)
+			across = k;
+	for (int k = 0; k <= STAGE_PARTS; k++)
+		bd->nv[k] = 0;
+	free(bd->rtt);
+	free(bd->turn);
+	bd->rtt = calloc((size_t)bd->nround + 1, sizeof(double));
+	bd->turn = calloc((size_t)bd->nround + 1, sizeof(double));
+	bd->interrupted = 0;
+	if (!bd->rtt || !bd->turn)
+		return;
+	for (int r = 0, n = 0; r < bd->nround; r++) {
+		const struct bd_round *x = &bd->rounds[r];
+		const struct eel_trace *m[2] = { &x->ab, &x->ba };
+		double v[STAGE_PARTS] = { 0 }, rest, rtt, turn;
+		int ok = 1;
+
+		rtt = (cyc_ns(s, (double)(x->b - x->a)) - bd->stamp_ns - 2 * per_msg) / 2;
+		/* the client's turnaround (top to ping, pong to top) and the server's (ping to pong) */
+		turn = (cyc_ns(s, (double)(x->ab.t[EEL_ST_POST] - x->a + x->b - x->ba.t[EEL_ST_DETECT])) -
+			post_cost - bd->stamp_ns +
+			cyc_ns(s, (double)(int64_t)(x->ba.t[EEL_ST_POST] - x->ab.t[EEL_ST_DETECT])) - post_cost) / 2;
+		if (bd->cut_ns > 0 && cyc_ns(s, (double)(x->b - x->a)) / 2 > bd->cut_ns) {
+			bd->interrupted++;
+			continue;
+		}
+		rest = rtt - turn;
+		for (int k = 0; k < STAGE_PARTS && ok; k++) {
+			double ns[2];
+
+			if (bd->absorbed[k] || (k == across && !bd->shared))
+				continue;
+			ok = part_of(s, bd, m[0], k, &ns[0]) && part_of(s, bd, m[1], k, &ns[1]);
+			v[k] = (ns[0] + ns[1]) / 2;
+			rest -= v[k];
+		}
+		if (!ok || !x->ab.t[EEL_ST_DETECT] || !x->ba.t[EEL_ST_POST])
+			continue;
+		if (across >= 0 && !bd->shared)
+			v[across] = rest;
+		for (int k = 0; k < STAGE_PARTS; k++)
+			if (!bd->absorbed[k])
+				bd->v[k][bd->nv[k]++] = v[k];
+		if (bd->shared)
+			bd->v[STAGE_PARTS][bd->nv[STAGE_PARTS]++] = (total_of(s, bd, m[0]) + total_of(s, bd, m[1])) / 2;
+		bd->rtt[n] = rtt;
+		bd->turn[n++] = turn;
+		bd->nrtt = n;
+	}
+	bd->across_derived = across >= 0 && !bd->shared;
 }
 
 /* The part between the ends came before the end of the part before it in
@@ -274,20 +537,27 @@ void breakdown_finish(struct breakdown *bd)
 
 	if (bd->spans_set)
 		merge_inverted(bd);
-
 	for (int k = 0; k <= STAGE_PARTS; k++) {
 		bd->have[k] = bd->nv[k] > 0;
 		if (k < STAGE_PARTS) {
 			if (bd->absorbed[k])
 				continue; /* inside an earlier part */
 			bd->part[k] = stat_of(bd->v[k], bd->nv[k]);
-			sum += bd->part[k].median;
+			sum += bd->part[k].mean;
 			all &= bd->have[k];
 		} else {
 			bd->total = stat_of(bd->v[k], bd->nv[k]);
 		}
 	}
-	bd->residual_ns = bd->have[STAGE_PARTS] && all ? bd->total.median - sum : NAN;
+	bd->have_rounds = bd->nrtt > 0;
+	if (bd->have_rounds) {
+		bd->round = stat_of(bd->rtt, bd->nrtt);
+		bd->turn_st = stat_of(bd->turn, bd->nrtt);
+		sum += bd->turn_st.mean;
+	}
+	bd->parts_sum_ns = all ? sum : NAN;
+	bd->residual_ns = !all ? NAN : bd->have_rounds ? bd->round.mean - sum :
+			  bd->have[STAGE_PARTS] ? bd->total.mean - sum : NAN;
 	bd->done = bd->samples > 0;
 }
 
@@ -299,4 +569,10 @@ void breakdown_free(struct breakdown *bd)
 	}
 	free(bd->alt);
 	bd->alt = NULL;
+	free(bd->rtt);
+	free(bd->turn);
+	free(bd->rounds);
+	bd->rtt = bd->turn = NULL;
+	bd->rounds = NULL;
+	bd->nrtt = bd->nround = 0;
 }

@@ -16,11 +16,13 @@
  * On a NIC that stamps everything (the software NIC) the difference-based
  * estimates are checked against the stamps instead: they must agree within
  * 10% (or within the noise, for a stage of a few ns: the spread of the
- * run-by-run differences and one counter tick) — the check that the method
- * works on NICs that do not stamp. The variants' runs give the median round
- * trip, as the stamps give their medians (pingpong_interleaved). When they do
- * not agree, the two variants differ in more than the one stage, and the
- * table says so.
+ * run-by-run differences and one step of the counter) — the check that the
+ * method works on NICs that do not stamp. A check holds only where the two
+ * variants differ in its stage alone: where both variants are stamped (the
+ * DMA'd payload beside the inline one) their other stages are compared, and
+ * a check whose variants differ elsewhere too says so instead of a verdict;
+ * where one variant is not stamped (an E-register store) it cannot be told,
+ * and the check says that.
  */
 #include <math.h>
 #include <stdio.h>
@@ -64,8 +66,8 @@ static double poll_pass_ns(struct session *s)
 /* A difference estimate beside the stamped part that holds its stage k: a
  * check against the exact stamp when the part is that stage alone, else
  * whether it fits inside the part. */
-static void check_of(struct decompose_res *d, const struct breakdown *bd, int k, int owner, const char *name,
-		     const char *how, double v, double stamped_ns, double noise_ns)
+static struct dec_part *check_of(struct decompose_res *d, const struct breakdown *bd, int k, int owner,
+				 const char *name, const char *how, double v, double stamped_ns, double noise_ns)
 {
 	struct dec_part *p = &d->check[d->nchecks++];
 
@@ -75,15 +77,48 @@ static void check_of(struct decompose_res *d, const struct breakdown *bd, int k,
 	snprintf(p->how, sizeof(p->how), "%s", how);
 	p->ns = v;
 	p->has_check = 1;
+	p->isolated = 1;
 	p->noise_ns = noise_ns;
 	if (owner == k && !bd->span_extra[k]) {
 		p->stamped_ns = stamped_ns;
 		p->agrees = fabs(v - p->stamped_ns) <= fmax(AGREE * fabs(p->stamped_ns), p->noise_ns);
 	} else {
-		p->stamped_ns = bd->part[owner].median;
+		p->stamped_ns = bd->part[owner].mean;
 		snprintf(p->within, sizeof(p->within), "%s", bd->spans_set ? bd->name[owner] : stage_part_name[owner]);
 		p->agrees = v <= p->stamped_ns + p->noise_ns;
 	}
+	return p;
+}
+
+/* How far the difference of two parts' means is known: three standard
+ * errors (sigma from the IQR, as for a normal distribution). */
+static double se3(const struct stat *a, const struct stat *b)
+{
+	double sa = (a->p75 - a->p25) / 1.349, sb = (b->p75 - b->p25) / 1.349;
+
+	return a->n && b->n ? 3 * sqrt(sa * sa / a->n + sb * sb / b->n) : 0;
+}
+
+/* Do the stamps of two variants differ in any part but `k`, by more than
+ * the noise, three standard errors and 10% of the difference in k? Names
+ * them into why. */
+static int differ_elsewhere(const struct breakdown *a, const struct breakdown *b, int k, double noise_ns,
+			    char *why, size_t cap)
+{
+	double dk = fabs(b->part[k].mean - a->part[k].mean);
+	int n = 0;
+
+	why[0] = 0;
+	for (int i = 0; i < STAGE_PARTS; i++) {
+		double di = b->part[i].mean - a->part[i].mean;
+
+		if (i == k || a->absorbed[i] || !a->have[i] || !b->have[i] ||
+		    fabs(di) <= fmax(fmax(noise_ns, se3(&a->part[i], &b->part[i])), AGREE * dk))
+			continue;
+		snprintf(why + strlen(why), cap - strlen(why), "%s%s %+.1f ns", n++ ? ", " : "",
+			 a->spans_set ? a->name[i] : stage_part_name[i], di);
+	}
+	return n;
 }
 
 /* Take a stage's name out of the remainder's list ("a,b,c"), or mark it. */
@@ -102,7 +137,8 @@ static void remainder_edit(char *list, size_t cap, const char *stage, const char
 }
 
 /* Which stages were stamped, and the difference measurements, into parts. */
-void decompose_build(struct decompose_res *d, const struct breakdown *bd, double poll_ns)
+void decompose_build(struct decompose_res *d, const struct breakdown *bd, const struct breakdown *dma_bd,
+		     double poll_ns)
 {
 	double sum = 0;
 	char merged[96] = "";
@@ -118,7 +154,7 @@ void decompose_build(struct decompose_res *d, const struct breakdown *bd, double
 		if (bd->done && bd->have[k]) {
 			const char *name = bd->spans_set ? bd->name[k] : stage_part_name[k];
 			const char *what = bd->spans_set ? bd->what[k] : breakdown_stage_what(bd, k);
-			struct dec_part *p = add(d, name, what, bd->part[k].median,
+			struct dec_part *p = add(d, name, what, bd->part[k].mean,
 						 "stamped", k < 2 && !bd->span_extra[k] ? "stamped by the host" :
 						 k + bd->span_extra[k] >= STAGE_WIRE && k <= STAGE_WIRE ?
 						 "stamped at both ends, one clock" : "stamped by the NIC");
@@ -135,13 +171,23 @@ void decompose_build(struct decompose_res *d, const struct breakdown *bd, double
 			snprintf(merged + strlen(merged), sizeof(merged) - strlen(merged), "%s%s", merged[0] ? "," : "",
 				 stage_part_name[i]);
 	}
+	if (bd->done && bd->have_rounds)
+		add(d, "turn", "ping-pong turnaround: the host's loop from seeing a message to posting the next",
+		    bd->turn_st.mean, "stamped", "stamped by the host at both ends (half of each end's)");
 	/* The differences: checks where their stage is stamped, parts where not. */
 	if (d->have_ereg) {
 		const char *how = "EEL of a descriptor put - EEL of an E-register store";
 
 		if (owner[2] >= 0) {
-			check_of(d, bd, 2, owner[2], "fetch", how, d->fetch_diff_ns, bd->part[2].median,
-				 d->fetch_noise_ns);
+			struct dec_part *p = check_of(d, bd, 2, owner[2], "fetch", how, d->fetch_diff_ns,
+						      bd->part[2].mean, d->fetch_noise_ns);
+
+			/* an E-register store is not stamped: whether the two differ in the
+			 * fetch alone cannot be told, and on this NIC they do not: */
+			p->isolated = 0;
+			snprintf(p->why_not, sizeof(p->why_not), "an E-register store is not stamped, and its path "
+				 "differs from a put's beyond the fetch (the host's call, the NIC's register path, "
+				 "no completion)");
 		} else {
 			add(d, "descriptor", "NIC fetches the descriptor", fmax(d->fetch_diff_ns, 0), "difference",
 			    "EEL of a descriptor put - EEL of an E-register store (PIO, no descriptor)");
@@ -152,9 +198,18 @@ void decompose_build(struct decompose_res *d, const struct breakdown *bd, double
 		const char *how = "EEL with the payload DMA'd - EEL with it inline";
 
 		if (owner[3] >= 0) {
-			if (d->have_dma_tx || owner[3] != 3 || bd->span_extra[3])
-				check_of(d, bd, 3, owner[3], "payload", how, d->payload_diff_ns,
-					 d->dma_tx_ns - bd->part[3].median, d->payload_noise_ns);
+			if (d->have_dma_tx || owner[3] != 3 || bd->span_extra[3]) {
+				struct dec_part *p = check_of(d, bd, 3, owner[3], "payload", how, d->payload_diff_ns,
+							      d->dma_tx_ns - bd->part[3].mean, d->payload_noise_ns);
+				char why[160];
+
+				if (d->have_dma_tx && dma_bd &&
+				    differ_elsewhere(bd, dma_bd, 3, d->payload_noise_ns, why, sizeof(why))) {
+					p->isolated = 0;
+					snprintf(p->why_not, sizeof(p->why_not), "the stamps show the variants "
+						 "differ elsewhere too: %s", why);
+				}
+			}
 		} else {
 			add(d, "payload", "NIC reads the payload by DMA", fmax(d->payload_diff_ns, 0), "difference",
 			    how);
@@ -239,12 +294,12 @@ int decompose_run(struct session *s, struct results *r)
 		run_diff(s, &pp[i_dma], &pp[0], &d->payload_diff_ns, &d->payload_noise_ns);
 	}
 	d->have_dma_tx = dma_bd.done && dma_bd.have[3];
-	d->dma_tx_ns = dma_bd.part[3].median;
+	d->dma_tx_ns = dma_bd.part[3].mean;
 	d->have_ereg = i_ereg >= 0;
 	if (d->have_ereg) {
 		d->eel_ereg = pp[i_ereg].eel.median;
 		run_diff(s, &pp[0], &pp[i_ereg], &d->fetch_diff_ns, &d->fetch_noise_ns);
 	}
-	decompose_build(d, &r->bd, poll_pass_ns(s));
+	decompose_build(d, &r->bd, &dma_bd, poll_pass_ns(s));
 	return 0;
 }

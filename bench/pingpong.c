@@ -10,6 +10,7 @@
  * the stage breakdown from the stamped ones (breakdown.c).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,9 +19,21 @@
 
 #define MAX_TRACES 65536
 
+/* The round the breakdown takes: the last of each burst of stamped ones,
+ * which both ends stamp alike (eel_stamp_due, EEL_STAMP_BURST); *pos counts
+ * through the period as the library's does. */
+static int round_due(uint32_t every, uint32_t *pos)
+{
+	uint32_t p = *pos, last = every < EEL_STAMP_BURST ? every - 1 : EEL_STAMP_BURST - 1;
+
+	*pos = p + 1 >= every ? 0 : p + 1;
+	return p == last;
+}
+
 struct traces {
 	struct eel_trace *tx, *rx;
 	int ntx, nrx;
+	struct bd_rounds rd;   /* the client's loop tops around its stamped rounds */
 };
 
 static void drain(struct session *s, struct traces *t)
@@ -57,10 +70,16 @@ static int post(struct session *s, int variant, int slot, uint64_t v)
 }
 
 /* One run: n round trips. *eel_ns = total / n / 2 (seed 000 4.1), or with
- * rtt (an array of n), the median of the round trips each timed alone / 2. */
-static int client_run(struct session *s, int variant, uint32_t n, double *eel_ns, uint64_t *rtt)
+ * rtt (an array of n), the median of the round trips each timed alone / 2.
+ * With rd, a stamped run (one round in `every` stamped, the first first, as
+ * eel_set_stamp_every does at both ends): the loop's top is stamped before
+ * and after each stamped round (breakdown_rounds). */
+static int client_run(struct session *s, int variant, uint32_t n, double *eel_ns, uint64_t *rtt,
+		      struct bd_rounds *rd, uint32_t every)
 {
 	uint64_t t0, t1, ti;
+	uint32_t left = 0;
+	int open = 0;
 	struct point_done d;
 
 	if (client_await_ready(s))
@@ -69,6 +88,19 @@ static int client_run(struct session *s, int variant, uint32_t n, double *eel_ns
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t tok = token(s, i);
 
+		if (rd) {
+			int due = round_due(every, &left) && rd->n < rd->cap;
+
+			if (open || due) {
+				uint64_t t = eel_stamp();
+
+				if (open)
+					rd->end[rd->n++] = t;
+				if (due)
+					rd->start[rd->n] = t;
+			}
+			open = due;
+		}
 		if (post(s, variant, SLOT_PING, tok))
 			return bench_fail("ping-pong: put");
 		if (eel_wait_u64(s->dev, SLOT(s, SLOT_PONG), tok))
@@ -80,6 +112,8 @@ static int client_run(struct session *s, int variant, uint32_t n, double *eel_ns
 			ti = t;
 		}
 	}
+	if (open)
+		rd->end[rd->n++] = eel_stamp();
 	t1 = eel_cycles();
 	if (client_await_done(s, &d))
 		return -1;
@@ -149,6 +183,8 @@ static int exchange_traces(struct session *s, struct traces *t, struct breakdown
 
 				rc = breakdown_add(s, bd, t->tx, t->ntx, prx, (int)hdr[1]);
 				rc |= breakdown_add(s, bd, ptx, (int)hdr[0], t->rx, t->nrx);
+				rc |= breakdown_rounds(s, bd, &t->rd, t->tx, t->ntx, t->rx, t->nrx, ptx, (int)hdr[0],
+						       prx, (int)hdr[1]);
 				breakdown_finish(bd);
 			} else {
 				fprintf(stderr, "eel-bench: the server's stamps are malformed\n");
@@ -167,11 +203,12 @@ int pingpong_series(struct session *s, int variant, uint32_t runs, uint32_t iter
 {
 	const struct plan *p = &s->plan;
 	struct traces t = { calloc(MAX_TRACES, sizeof(struct eel_trace)),
-			    calloc(MAX_TRACES, sizeof(struct eel_trace)), 0, 0 };
+			    calloc(MAX_TRACES, sizeof(struct eel_trace)), 0, 0,
+			    { calloc(MAX_TRACES, sizeof(uint64_t)), calloc(MAX_TRACES, sizeof(uint64_t)), 0, MAX_TRACES } };
 	int nst = 0, rc = -1;
 
 	stamps = stamps && p->stamp_every && s->caps->stamp_mask;
-	if (!t.tx || !t.rx)
+	if (!t.tx || !t.rx || !t.rd.start || !t.rd.end)
 		goto out;
 	/* run -1 is the warm-up; then runs alternate: even without stamps, odd with */
 	for (int run = -1; run < (int)runs * (stamps ? 2 : 1); run++, s->point++) {
@@ -185,7 +222,8 @@ int pingpong_series(struct session *s, int variant, uint32_t runs, uint32_t iter
 			 variant == PP_EREG ? " (E-register stores)" : "", run + 1, runs * (stamps ? 2 : 1),
 			 stamped ? ", stamped" : "");
 		eel_set_stamp_every(s->dev, stamped ? p->stamp_every : 0);
-		if (s->server ? server_run(s, variant, n) : client_run(s, variant, n, &eel_ns, NULL))
+		if (s->server ? server_run(s, variant, n) :
+		    client_run(s, variant, n, &eel_ns, NULL, stamped ? &t.rd : NULL, p->stamp_every))
 			goto out;
 		if (stamped)
 			drain(s, &t);
@@ -197,6 +235,16 @@ int pingpong_series(struct session *s, int variant, uint32_t runs, uint32_t iter
 			pp->eel_ns[pp->nruns++] = eel_ns;
 	}
 	eel_set_stamp_every(s->dev, 0);
+	if (stamps && bd && !s->server) {
+		double v[MAX_RUNS];
+
+		memcpy(v, pp->eel_ns, sizeof(double) * (size_t)pp->nruns);
+		/* a stamped message or round 10x EEL and 50 us long was preempted (a
+		 * run with one is an outlier among runs); the stamps' cost in place is
+		 * what they add to EEL (breakdown.c) */
+		bd->eel_ref_ns = stat_of(v, pp->nruns).median;
+		bd->cut_ns = fmax(10 * bd->eel_ref_ns, 50000);
+	}
 	if (stamps && bd && exchange_traces(s, &t, bd))
 		goto out;
 	if (!s->server) {
@@ -215,6 +263,8 @@ int pingpong_series(struct session *s, int variant, uint32_t runs, uint32_t iter
 out:
 	free(t.tx);
 	free(t.rx);
+	free(t.rd.start);
+	free(t.rd.end);
 	return rc;
 }
 
@@ -249,7 +299,8 @@ int pingpong_interleaved(struct session *s, const int *variant, int nvar, uint32
 			if (n == 0)
 				continue;
 			progress(s, "ping-pong variants, interleaved: run %d of %u", run + 1, runs);
-			if (s->server ? server_run(s, variant[v], n) : client_run(s, variant[v], n, &eel_ns, rtt))
+			if (s->server ? server_run(s, variant[v], n) :
+			    client_run(s, variant[v], n, &eel_ns, rtt, NULL, 0))
 				goto out;
 			if (!s->server && run >= 0)
 				pp[v].eel_ns[pp[v].nruns++] = eel_ns;

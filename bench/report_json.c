@@ -371,6 +371,9 @@ static void part(struct json *j, const struct dec_part *p)
 		json_num(j, "stamped_ns", p->stamped_ns);
 		json_num(j, "noise_ns", p->noise_ns);
 		json_bool(j, "agrees", p->agrees);
+		json_bool(j, "isolated", p->isolated);
+		if (!p->isolated)
+			json_str(j, "not_isolated", p->why_not);
 		if (p->within[0])
 			json_str(j, "within", p->within);
 	}

@@ -41,7 +41,10 @@ static void decompose_rows(FILE *f, const struct results *r)
 	for (int i = 0; i < d->nchecks; i++) {
 		const struct dec_part *p = &d->check[i];
 
-		if (p->within[0])
+		if (!p->isolated)
+			fprintf(f, "    check: %s by difference %.1f ns (%s), stamped %.1f ns: cannot isolate the %s "
+				"on this NIC: %s\n", p->name, p->ns, p->how, p->stamped_ns, p->name, p->why_not);
+		else if (p->within[0])
 			fprintf(f, "    check: %s by difference %.1f ns (%s) %s inside the stamped %s, %.1f ns\n",
 				p->name, p->ns, p->how, p->agrees ? "fits" : "does NOT fit", p->within, p->stamped_ns);
 		else if (p->agrees)
@@ -223,10 +226,10 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 			100 * (r->pp.stamp_cost.p75 - r->pp.stamp_cost.p25));
 
 	if (r->bd.done) {
-		double sum = 0, whole = r->bd.have[STAGE_PARTS] ? r->bd.total.median : r->pp.eel.median;
+		double whole = r->bd.have_rounds ? r->bd.round.mean : r->pp.eel.median;
 
-		fprintf(f, "\n  where one 8-byte put goes (%s; %d stamped puts; medians)\n", cap->clock,
-			r->bd.samples);
+		fprintf(f, "\n  where one 8-byte put goes (%s; %d stamped puts, %d rounds; means)\n", cap->clock,
+			r->bd.samples, r->bd.round.n);
 		for (int k = 0; k < STAGE_PARTS; k++) {
 			const char *name = r->bd.name[k], *what = r->bd.what[k];
 			int wide = strlen(name) > 9;
@@ -238,18 +241,36 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 					"not stamped");
 				continue;
 			}
-			sum += r->bd.part[k].median;
-			fprintf(f, "    %-9s%s%-52s %9.1f ns  %5.1f %%\n", name, wide ? "\n              " : " ", what,
-				r->bd.part[k].median, whole > 0 ? 100 * r->bd.part[k].median / whole : 0);
+			fprintf(f, "    %-9s%s%-52s %9.1f ns  %5.1f %%%s\n", name, wide ? "\n              " : " ", what,
+				r->bd.part[k].mean, whole > 0 ? 100 * r->bd.part[k].mean / whole : 0,
+				r->bd.across_derived && part_between_ends(&r->bd, k) ? "  (the round less every other part)" : "");
+		}
+		if (r->bd.have_rounds)
+			fprintf(f, "    %-9s %-52s %9.1f ns  %5.1f %%\n", "turn", "ping-pong turnaround: data seen to next put",
+				r->bd.turn_st.mean, whole > 0 ? 100 * r->bd.turn_st.mean / whole : 0);
+		if (r->bd.have_rounds) {
+			fprintf(f, "    %-9s %-52s %9.1f ns  (the parts add to %.1f)\n", "EEL", "RTT/2 of the stamped rounds, "
+				"less the stamps' cost", r->bd.round.mean, r->bd.parts_sum_ns);
+			if (r->pp.done)
+				fprintf(f, "    (EEL above, stamps off: %.1f ns; the parts add to %.1f%% of it)\n",
+					r->pp.eel.median, 100 * r->bd.parts_sum_ns / r->pp.eel.median);
+			if (r->pp.done && r->bd.stamp_ns != r->bd.stamp_alone_ns)
+				fprintf(f, "    (with a stamp's cost measured alone, %.1f ns, the rounds give %.1f ns: %.1f%% of EEL)\n",
+					r->bd.stamp_alone_ns, r->bd.round_alone_ns, 100 * r->bd.round_alone_ns / r->pp.eel.median);
 		}
 		if (r->bd.have[STAGE_PARTS])
-			fprintf(f, "    %-9s %-52s %9.1f ns  (stages add to %.1f, residual %.1f)\n", "total",
-				"one way, DETECT - POST", r->bd.total.median, sum, r->bd.residual_ns);
+			fprintf(f, "    (one way, DETECT - POST: %.1f ns)\n", r->bd.total.mean);
+		if (r->bd.stamp_ns != r->bd.stamp_alone_ns)
+			fprintf(f, "    (each part less the cost of the stamp that ends it, %.1f ns in place: the stamped rounds' "
+				"RTT/2 less EEL,\n     over the %d stamps a message; alone a stamp costs %.1f ns)\n",
+				r->bd.stamp_ns, host_stamps_of(s, &r->bd), r->bd.stamp_alone_ns);
 		else
-			fprintf(f, "    (the two ends stamp with different clocks: the rest is in -t decompose)\n");
-		fprintf(f, "    (each stage less the %.1f ns of the stamp that ends it; each stamp good to one tick "
-			"of the counter, %.1f ns)\n", c->stamp_cycles * c->ns_per_cycle,
+			fprintf(f, "    (each part less the %.1f ns of the stamp that ends it)\n", r->bd.stamp_ns);
+		fprintf(f, "    (a stamp is good to one step of the counter, %.1f ns; a mean of n to about that / sqrt(n))\n",
 			c->resolution_cycles * c->ns_per_cycle);
+		if (r->bd.interrupted)
+			fprintf(f, "    (%d stamped rounds left out as preempted: over 10x EEL and 50 us)\n",
+				r->bd.interrupted);
 	}
 	if (r->lim.done && r->lim.floor) {
 		fprintf(f, "\n  floor    bare echo of one minimum-size frame on the NIC's own carrier (%s), no eel\n"

@@ -72,19 +72,17 @@ static inline int eel_wait_check(struct eel_dev *dev, struct eel_wait *w)
 	return eel_wait_slow(dev, w);
 }
 
-/* Is this message one to stamp, one in every `every` (0: none)? A countdown
- * in *left, not a division: a 64-bit modulo on every put cost EEL ~5%. The
- * first message is stamped, then every every-th. */
-static inline int eel_stamp_due(uint32_t every, uint32_t *left)
+/* Is this message one to stamp: the first EEL_STAMP_BURST of every `every`
+ * (0: none)? *pos counts through the period, no division (a 64-bit modulo on
+ * every put cost EEL ~5%); *pos = 0 starts a period, its first stamped. */
+static inline int eel_stamp_due(uint32_t every, uint32_t *pos)
 {
+	uint32_t p = *pos;
+
 	if (!every)
 		return 0;
-	if (*left) {
-		(*left)--;
-		return 0;
-	}
-	*left = every - 1;
-	return 1;
+	*pos = p + 1 >= every ? 0 : p + 1;
+	return p < EEL_STAMP_BURST;
 }
 
 /* oob.c: does the peer's end of the channel still exist? */

@@ -145,11 +145,22 @@ int engine_mr_dereg(struct eel_dev *dev, struct eel_mr *mr)
 
 /* ---- data ---- */
 
+/* A trace record is used once in stamp_every puts, by then long out of the
+ * cache: the stamps of a traced message paid the misses of its record (here
+ * +40 ns in post, +40 in rx, and the stages read them as their own). The
+ * next record is brought in for writing when one is taken, off the path of
+ * the message that will use it. */
+static void warm(const struct eel_trace *r)
+{
+	__builtin_prefetch(r, 1, 3);
+	__builtin_prefetch((const char *)r + sizeof(*r) - 1, 1, 3);
+}
+
 int engine_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, size_t len,
 		  const struct eel_window *dst, uint64_t dst_off, unsigned flags, uint64_t wr_id, uint32_t imm)
 {
 	struct engine *e = ENGINE(dev);
-	int traced = eel_stamp_due(e->stamp_every, &e->stamp_left);
+	int traced = eel_stamp_due(e->stamp_every, &e->stamp_pos);
 	uint64_t t_post = traced ? eel_stamp() : 0, t_db = 0;
 	struct eel_fw_sqe *d;
 	struct eel_trace *rec = NULL;
@@ -202,6 +213,7 @@ int engine_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, s
 
 		rec = &e->trace[slot];
 		memset(rec, 0, sizeof(*rec));
+		warm(&e->trace[(slot + 1) & (ENGINE_TRACE_RECS - 1)]);
 		rec->t[EEL_ST_POST] = t_post;
 		d->flags |= EEL_FW_SQE_TRACE;
 		d->trace = slot;
@@ -267,8 +279,11 @@ static void detected(struct engine *e)
 		uint32_t slot = (uint32_t)(last >> 32) & (ENGINE_TRACE_RECS - 1);
 		struct eel_trace *r = &e->trace[ENGINE_TRACE_RECS + slot];
 
-		if (!r->t[EEL_ST_DETECT] && r->msg_id == (uint32_t)last)
+		if (!r->t[EEL_ST_DETECT] && r->msg_id == (uint32_t)last) {
 			r->t[EEL_ST_DETECT] = eel_stamp();
+			/* the record the firmware fills next */
+			warm(&e->trace[ENGINE_TRACE_RECS + ((slot + 1) & (ENGINE_TRACE_RECS - 1))]);
+		}
 	}
 }
 
@@ -428,6 +443,7 @@ int engine_progress(struct eel_dev *dev)
 void engine_set_stamp_every(struct eel_dev *dev, uint32_t every)
 {
 	ENGINE(dev)->stamp_every = every;
+	ENGINE(dev)->stamp_pos = 0; /* the next put is stamped (eel.h) */
 }
 
 int engine_trace_drain(struct eel_dev *dev, enum eel_trace_dir dir, struct eel_trace *out, int max)

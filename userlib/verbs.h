@@ -169,8 +169,8 @@ struct verbs {
 	/* stamps (verbs_trace.c) */
 	uint32_t stamp_every;
 	uint64_t puts;              /* puts while stamping is on: their message numbers */
-	uint32_t stamp_left;        /* puts until the next one to stamp (eel_stamp_due) */
-	uint32_t detect_left;       /* detections until the next one to stamp */
+	uint32_t stamp_pos;         /* where the puts are in the stamping period (eel_stamp_due) */
+	uint32_t detect_pos;        /* ... the detections */
 	uint64_t detects;
 	struct eel_trace *tx, *rx;  /* VB_TRACE_RECS each */
 	uint32_t tx_next, tx_drain, rx_next, rx_drain;

@@ -82,7 +82,7 @@ int vb_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, size_
 {
 	struct verbs *v = VERBS(dev);
 	uint32_t msg = (uint32_t)v->puts;
-	int traced = eel_stamp_due(v->stamp_every, &v->stamp_left);
+	int traced = eel_stamp_due(v->stamp_every, &v->stamp_pos);
 	uint64_t t_post = traced ? eel_stamp() : 0;
 	struct ibv_sge sge;
 	struct ibv_send_wr wr;

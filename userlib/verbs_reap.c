@@ -221,7 +221,7 @@ static void reap_recv(struct verbs *v)
 			pend_push(v, &c);
 			v->notify_pend++;
 			v->cnt[VB_CNT_NOTIFIES]++;
-			if (eel_stamp_due(v->stamp_every, &v->detect_left))
+			if (eel_stamp_due(v->stamp_every, &v->detect_pos))
 				vb_trace_rx(v, v->clk.on ? vb_clock_to_host(&v->clk, wc[i].ts) : 0, now);
 			v->detects++;
 			good++;

@@ -49,6 +49,8 @@ void vb_set_stamp_every(struct eel_dev *dev, uint32_t every)
 	struct verbs *v = VERBS(dev);
 
 	v->stamp_every = every;
+	v->stamp_pos = 0;  /* the next put and the next detection are stamped (eel.h) */
+	v->detect_pos = 0;
 	if (every && v->clk.on)
 		vb_clock_sync(v);
 }

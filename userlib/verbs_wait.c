@@ -131,7 +131,7 @@ int vb_wait_u64(struct eel_dev *dev, const volatile uint64_t *addr, uint64_t val
 				return rc;
 		}
 	}
-	if (eel_stamp_due(v->stamp_every, &v->detect_left))
+	if (eel_stamp_due(v->stamp_every, &v->detect_pos))
 		vb_trace_rx(v, 0, eel_stamp());
 	v->detects++;
 	return 0;

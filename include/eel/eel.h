@@ -201,8 +201,11 @@ int eel_floor(struct eel_dev *dev, int server, uint32_t iters, double *one_way_n
 
 /* ---- stamps and counters ---- */
 
-/* Stamp one put in `every` from now on (0: stamping off). Both ends of a
- * connection should agree, since the receiver stamps what the sender marks. */
+/* Stamp one put in `every` from now on (0: stamping off): the next put, then
+ * every every-th (a receiver that stamps its own detections does the same),
+ * so two ends that set it at the same point of a ping-pong stamp the same
+ * rounds. Both ends of a connection should agree, since the receiver stamps
+ * what the sender marks. */
 void eel_set_stamp_every(struct eel_dev *dev, uint32_t every);
 
 /* Trace records completed since the last drain, up to max (eel/stamps.h).

@@ -47,6 +47,15 @@ struct eel_trace {
 	uint64_t t[EEL_STAGES]; /* cycles; 0 = not stamped */
 };
 
+/* Stamped messages come in bursts: the first EEL_STAMP_BURST of every
+ * `stamp_every` (eel_set_stamp_every). A lone stamped message in 256 runs
+ * through the stamping code and its trace record cold (branches mispredicted,
+ * the record's lines out of the cache): here that cost it ~90 ns more than
+ * its stamps' reads, landing in the stages as if theirs. The burst's last
+ * message runs on a path the ones before it warmed; a ping-pong's breakdown
+ * is taken from it (bench/pingpong.c). */
+#define EEL_STAMP_BURST 4
+
 /* Direction of a trace record, as seen by the device that holds it. */
 enum eel_trace_dir { EEL_TRACE_TX = 0, EEL_TRACE_RX = 1 };
 
