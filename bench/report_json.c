@@ -273,7 +273,8 @@ static void breakdown(struct json *j, const struct session *s, const struct resu
 		json_obj(j, NULL);
 		json_str(j, "name", r->bd.name[k]);
 		json_str(j, "what", r->bd.what[k]);
-		json_str(j, "method", "stamped");
+		json_str(j, "method", r->bd.across_derived && part_between_ends(&r->bd, k) ? "round less the other parts" :
+			 "stamped");
 		if (r->bd.span_extra[k]) {
 			json_arr(j, "merged");
 			for (int i = k; i <= k + r->bd.span_extra[k]; i++)
@@ -286,6 +287,16 @@ static void breakdown(struct json *j, const struct session *s, const struct resu
 	json_arr_end(j);
 	if (r->bd.have[STAGE_PARTS])
 		stat_obj(j, "total_ns", &r->bd.total);
+	if (r->bd.have_rounds) {
+		json_u64(j, "rounds", (uint64_t)r->bd.nrtt);
+		stat_obj(j, "turn_ns", &r->bd.turn_st);
+		stat_obj(j, "round_ns", &r->bd.round);
+		json_num(j, "stamp_in_place_ns", r->bd.stamp_ns);
+		json_num(j, "round_stamp_alone_ns", r->bd.round_alone_ns);
+	}
+	json_num(j, "stamp_alone_ns", r->bd.stamp_alone_ns);
+	json_u64(j, "preempted", (uint64_t)r->bd.interrupted);
+	json_num(j, "parts_sum_ns", r->bd.parts_sum_ns);
 	json_num(j, "residual_ns", r->bd.residual_ns);
 	json_obj_end(j);
 }

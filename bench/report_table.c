@@ -41,7 +41,7 @@ static void decompose_rows(FILE *f, const struct results *r)
 	for (int i = 0; i < d->nchecks; i++) {
 		const struct dec_part *p = &d->check[i];
 
-		if (!p->isolated)
+		if (!p->isolated && !p->agrees)
 			fprintf(f, "    check: %s by difference %.1f ns (%s), stamped %.1f ns: cannot isolate the %s "
 				"on this NIC: %s\n", p->name, p->ns, p->how, p->stamped_ns, p->name, p->why_not);
 		else if (p->within[0])
@@ -49,7 +49,8 @@ static void decompose_rows(FILE *f, const struct results *r)
 				p->name, p->ns, p->how, p->agrees ? "fits" : "does NOT fit", p->within, p->stamped_ns);
 		else if (p->agrees)
 			fprintf(f, "    check: %s by difference %.1f ns (%s), stamped %.1f ns: agree within 10%% "
-				   "(or the noise, %.1f ns)\n", p->name, p->ns, p->how, p->stamped_ns, p->noise_ns);
+				   "(or the noise, %.1f ns)%s%s\n", p->name, p->ns, p->how, p->stamped_ns, p->noise_ns,
+				p->isolated ? "" : "; though ", p->isolated ? "" : p->why_not);
 		else
 			fprintf(f, "    check: %s by difference %.1f ns (%s), stamped %.1f ns: they DISAGREE by %.1f ns "
 				   "(noise %.1f ns): the two variants differ here in more than this stage\n",
