@@ -43,9 +43,9 @@ static const char usage_text[] =
 "      --bulk-reps N     repetitions per bulk size; the minimum is kept (default 150)\n"
 "      --verify          check every delivered byte; fail on any loss,\n"
 "                        duplicate or corruption\n"
-"      --stamp-every N   in stamped runs, stamp one put in N (default 256, less\n"
-"                        when runs are short, so that ~100 puts are stamped;\n"
-"                        0: no stamps and no breakdown)\n"
+"      --stamp-every N   in stamped runs, stamp a burst of 4 puts in every N\n"
+"                        (default 512, less when runs are short, so that ~100\n"
+"                        rounds are stamped; 0: no stamps and no breakdown)\n"
 "      --cpu A[,B]       pin this end to core A (with --pair the server to B)\n"
 "      --timeout SEC     give up on a silent peer after SEC s (default 10)\n"
 "      --json FILE       also write the results as JSON (schema: README.md)\n"
@@ -268,11 +268,12 @@ void cli_parse(struct cli *c, int argc, char **argv)
 	if (optind < argc)
 		bad("unexpected argument '%s'", argv[optind], "eel-bench takes at most one host");
 	p->flood_runs = flood_runs ? (uint32_t)flood_runs : p->runs;
-	/* One put in 256 keeps the stamps' cost near 1% of EEL here; short
-	 * runs stamp more often, so that the breakdown still has ~100 puts. */
+	/* A burst of EEL_STAMP_BURST puts in 512 keeps the stamps' cost near 1%
+	 * of EEL here; short runs stamp more often, so that the breakdown still
+	 * has ~100 rounds (a burst's last put gives the round). */
 	if (stamp_every < 0) {
 		stamp_every = (int64_t)p->iters * p->runs / 100;
-		stamp_every = stamp_every < 1 ? 1 : stamp_every > 256 ? 256 : stamp_every;
+		stamp_every = stamp_every < 1 ? 1 : stamp_every > 512 ? 512 : stamp_every;
 	}
 	p->stamp_every = (uint32_t)stamp_every;
 	if (c->pair && (c->host || c->server))

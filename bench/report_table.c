@@ -139,6 +139,55 @@ static void curves(FILE *f, const struct results *r)
 	}
 }
 
+/* The stamped breakdown: each part's mean (the means add up to EEL, with the
+ * ping-pong's turnaround; the JSON has the median too: a mean also carries
+ * the machine's interruptions in proportion to the part's length). */
+static void breakdown_rows(FILE *f, const struct session *s, const struct results *r)
+{
+	const struct breakdown *bd = &r->bd;
+	const struct eel_clock *c = s->clk;
+	double whole = bd->have_rounds ? bd->round.mean : r->pp.eel.median;
+
+	fprintf(f, "\n  where one 8-byte put goes (%s; %d rounds stamped; means)\n", s->caps->clock,
+		bd->have_rounds ? bd->round.n : bd->samples);
+	for (int k = 0; k < STAGE_PARTS; k++) {
+		const char *name = bd->name[k], *what = bd->what[k];
+		int wide = strlen(name) > 9, derived = bd->across_derived && part_between_ends(bd, k);
+
+		if (bd->absorbed[k])
+			continue;
+		if (!bd->have[k]) {
+			fprintf(f, "    %-9s%s%-52s %12s\n", name, wide ? "\n              " : " ", what, "not stamped");
+			continue;
+		}
+		fprintf(f, "    %-9s%s%-52s %9.1f ns  %5.1f %%%s\n", name, wide ? "\n              " : " ", what,
+			bd->part[k].mean, whole > 0 ? 100 * bd->part[k].mean / whole : 0,
+			derived ? "  (the round less every other part)" : "");
+	}
+	if (bd->have_rounds) {
+		fprintf(f, "    %-9s %-52s %9.1f ns  %5.1f %%\n", "turn", "ping-pong turnaround: data seen to next put",
+			bd->turn_st.mean, whole > 0 ? 100 * bd->turn_st.mean / whole : 0);
+		fprintf(f, "    %-9s %-52s %9.1f ns  (the parts add to %.1f)\n", "EEL",
+			"RTT/2 of the stamped rounds, less the stamps' cost", bd->round.mean, bd->parts_sum_ns);
+		if (r->pp.done)
+			fprintf(f, "    (EEL above, stamps off: %.1f ns; the parts add to %.1f%% of it)\n", r->pp.eel.median,
+				100 * bd->parts_sum_ns / r->pp.eel.median);
+	}
+	if (bd->have[STAGE_PARTS])
+		fprintf(f, "    (one way, DETECT - POST: %.1f ns)\n", bd->total.mean);
+	if (bd->have_rounds && bd->stamp_ns != bd->stamp_alone_ns)
+		fprintf(f, "    (each part less the cost of the stamp that ends it: %.1f ns in place, the stamped rounds' "
+			"RTT/2 less EEL\n     over their %d stamps a message; alone a stamp costs %.1f ns, and with that "
+			"the rounds give %.1f ns, %.1f%% of EEL)\n", bd->stamp_ns, host_stamps_of(s, bd),
+			bd->stamp_alone_ns, bd->round_alone_ns, 100 * bd->round_alone_ns / r->pp.eel.median);
+	else
+		fprintf(f, "    (each part less the %.1f ns of the stamp that ends it)\n", bd->stamp_ns);
+	fprintf(f, "    (a stamp is good to one step of the counter, %.1f ns; a mean of n stamps to about that / "
+		"sqrt(n))\n", c->resolution_cycles * c->ns_per_cycle);
+	if (bd->interrupted)
+		fprintf(f, "    (%d stamped rounds left out as preempted: over 10x EEL and 50 us)\n", bd->interrupted);
+}
+
 void report_table(FILE *f, const struct session *s, const struct results *r, const char *uri)
 {
 	const struct eel_clock *c = s->clk;
@@ -226,53 +275,8 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 			r->pp.eel.median, 100 * r->pp.stamp_cost.median,
 			100 * (r->pp.stamp_cost.p75 - r->pp.stamp_cost.p25));
 
-	if (r->bd.done) {
-		double whole = r->bd.have_rounds ? r->bd.round.mean : r->pp.eel.median;
-
-		fprintf(f, "\n  where one 8-byte put goes (%s; %d stamped puts, %d rounds; means)\n", cap->clock,
-			r->bd.samples, r->bd.round.n);
-		for (int k = 0; k < STAGE_PARTS; k++) {
-			const char *name = r->bd.name[k], *what = r->bd.what[k];
-			int wide = strlen(name) > 9;
-
-			if (r->bd.absorbed[k])
-				continue;
-			if (!r->bd.have[k]) {
-				fprintf(f, "    %-9s%s%-52s %12s\n", name, wide ? "\n              " : " ", what,
-					"not stamped");
-				continue;
-			}
-			fprintf(f, "    %-9s%s%-52s %9.1f ns  %5.1f %%%s\n", name, wide ? "\n              " : " ", what,
-				r->bd.part[k].mean, whole > 0 ? 100 * r->bd.part[k].mean / whole : 0,
-				r->bd.across_derived && part_between_ends(&r->bd, k) ? "  (the round less every other part)" : "");
-		}
-		if (r->bd.have_rounds)
-			fprintf(f, "    %-9s %-52s %9.1f ns  %5.1f %%\n", "turn", "ping-pong turnaround: data seen to next put",
-				r->bd.turn_st.mean, whole > 0 ? 100 * r->bd.turn_st.mean / whole : 0);
-		if (r->bd.have_rounds) {
-			fprintf(f, "    %-9s %-52s %9.1f ns  (the parts add to %.1f)\n", "EEL", "RTT/2 of the stamped rounds, "
-				"less the stamps' cost", r->bd.round.mean, r->bd.parts_sum_ns);
-			if (r->pp.done)
-				fprintf(f, "    (EEL above, stamps off: %.1f ns; the parts add to %.1f%% of it)\n",
-					r->pp.eel.median, 100 * r->bd.parts_sum_ns / r->pp.eel.median);
-			if (r->pp.done && r->bd.stamp_ns != r->bd.stamp_alone_ns)
-				fprintf(f, "    (with a stamp's cost measured alone, %.1f ns, the rounds give %.1f ns: %.1f%% of EEL)\n",
-					r->bd.stamp_alone_ns, r->bd.round_alone_ns, 100 * r->bd.round_alone_ns / r->pp.eel.median);
-		}
-		if (r->bd.have[STAGE_PARTS])
-			fprintf(f, "    (one way, DETECT - POST: %.1f ns)\n", r->bd.total.mean);
-		if (r->bd.stamp_ns != r->bd.stamp_alone_ns)
-			fprintf(f, "    (each part less the cost of the stamp that ends it, %.1f ns in place: the stamped rounds' "
-				"RTT/2 less EEL,\n     over the %d stamps a message; alone a stamp costs %.1f ns)\n",
-				r->bd.stamp_ns, host_stamps_of(s, &r->bd), r->bd.stamp_alone_ns);
-		else
-			fprintf(f, "    (each part less the %.1f ns of the stamp that ends it)\n", r->bd.stamp_ns);
-		fprintf(f, "    (a stamp is good to one step of the counter, %.1f ns; a mean of n to about that / sqrt(n))\n",
-			c->resolution_cycles * c->ns_per_cycle);
-		if (r->bd.interrupted)
-			fprintf(f, "    (%d stamped rounds left out as preempted: over 10x EEL and 50 us)\n",
-				r->bd.interrupted);
-	}
+	if (r->bd.done)
+		breakdown_rows(f, s, r);
 	if (r->lim.done && r->lim.floor) {
 		fprintf(f, "\n  floor    bare echo of one minimum-size frame on the NIC's own carrier (%s), no eel\n"
 			"           protocol: %.1f ns one way (min), %.1f (median)\n",

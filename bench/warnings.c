@@ -23,14 +23,30 @@ int report_warnings(const struct session *s, const struct results *r, char w[][2
 	if (r->pp.done && r->pp.stamp_cost.n && r->pp.stamp_cost.median > 0.02)
 		WARN("stamping raised EEL by %.1f%% (the median run by run; target: 2%%): raise --stamp-every",
 		     100 * r->pp.stamp_cost.median);
-	if (r->bd.done && r->bd.samples < 100)
-		WARN("only %d puts were stamped: the breakdown's medians are rough; lower --stamp-every "
-		     "(now %u) or raise --iters", r->bd.samples, s->plan.stamp_every);
-	if (r->bd.done && r->bd.total.median > 0 && isfinite(r->bd.residual_ns) &&
-	    (r->bd.residual_ns > 0.05 * r->bd.total.median || r->bd.residual_ns < -0.05 * r->bd.total.median))
-		WARN("the stage medians add up to %.0f ns, the stamped total is %.0f ns: the stages vary "
-		     "together; read them as typical, not exact", r->bd.total.median - r->bd.residual_ns,
-		     r->bd.total.median);
+	if (r->bd.done && r->bd.have_rounds && r->bd.round.n < 100)
+		WARN("only %d rounds were stamped: the breakdown's means are rough; lower --stamp-every "
+		     "(now %u) or raise --iters", r->bd.round.n, s->plan.stamp_every);
+	if (r->bd.done && !r->bd.have_rounds && r->bd.samples)
+		WARN("no stamped round could be joined whole (%d not): the breakdown is of one-way records and "
+		     "does not add up to EEL", r->bd.unjoined);
+	if (r->bd.done && r->bd.have_rounds && r->pp.done && isfinite(r->bd.parts_sum_ns) &&
+	    fabs(r->bd.parts_sum_ns - r->pp.eel.median) > 0.03 * r->pp.eel.median)
+		WARN("the breakdown's parts add up to %.1f ns, EEL is %.1f ns: more than 3%% apart",
+		     r->bd.parts_sum_ns, r->pp.eel.median);
+	if (r->bd.done && r->bd.have_rounds && r->bd.stamp_ns > 3 * r->bd.stamp_alone_ns)
+		WARN("a stamp costs %.1f ns in place, %.1f alone: the stamped messages ran slower than their stamps' "
+		     "reads explain, and the parts hold that; read the breakdown as rough", r->bd.stamp_ns,
+		     r->bd.stamp_alone_ns);
+	/* tests of one run that saw different machines (a VM moving its vCPUs) */
+	if (r->pp.done && r->bulk.done && r->bulk.npt && r->bulk.pt[0].size <= 8 &&
+	    r->bulk.pt[0].echo.min > 1.5 * r->pp.eel.median)
+		WARN("the bulk echo of %u B took %.1f ns one way (its minimum), EEL %.1f ns: the two tests saw "
+		     "different machines (a VM moving its vCPUs, or a busy machine); pin with --cpu and run again",
+		     r->bulk.pt[0].size, r->bulk.pt[0].echo.min, r->pp.eel.median);
+	if (r->pp.done && r->sig.done && r->sig.rtt_ns > 0 &&
+	    (r->sig.rtt_ns / 2 > 1.5 * r->pp.eel.median || r->sig.rtt_ns / 2 < r->pp.eel.median / 1.5))
+		WARN("the signature's round trip gives %.1f ns one way, EEL %.1f ns: the two tests saw different "
+		     "machines; pin with --cpu and run again", r->sig.rtt_ns / 2, r->pp.eel.median);
 	if (r->lim.done && r->lim.eel_over.n && r->lim.eel_over.min < 1)
 		WARN("in a run, EEL came out below the %s beside it (EEL / %s %.2f), which nothing on this path "
 		     "can beat: the machine changed between the two (a VM moving its vCPUs, or a busy machine); "

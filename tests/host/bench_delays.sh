@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Emulated stage costs of a slower NIC come back in the stamped breakdown:
-# each injected delay is recovered in its own stage within 5%, after the
+# each injected delay is recovered in its own stage within 2% (issue 13), after the
 # stage's own time without the delay is taken off. Runs without and with the
 # delays alternate, three of each, and each stage is judged on the median of
 # the three pairs' differences: this VM's speed changes mid-test (its vCPUs
 # move between one core's two threads and two cores), and the firmware's own
 # work for a stage (~50 ns optimised, ~250 ns under ASan) moves with it.
+# The stage's median is judged: its mean (the table's figure, which adds up
+# to EEL) also carries the machine's interruptions in proportion to the
+# stage's length (here ~1% of a spin of microseconds).
 set -euo pipefail
 B=${EEL_BUILD:-build}
 out=$(mktemp -d)
@@ -27,7 +30,7 @@ for sd in doorbell:3000 fetch:4000 tx:5000 wire:6000 rx:7000 dma:8000; do
     diffs+=("$(jq -n "$v - $b")") bases+=("$b")
   done
   got=$(median "${diffs[@]}")
-  verdict=$(jq -rn "if (($got - $d) | fabs) <= 0.05 * $d then \"ok\" else \"FAILED\" end")
+  verdict=$(jq -rn "if (($got - $d) | fabs) <= 0.02 * $d then \"ok\" else \"FAILED\" end")
   printf '%-8s injected %5d ns, recovered %8.1f ns (per pair, with less without: %s; without: %s): %s\n' \
     "$s" "$d" "$got" "$(printf '%.0f ' "${diffs[@]}")" "$(printf '%.0f ' "${bases[@]}")" "$verdict"
   [ "$verdict" = ok ] || fail=1
