@@ -81,6 +81,7 @@ struct session {
 	struct eel_window peer_data;
 
 	volatile uint64_t *limit;  /* --pair: a shared cache-line pair for -t limit */
+	uint32_t sig_seq;          /* signature: requests issued in this phase (the client) */
 	int cpu;                   /* this end's core, -1 if not pinned */
 };
 
@@ -89,6 +90,7 @@ enum ctrl_slot {
 	SLOT_PONG = 1,     /* ping-pong: server -> client */
 	SLOT_REPLY = 2,    /* flood/overlap: the receiver's final reply */
 	SLOT_DONE = 3,     /* signature/bulk: the client is done with a phase */
+	SLOT_SIG_REPLY = 4,/* signature: the receiving host's replies, the newest one's number */
 	CTRL_SLOTS = 8
 };
 #define SLOT(s, k) (&(s)->ctrl[(k) * 8])
@@ -400,13 +402,14 @@ int flood_run(struct session *s, struct results *r);
 int overlap_run(struct session *s, struct results *r);
 int signature_run(struct session *s, struct results *r);
 int bulk_run(struct session *s, struct results *r);
-int sig_point(struct session *s, uint32_t size, uint32_t m, double d_ns, int rtt, struct sig_point *p);
-int sig_curve(struct session *s, uint32_t size, double d_ns, uint32_t max_m, struct sig_curve *c,
+int sig_point(struct session *s, uint32_t size, uint32_t m, double d_ns, int rtt, int host_reply,
+	      struct sig_point *p);
+int sig_curve(struct session *s, uint32_t size, double d_ns, uint32_t max_m, int host_reply, struct sig_curve *c,
 	      struct signature_res *r);
 void sig_extract(struct signature_res *r);
 void sig_regimes(struct sig_curve *c);
 double sig_send_only_cost(const struct sig_curve *c);
-int sig_server_phase(struct session *s);
+int sig_server_phase(struct session *s, int host_reply);
 int sig_client_phase_end(struct session *s);
 double t975(double nu);
 void bulk_fit(struct bulk_res *b, const struct results *r);

@@ -115,7 +115,7 @@ static int client_size(struct session *s, uint32_t size, struct bulk_point *p, s
 	if (full) {
 		if (eel_oob_send(s->oob, OOB_POINT, &pt, sizeof(pt)) || client_await_ready(s))
 			return bench_fail("bulk: starting a size");
-		if (store(s, size, reps, &p->t) || sig_curve(s, size, 0, 16, &c, sig))
+		if (store(s, size, reps, &p->t) || sig_curve(s, size, 0, 16, 0, &c, sig))
 			return -1;
 		/* o(n): the mean cost over the send-only regime (seed 002 Fig. 10) */
 		p->o_s_ns = sig_send_only_cost(&c);
@@ -147,7 +147,7 @@ static int server_follow(struct session *s)
 			return -1;
 		}
 		if (pt.go == STORE) {
-			if (sig_server_phase(s))
+			if (sig_server_phase(s, 0))
 				return -1;
 		} else if (!pt.reps || pt.reps > 100000 || server_ready(s) || echo(s, pt.n, pt.reps, NULL) ||
 			   server_done(s, &d)) {

@@ -9,10 +9,14 @@
  *     Stop Timer
  *     ... handle remaining replies
  *
- * A request is an 8-byte signalled put; its reply is the completion the NIC
- * returns once the put is delivered. Issuing a request handles the replies
- * that have come back (eel_poll) and stalls while the send queue is full (the
- * network is at capacity). The average time per request, the message cost,
+ * A request is an 8-byte put into the next slot of a ring at the receiver;
+ * its reply is an 8-byte put the receiving host issues when it sees the
+ * request (seed 002's Active Message reply, run by the receiver's CPU), so
+ * that o_r is the receive overhead and L a transport latency. Issuing a
+ * request handles the replies that have come back and stalls while SIG_RING
+ * requests are unanswered (the network is at capacity). (Bulk transfers'
+ * o(n), which reads only the send-only regime, takes the NIC's completion as
+ * the reply: bulk.c.) The average time per request, the message cost,
  * against M draws the signature: a send-only regime for small M (cost o_s),
  * a transition, and a steady state (cost g). With a computation D larger than
  * the sender's idle time, the steady-state cost becomes g' = o_s + o_r + D,
@@ -37,6 +41,56 @@
 #define STEADY_TOL 0.10    /* within 10% of the asymptote is steady state */
 #define RISE 0.05          /* g' more than 5% above g: D was larger than Idle */
 #define POINT_BUDGET_MS 250 /* no point takes much longer than this (a batch runs to its end) */
+#define SIG_RING 64        /* request slots at the receiver: requests unanswered at most */
+
+/* Requests are numbered from 1 in a phase; request k carries token(k) in
+ * ring slot (k - 1) % SIG_RING, and its reply is (phase << 32 | k). */
+static uint64_t reply_value(const struct session *s, uint32_t k)
+{
+	return (s->point & 0xffffffffu) << 32 | k;
+}
+
+/* Replies seen so far in this phase (they arrive in order: the newest says). */
+static uint32_t replied(struct session *s)
+{
+	uint64_t v = __atomic_load_n(SLOT(s, SLOT_SIG_REPLY), __ATOMIC_ACQUIRE);
+
+	return v >> 32 == (s->point & 0xffffffffu) ? (uint32_t)v : 0;
+}
+
+/* Progress until at least `want` requests are answered. */
+static int await_replies(struct session *s, uint32_t want, const char *what)
+{
+	uint64_t end = eel_cycles() + (uint64_t)(s->clk->hz / 1000 * s->plan.timeout_ms);
+
+	while (replied(s) < want) {
+		struct eel_cqe c[64];
+
+		if (eel_poll(s->dev, c, 64) < 0)
+			return bench_fail(what);
+		if (eel_cycles() > end) {
+			fprintf(stderr, "eel-bench: %s: no reply from the peer for %u ms\n", what, s->plan.timeout_ms);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Request k: its token into the ring slot at the receiver (inline where the
+ * NIC can; the put's own completion only frees the send queue). */
+static int request(struct session *s, uint32_t k)
+{
+	size_t off = (size_t)((k - 1) % SIG_RING) * 8;
+	uint64_t *src = (uint64_t *)(s->data + off);
+	unsigned flags = s->caps->max_inline >= 8 ? EEL_PUT_INLINE : 0;
+	int rc;
+
+	*src = token(s, k);
+	while ((rc = eel_put(s->dev, s->data_mr, src, 8, &s->peer_data, off, flags, k, 0)) == -EAGAIN)
+		if (eel_poll(s->dev, (struct eel_cqe[8]){ 0 }, 8) < 0)
+			return bench_fail("signature: poll");
+	return rc ? bench_fail("signature: request") : 0;
+}
 
 /* Burst lengths, about sqrt(2) apart, up to four send queues' worth. */
 static int burst_lengths(uint32_t max, uint32_t *m)
@@ -59,8 +113,36 @@ double t975(double nu)
 	return z + (z * z * z + z) / (4 * nu) + (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * nu * nu);
 }
 
-/* One sample: the issue phase of m requests (seed 002's pseudocode), then the
- * remaining replies. rtt: wait for each reply inside the timer instead. */
+/* One sample with the receiving host's replies: the issue phase of m
+ * requests (seed 002's pseudocode), then the remaining replies. rtt: wait for
+ * each reply inside the timer instead. */
+static int sample_host_reply(struct session *s, uint32_t m, uint64_t d_cycles, int rtt, double *cost)
+{
+	uint64_t t0, t1;
+
+	t0 = eel_cycles();
+	for (uint32_t i = 0; i < m; i++) {
+		uint32_t k = ++s->sig_seq;
+		struct eel_cqe c[64];
+
+		/* at capacity: the replies handled while waiting for room */
+		if (k - replied(s) > SIG_RING && await_replies(s, k - SIG_RING, "signature: room for a request"))
+			return -1;
+		if (request(s, k))
+			return -1;
+		if (rtt ? await_replies(s, k, "signature: reply") : eel_poll(s->dev, c, 64) < 0)
+			return rtt ? -1 : bench_fail("signature: poll");
+		if (d_cycles)
+			eel_spin_cycles(d_cycles);
+	}
+	t1 = eel_cycles();
+	if (await_replies(s, s->sig_seq, "signature: remaining replies"))
+		return -1;
+	*cost = cyc_ns(s, (double)(t1 - t0 - s->clk->timer_cycles)) / m;
+	return 0;
+}
+
+/* One sample with the NIC's completions as the replies (bulk's o(n)). */
 static int sample(struct session *s, uint32_t size, uint32_t m, uint64_t d_cycles, int rtt, double *cost)
 {
 	unsigned flags = EEL_PUT_SIGNALED | (size <= s->caps->max_inline ? EEL_PUT_INLINE : 0);
@@ -101,7 +183,8 @@ static int sample(struct session *s, uint32_t size, uint32_t m, uint64_t d_cycle
 
 /* A point: batches of 50 samples until the mean is known to 5% at 95%, or
  * the point's sample or time budget is spent (then it is marked). */
-int sig_point(struct session *s, uint32_t size, uint32_t m, double d_ns, int rtt, struct sig_point *p)
+int sig_point(struct session *s, uint32_t size, uint32_t m, double d_ns, int rtt, int host_reply,
+	      struct sig_point *p)
 {
 	uint64_t d = eel_ns_to_cycles(s->clk, d_ns);
 	uint64_t end = eel_cycles() + eel_ns_to_cycles(s->clk, POINT_BUDGET_MS * 1e6);
@@ -114,7 +197,7 @@ int sig_point(struct session *s, uint32_t size, uint32_t m, double d_ns, int rtt
 		for (int b = 0; b < BATCH; b++, n++) {
 			double x;
 
-			if (sample(s, size, m, d, rtt, &x))
+			if (host_reply ? sample_host_reply(s, m, d, rtt, &x) : sample(s, size, m, d, rtt, &x))
 				return -1;
 			sum += x;
 			sum2 += x * x;
@@ -169,7 +252,7 @@ double sig_send_only_cost(const struct sig_curve *c)
 }
 
 /* One curve, measured while the server keeps its NIC going. */
-int sig_curve(struct session *s, uint32_t size, double d_ns, uint32_t max_m, struct sig_curve *c,
+int sig_curve(struct session *s, uint32_t size, double d_ns, uint32_t max_m, int host_reply, struct sig_curve *c,
 	      struct signature_res *r)
 {
 	uint32_t m[SIG_MAX_M];
@@ -179,7 +262,7 @@ int sig_curve(struct session *s, uint32_t size, double d_ns, uint32_t max_m, str
 	c->d_ns = d_ns;
 	for (int i = 0; i < n; i++) {
 		progress(s, "signature: %u B, D = %.0f ns, M = %u", size, d_ns, m[i]);
-		if (sig_point(s, size, m[i], d_ns, 0, &c->pt[c->n]))
+		if (sig_point(s, size, m[i], d_ns, 0, host_reply, &c->pt[c->n]))
 			return -1;
 		r->points++;
 		r->unconverged += !c->pt[c->n].converged;
@@ -209,18 +292,51 @@ void sig_extract(struct signature_res *r)
 	r->L_ns = r->rtt_ns / 2 - r->o_s_ns - r->o_r_ns;
 }
 
-/* The server keeps its NIC making progress until the client says the phase
- * is over (an 8-byte put of the phase's token). */
-int sig_server_phase(struct session *s)
+/* The receiving host's side of a phase with host replies: answer each
+ * request as it lands, with a put of its number, until the client says the
+ * phase is over. Silence for the timeout, or a dead connection, fails it. */
+static int serve_requests(struct session *s, struct point_done *d)
+{
+	uint64_t quiet = (uint64_t)(s->clk->hz / 1000 * s->plan.timeout_ms), end = eel_cycles() + quiet;
+	uint32_t k = 1;
+
+	for (;;) {
+		volatile uint64_t *slot = (volatile uint64_t *)(s->data + (size_t)((k - 1) % SIG_RING) * 8);
+
+		if (*slot == token(s, k)) {
+			if (put_slot(s, SLOT_SIG_REPLY, reply_value(s, k)))
+				return snprintf(d->msg, sizeof(d->msg), "signature: reply %u: %s", k, eel_errmsg()), -EIO;
+			k++;
+			end = eel_cycles() + quiet;
+			continue;
+		}
+		if (*SLOT(s, SLOT_DONE) == token(s, 0))
+			return 0;
+		if (eel_progress(s->dev) < 0)
+			return snprintf(d->msg, sizeof(d->msg), "signature: %s", eel_errmsg()), -EIO;
+		if (eel_cycles() > end)
+			return snprintf(d->msg, sizeof(d->msg), "signature: no request from the peer for %u ms",
+					s->plan.timeout_ms), -ETIMEDOUT;
+	}
+}
+
+/* The server keeps its NIC making progress (and, with host replies, answers
+ * the requests) until the client says the phase is over (an 8-byte put of
+ * the phase's token). */
+int sig_server_phase(struct session *s, int host_reply)
 {
 	struct point_done d = { 0 };
 
 	if (server_ready(s))
 		return -1;
-	while ((d.status = eel_wait_u64(s->dev, SLOT(s, SLOT_DONE), token(s, 0))) == -ETIMEDOUT)
-		; /* the client measures for long: it is alive, or the wait says it is gone */
-	if (d.status)
-		snprintf(d.msg, sizeof(d.msg), "%s", eel_errmsg());
+	if (host_reply) {
+		d.status = serve_requests(s, &d);
+	} else {
+		while ((d.status = eel_wait_u64(s->dev, SLOT(s, SLOT_DONE), token(s, 0))) == -ETIMEDOUT)
+			; /* the client measures for long: it is alive, or the wait says it is gone */
+		if (d.status)
+			snprintf(d.msg, sizeof(d.msg), "%s", eel_errmsg());
+	}
 	return server_done(s, &d) || d.status ? -1 : 0;
 }
 
@@ -243,8 +359,9 @@ int signature_run(struct session *s, struct results *res)
 	r->size = 8;
 	/* one phase per curve (and one for the RTT), so no wait outlasts the timeout */
 	for (int k = -1; k < SIG_CURVES && !rc; k++, s->point++) {
+		s->sig_seq = 0;
 		if (s->server) {
-			rc = sig_server_phase(s);
+			rc = sig_server_phase(s, 1);
 			continue;
 		}
 		if (client_await_ready(s))
@@ -252,14 +369,14 @@ int signature_run(struct session *s, struct results *res)
 		if (k < 0) {
 			struct sig_point p;
 
-			rc = sig_point(s, r->size, 1, 0, 1, &p);
+			rc = sig_point(s, r->size, 1, 0, 1, 1, &p);
 			r->rtt_ns = p.cost_ns;
 			r->rtt_ci_ns = p.ci_ns;
 			r->points++;
 			r->unconverged += !p.converged;
 		} else {
 			/* D: 0, then g/2, g, 2g from the D = 0 curve's asymptote */
-			rc = sig_curve(s, r->size, dk[k] * r->curve[0].g_ns, max_m, &r->curve[k], r);
+			rc = sig_curve(s, r->size, dk[k] * r->curve[0].g_ns, max_m, 1, &r->curve[k], r);
 			r->ncurves = k + 1;
 		}
 		rc = rc || sig_client_phase_end(s);
