@@ -220,7 +220,8 @@ struct breakdown {
 	int across_derived;              /* no one clock: the part between the ends is the round less every other part */
 	double cut_ns;                   /* a record or round longer than this was interrupted (0: none) */
 	double eel_ref_ns;               /* EEL of the unstamped runs beside the stamped ones (0: none) */
-	double stamp_alone_ns;           /* a stamp's cost alone (eel_clock), beside stamp_ns in place */
+	double stamp_alone_ns;           /* a stamp's cost alone (eel_clock) */
+	double stamp_in_place_ns;        /* ... in place (stamp_in_place); stamp_ns is the one used */
 	double round_alone_ns;           /* the rounds' RTT/2 less their stamps at the cost alone: the check */
 	int interrupted;                 /* records and rounds left out as interrupted */
 	double parts_sum_ns;             /* the parts' means and the turnaround, added up */

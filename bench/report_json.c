@@ -291,7 +291,8 @@ static void breakdown(struct json *j, const struct session *s, const struct resu
 		json_u64(j, "rounds", (uint64_t)r->bd.nrtt);
 		stat_obj(j, "turn_ns", &r->bd.turn_st);
 		stat_obj(j, "round_ns", &r->bd.round);
-		json_num(j, "stamp_in_place_ns", r->bd.stamp_ns);
+		json_num(j, "stamp_in_place_ns", r->bd.stamp_in_place_ns);
+		json_num(j, "stamp_used_ns", r->bd.stamp_ns);
 		json_num(j, "round_stamp_alone_ns", r->bd.round_alone_ns);
 	}
 	json_num(j, "stamp_alone_ns", r->bd.stamp_alone_ns);

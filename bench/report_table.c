@@ -180,6 +180,10 @@ static void breakdown_rows(FILE *f, const struct session *s, const struct result
 			"RTT/2 less EEL\n     over their %d stamps a message; alone a stamp costs %.1f ns, and with that "
 			"the rounds give %.1f ns, %.1f%% of EEL)\n", bd->stamp_ns, host_stamps_of(s, bd),
 			bd->stamp_alone_ns, bd->round_alone_ns, 100 * bd->round_alone_ns / r->pp.eel.median);
+	else if (bd->have_rounds && isfinite(bd->stamp_in_place_ns))
+		fprintf(f, "    (each part less the %.1f ns a stamp costs alone: in place it came out %.1f ns, beyond "
+			"1/2x..2x of that,\n     so the stamped and unstamped runs saw different machines)\n",
+			bd->stamp_ns, bd->stamp_in_place_ns);
 	else
 		fprintf(f, "    (each part less the %.1f ns of the stamp that ends it)\n", bd->stamp_ns);
 	fprintf(f, "    (a stamp is good to one step of the counter, %.1f ns; a mean of n stamps to about that / "

@@ -172,11 +172,10 @@ static uint64_t resolution(void)
 
 	for (int i = 0; i < STEP_SAMPLES; i++) {
 		uint64_t a = eel_stamp(), b;
-		volatile uint32_t sink = 0;
 
 		x = x * 1103515245u + 12345u;    /* a varying amount of work between the reads */
 		for (uint32_t k = 0; k < (x >> 16) % 61; k++)
-			sink += k;
+			__asm__ volatile("" : : : "memory");
 		b = eel_stamp();
 		d[i] = b - a;
 	}

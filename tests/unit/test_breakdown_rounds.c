@@ -16,7 +16,9 @@
 #include "bench.h"
 #include "check.h"
 
-static struct eel_clock clk2 = { .hz = 2e9, .ns_per_cycle = 0.5 }; /* exact in binary */
+/* exact in binary; a stamp costs 4 cycles alone, 6 in place (STAMP): within
+ * the 1/2x..2x the in-place estimate is taken in */
+static struct eel_clock clk2 = { .hz = 2e9, .ns_per_cycle = 0.5, .stamp_cycles = 4 };
 
 static const int order[STAGE_PARTS + 1] = {
 	EEL_ST_POST, EEL_ST_DOORBELL, EEL_ST_DOORBELL_DONE, EEL_ST_NIC_FETCH, EEL_ST_NIC_TX,
@@ -187,6 +189,18 @@ static void check_two_clocks(void)
 		sum += bd.part[k].mean;
 	CHECK(fabs(sum + bd.turn_st.mean - eel) < 1e-6, "two clocks: the parts add to %.9g, want %.9g",
 	      sum + bd.turn_st.mean, eel);
+	breakdown_free(&bd);
+
+	/* unstamped runs on another machine (EEL a third of the rounds'): the
+	 * in-place estimate is out of bounds and the cost alone is used */
+	memset(&bd, 0, sizeof(bd));
+	bd.eel_ref_ns = eel / 3;
+	CHECK(breakdown_add(&s, &bd, ctx, NR, srx, NR) == 0 && breakdown_add(&s, &bd, stx, NR, crx, NR) == 0,
+	      "breakdown_add failed");
+	CHECK(breakdown_rounds(&s, &bd, &rd, ctx, NR, crx, NR, stx, NR, srx, NR) == 0, "breakdown_rounds failed");
+	breakdown_finish(&bd);
+	CHECK(bd.stamp_ns == bd.stamp_alone_ns && bd.stamp_alone_ns == 2 && bd.stamp_in_place_ns > 4,
+	      "out of bounds: used %g, alone %g, in place %g", bd.stamp_ns, bd.stamp_alone_ns, bd.stamp_in_place_ns);
 	breakdown_free(&bd);
 }
 

@@ -143,7 +143,7 @@ static void test_breakdown(void)
 		breakdown_finish(&bd);
 		CHECK(bd.done, "shared %d: not done", shared);
 		{
-			double sum = 0, means = 0;
+			double means = 0;
 
 			for (int k = 0; k <= STAGE_PARTS; k++) {
 				const struct stat *st = k < STAGE_PARTS ? &bd.part[k] : &bd.total;
@@ -155,10 +155,8 @@ static void test_breakdown(void)
 				CHECK_EQ_D(st->median, median_of(want[k], nwant[k]), 0);
 				CHECK_EQ_D(st->min, want[k][0], 0);
 				CHECK_EQ_D(st->max, want[k][nwant[k] - 1], 0);
-				if (k < STAGE_PARTS) {
-					sum += st->median;
+				if (k < STAGE_PARTS)
 					means += st->mean;
-				}
 			}
 			/* the parts' figures are means: means add up, medians do not */
 			if (shared)
