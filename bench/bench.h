@@ -342,7 +342,8 @@ struct decompose_res {
 	int nparts;
 	struct dec_part check[4];
 	int nchecks;
-	double eel_put, eel_dma, eel_ereg, dma_tx_ns; /* medians over the interleaved runs of each run's median RTT/2 */
+	double eel_put, eel_dma, eel_ereg;            /* medians over the interleaved runs of each run's median RTT/2 */
+	double payload_stamped_ns;                    /* the DMA'd put's tx less the inline put's, stamped, runs interleaved */
 	double fetch_diff_ns, payload_diff_ns;        /* medians of the per-run differences */
 	double fetch_noise_ns, payload_noise_ns;      /* their IQR plus one counter tick */
 	int have_dma, have_ereg, have_dma_tx;
@@ -397,6 +398,9 @@ enum pp_variant {
 };
 int pingpong_series(struct session *s, int variant, uint32_t runs, uint32_t iters, int stamps,
 		    struct pingpong_res *pp, struct breakdown *bd);
+#define PP_MAX_VARIANTS 3
+int pingpong_series_n(struct session *s, const int *variant, int nvar, uint32_t runs, uint32_t iters, int stamps,
+		      struct pingpong_res *pp, struct breakdown *bd);
 int pingpong_interleaved(struct session *s, const int *variant, int nvar, uint32_t runs, uint32_t iters,
 			 struct pingpong_res *pp);
 int flood_run(struct session *s, struct results *r);
@@ -415,7 +419,8 @@ int sig_client_phase_end(struct session *s);
 double t975(double nu);
 void bulk_fit(struct bulk_res *b, const struct results *r);
 int decompose_run(struct session *s, struct results *r);
-void decompose_build(struct decompose_res *d, const struct breakdown *bd, const struct breakdown *dma_bd,
+/* pair: the inline and the DMA'd put, stamped with their runs interleaved (or NULL) */
+void decompose_build(struct decompose_res *d, const struct breakdown *bd, const struct breakdown *pair,
 		     double poll_ns);
 
 /* fit.c */

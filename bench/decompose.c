@@ -137,7 +137,7 @@ static void remainder_edit(char *list, size_t cap, const char *stage, const char
 }
 
 /* Which stages were stamped, and the difference measurements, into parts. */
-void decompose_build(struct decompose_res *d, const struct breakdown *bd, const struct breakdown *dma_bd,
+void decompose_build(struct decompose_res *d, const struct breakdown *bd, const struct breakdown *pair,
 		     double poll_ns)
 {
 	double sum = 0;
@@ -200,11 +200,11 @@ void decompose_build(struct decompose_res *d, const struct breakdown *bd, const 
 		if (owner[3] >= 0) {
 			if (d->have_dma_tx || owner[3] != 3 || bd->span_extra[3]) {
 				struct dec_part *p = check_of(d, bd, 3, owner[3], "payload", how, d->payload_diff_ns,
-							      d->dma_tx_ns - bd->part[3].mean, d->payload_noise_ns);
+							      d->payload_stamped_ns, d->payload_noise_ns);
 				char why[160];
 
-				if (d->have_dma_tx && dma_bd &&
-				    differ_elsewhere(bd, dma_bd, 3, d->payload_noise_ns, why, sizeof(why))) {
+				if (d->have_dma_tx && pair &&
+				    differ_elsewhere(&pair[0], &pair[1], 3, d->payload_noise_ns, why, sizeof(why))) {
 					p->isolated = 0;
 					snprintf(p->why_not, sizeof(p->why_not), "the stamps show the variants "
 						 "differ elsewhere too: %s", why);
@@ -255,12 +255,17 @@ int decompose_run(struct session *s, struct results *r)
 {
 	struct decompose_res *d = &r->dec;
 	uint32_t runs = s->plan.runs > 6 ? s->plan.runs / 2 : 3, iters = s->plan.iters / 2 + 1;
-	static struct pingpong_res dma, pp[3];
-	static struct breakdown dma_bd;
+	static struct pingpong_res pair[2], pp[3];
+	static struct breakdown pair_bd[2];
+	const int stamped_pair[2] = { PP_PUT, PP_PUT_DMA };
 	int var[3] = { PP_PUT }, nvar = 1, i_dma = -1, i_ereg = -1;
 
-	memset(&dma, 0, sizeof(dma));
+	memset(pair, 0, sizeof(pair));
 	memset(pp, 0, sizeof(pp));
+	for (int v = 0; v < 2; v++) {
+		breakdown_free(&pair_bd[v]);
+		memset(&pair_bd[v], 0, sizeof(pair_bd[v]));
+	}
 	/* the plain put's runs, unless -t pingpong ran them (the plan, not
 	 * r->pp.done, decides: the server keeps no results) */
 	if (!(s->plan.tests & T_PINGPONG) && pingpong_run(s, r))
@@ -270,10 +275,10 @@ int decompose_run(struct session *s, struct results *r)
 	 * inside post: a variant's difference would time eel, not the NIC. */
 	d->hosted = !!(s->caps->flags & EEL_CAP_HOSTED_FW);
 	if (s->caps->max_inline >= 8 && !d->hosted) {
-		/* the DMA'd payload's own stamps, for the check */
-		if (pingpong_series(s, PP_PUT_DMA, runs, iters, 1, &dma, &dma_bd))
+		/* both variants stamped, their runs interleaved: the check compares
+		 * their stages, and a drift of the machine touches both alike */
+		if (pingpong_series_n(s, stamped_pair, 2, runs, iters, 1, pair, pair_bd))
 			return -1;
-		breakdown_finish(&dma_bd);
 		i_dma = nvar;
 		var[nvar++] = PP_PUT_DMA;
 	}
@@ -293,13 +298,13 @@ int decompose_run(struct session *s, struct results *r)
 		d->eel_dma = pp[i_dma].eel.median;
 		run_diff(s, &pp[i_dma], &pp[0], &d->payload_diff_ns, &d->payload_noise_ns);
 	}
-	d->have_dma_tx = dma_bd.done && dma_bd.have[3];
-	d->dma_tx_ns = dma_bd.part[3].mean;
+	d->have_dma_tx = pair_bd[0].done && pair_bd[1].done && pair_bd[1].have[3] && pair_bd[0].have[3];
+	d->payload_stamped_ns = pair_bd[1].part[3].mean - pair_bd[0].part[3].mean;
 	d->have_ereg = i_ereg >= 0;
 	if (d->have_ereg) {
 		d->eel_ereg = pp[i_ereg].eel.median;
 		run_diff(s, &pp[0], &pp[i_ereg], &d->fetch_diff_ns, &d->fetch_noise_ns);
 	}
-	decompose_build(d, &r->bd, &dma_bd, poll_pass_ns(s));
+	decompose_build(d, &r->bd, d->have_dma_tx ? pair_bd : NULL, poll_pass_ns(s));
 	return 0;
 }

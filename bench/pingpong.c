@@ -195,77 +195,109 @@ static int exchange_traces(struct session *s, struct traces *t, struct breakdown
 	}
 }
 
-/* Runs of a ping-pong variant. With stamps, runs alternate between stamps off
- * and on (the cost of stamping measured in the same session), the stamped
- * runs' traces are joined into bd; eel gets the runs without stamps. */
-int pingpong_series(struct session *s, int variant, uint32_t runs, uint32_t iters, int stamps,
-		    struct pingpong_res *pp, struct breakdown *bd)
+static int traces_alloc(struct traces *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->tx = calloc(MAX_TRACES, sizeof(struct eel_trace));
+	t->rx = calloc(MAX_TRACES, sizeof(struct eel_trace));
+	t->rd.start = calloc(MAX_TRACES, sizeof(uint64_t));
+	t->rd.end = calloc(MAX_TRACES, sizeof(uint64_t));
+	t->rd.cap = MAX_TRACES;
+	return t->tx && t->rx && t->rd.start && t->rd.end ? 0 : -1;
+}
+
+static void traces_free(struct traces *t)
+{
+	free(t->tx);
+	free(t->rx);
+	free(t->rd.start);
+	free(t->rd.end);
+}
+
+/* A variant's results once its runs are done (the client's). */
+static void series_stats(struct pingpong_res *pp, int nst)
+{
+	double v[MAX_RUNS];
+
+	memcpy(v, pp->eel_ns, sizeof(double) * (size_t)pp->nruns);
+	pp->eel = stat_of(v, pp->nruns);
+	for (int i = 0; i < nst && i < pp->nruns; i++)
+		v[i] = pp->eel_stamped_ns[i] / pp->eel_ns[i] - 1;
+	pp->stamp_cost = stat_of(v, nst < pp->nruns ? nst : pp->nruns);
+	memcpy(v, pp->eel_stamped_ns, sizeof(double) * (size_t)nst);
+	pp->eel_stamped = stat_of(v, nst);
+	pp->done = 1;
+}
+
+/* Runs of nvar ping-pong variants, run r of each after run r of the one
+ * before (a drift in the machine's speed touches them alike). With stamps,
+ * each variant's runs alternate between stamps off and on (the cost of
+ * stamping measured in the same session), its stamped runs' traces are joined
+ * into bd[v]; pp[v] gets the runs without stamps. */
+int pingpong_series_n(struct session *s, const int *variant, int nvar, uint32_t runs, uint32_t iters, int stamps,
+		      struct pingpong_res *pp, struct breakdown *bd)
 {
 	const struct plan *p = &s->plan;
-	struct traces t = { calloc(MAX_TRACES, sizeof(struct eel_trace)),
-			    calloc(MAX_TRACES, sizeof(struct eel_trace)), 0, 0,
-			    { calloc(MAX_TRACES, sizeof(uint64_t)), calloc(MAX_TRACES, sizeof(uint64_t)), 0, MAX_TRACES } };
-	int nst = 0, rc = -1;
+	struct traces t[PP_MAX_VARIANTS];
+	int nst[PP_MAX_VARIANTS] = { 0 }, rc = -1, v;
 
-	stamps = stamps && p->stamp_every && s->caps->stamp_mask;
-	if (!t.tx || !t.rx || !t.rd.start || !t.rd.end)
-		goto out;
+	stamps = stamps && p->stamp_every && s->caps->stamp_mask && bd;
+	for (v = 0; v < nvar; v++)
+		if (traces_alloc(&t[v]))
+			goto out;
 	/* run -1 is the warm-up; then runs alternate: even without stamps, odd with */
-	for (int run = -1; run < (int)runs * (stamps ? 2 : 1); run++, s->point++) {
+	for (int run = -1; run < (int)runs * (stamps ? 2 : 1); run++) {
 		int stamped = stamps && run >= 0 && (run & 1);
 		uint32_t n = run < 0 ? p->warmup : iters;
-		double eel_ns = 0;
 
-		if (n == 0)
-			continue;
-		progress(s, "ping-pong%s: run %d of %u%s", variant == PP_PUT_DMA ? " (payload DMA'd)" :
-			 variant == PP_EREG ? " (E-register stores)" : "", run + 1, runs * (stamps ? 2 : 1),
-			 stamped ? ", stamped" : "");
-		eel_set_stamp_every(s->dev, stamped ? p->stamp_every : 0);
-		if (s->server ? server_run(s, variant, n) :
-		    client_run(s, variant, n, &eel_ns, NULL, stamped ? &t.rd : NULL, p->stamp_every))
-			goto out;
-		if (stamped)
-			drain(s, &t);
-		if (s->server || run < 0)
-			continue;
-		if (stamped)
-			pp->eel_stamped_ns[nst++] = eel_ns;
-		else
-			pp->eel_ns[pp->nruns++] = eel_ns;
+		for (v = 0; v < nvar && n; v++, s->point++) {
+			double eel_ns = 0;
+
+			progress(s, "ping-pong%s: run %d of %u%s", variant[v] == PP_PUT_DMA ? " (payload DMA'd)" :
+				 variant[v] == PP_EREG ? " (E-register stores)" : "", run + 1, runs * (stamps ? 2 : 1),
+				 stamped ? ", stamped" : "");
+			eel_set_stamp_every(s->dev, stamped ? p->stamp_every : 0);
+			if (s->server ? server_run(s, variant[v], n) :
+			    client_run(s, variant[v], n, &eel_ns, NULL, stamped ? &t[v].rd : NULL, p->stamp_every))
+				goto out;
+			if (stamped)
+				drain(s, &t[v]);
+			if (s->server || run < 0)
+				continue;
+			if (stamped)
+				pp[v].eel_stamped_ns[nst[v]++] = eel_ns;
+			else
+				pp[v].eel_ns[pp[v].nruns++] = eel_ns;
+		}
 	}
 	eel_set_stamp_every(s->dev, 0);
-	if (stamps && bd && !s->server) {
-		double v[MAX_RUNS];
+	for (v = 0; v < nvar; v++) {
+		if (stamps && !s->server) {
+			double e[MAX_RUNS];
 
-		memcpy(v, pp->eel_ns, sizeof(double) * (size_t)pp->nruns);
-		/* a stamped message or round 10x EEL and 50 us long was preempted (a
-		 * run with one is an outlier among runs); the stamps' cost in place is
-		 * what they add to EEL (breakdown.c) */
-		bd->eel_ref_ns = stat_of(v, pp->nruns).median;
-		bd->cut_ns = fmax(10 * bd->eel_ref_ns, 50000);
-	}
-	if (stamps && bd && exchange_traces(s, &t, bd))
-		goto out;
-	if (!s->server) {
-		double v[MAX_RUNS];
-
-		memcpy(v, pp->eel_ns, sizeof(double) * (size_t)pp->nruns);
-		pp->eel = stat_of(v, pp->nruns);
-		for (int i = 0; i < nst && i < pp->nruns; i++)
-			v[i] = pp->eel_stamped_ns[i] / pp->eel_ns[i] - 1;
-		pp->stamp_cost = stat_of(v, nst < pp->nruns ? nst : pp->nruns);
-		memcpy(v, pp->eel_stamped_ns, sizeof(double) * (size_t)nst);
-		pp->eel_stamped = stat_of(v, nst);
-		pp->done = 1;
+			memcpy(e, pp[v].eel_ns, sizeof(double) * (size_t)pp[v].nruns);
+			/* a stamped message or round 10x EEL and 50 us long was preempted
+			 * (a run with one is an outlier among runs); the stamps' cost in
+			 * place is what they add to EEL (breakdown.c) */
+			bd[v].eel_ref_ns = stat_of(e, pp[v].nruns).median;
+			bd[v].cut_ns = fmax(10 * bd[v].eel_ref_ns, 50000);
+		}
+		if (stamps && exchange_traces(s, &t[v], &bd[v]))
+			goto out;
+		if (!s->server)
+			series_stats(&pp[v], nst[v]);
 	}
 	rc = 0;
 out:
-	free(t.tx);
-	free(t.rx);
-	free(t.rd.start);
-	free(t.rd.end);
+	for (int k = 0; k < nvar; k++)
+		traces_free(&t[k]);
 	return rc;
+}
+
+int pingpong_series(struct session *s, int variant, uint32_t runs, uint32_t iters, int stamps,
+		    struct pingpong_res *pp, struct breakdown *bd)
+{
+	return pingpong_series_n(s, &variant, 1, runs, iters, stamps, pp, bd);
 }
 
 int pingpong_run(struct session *s, struct results *r)

@@ -303,7 +303,7 @@ static void decompose(void)
 	d.eel_dma = 3700 + 1000;
 	d.fetch_diff_ns = 290;
 	d.payload_diff_ns = 1000;
-	d.dma_tx_ns = 400 + 1500;          /* stamped payload cost 1500 vs 1000 by difference: disagrees */
+	d.payload_stamped_ns = 1500;       /* stamped payload cost 1500 vs 1000 by difference: disagrees */
 	decompose_build(&d, &bd, NULL, 80);
 	CHECK(d.nparts == 8, "8 stamped parts: %d", d.nparts);
 	CHECK_EQ_D(d.residual_ns, 3700 - 3600, 1e-9);
@@ -324,17 +324,18 @@ static void decompose(void)
 	/* both variants stamped: where they differ in tx alone, the check stands;
 	 * where the stamps show another stage differing too, it says which */
 	{
-		static struct breakdown dma;
+		static struct breakdown pair[2];
 
-		dma = bd;
-		dma.part[3].mean = bd.part[3].mean + 1000;
-		d.dma_tx_ns = dma.part[3].mean;
+		pair[0] = pair[1] = bd;
+		pair[1].part[3].mean = bd.part[3].mean + 1000;
+		d.payload_stamped_ns = 1000;
 		d.payload_noise_ns = 5;
-		decompose_build(&d, &bd, &dma, 80);
+		decompose_build(&d, &bd, pair, 80);
 		CHECK(d.check[1].isolated && d.check[1].agrees, "payload alone: isolated %d agrees %d",
 		      d.check[1].isolated, d.check[1].agrees);
-		dma.part[5].mean = bd.part[5].mean - 300;  /* rx cheaper too */
-		decompose_build(&d, &bd, &dma, 80);
+		pair[1].part[5].mean = bd.part[5].mean - 300;  /* rx cheaper too */
+		d.payload_diff_ns = 700;
+		decompose_build(&d, &bd, pair, 80);
 		CHECK(!d.check[1].isolated && strstr(d.check[1].why_not, "rx"), "payload and rx: isolated %d (%s)",
 		      d.check[1].isolated, d.check[1].why_not);
 	}
