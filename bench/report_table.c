@@ -178,8 +178,10 @@ static void breakdown_rows(FILE *f, const struct session *s, const struct result
 	if (bd->have_rounds && bd->stamp_ns != bd->stamp_alone_ns)
 		fprintf(f, "    (each part less the cost of the stamp that ends it: %.1f ns in place, the stamped rounds' "
 			"RTT/2 less EEL\n     over their %d stamps a message; alone a stamp costs %.1f ns, and with that "
-			"the rounds give %.1f ns, %.1f%% of EEL)\n", bd->stamp_ns, host_stamps_of(s, bd),
-			bd->stamp_alone_ns, bd->round_alone_ns, 100 * bd->round_alone_ns / r->pp.eel.median);
+			"the rounds give %.1f ns, %.1f%% of EEL.\n     Where the difference lands is not known: each part "
+			"is good to about +-%.1f ns)\n", bd->stamp_ns, host_stamps_of(s, bd), bd->stamp_alone_ns,
+			bd->round_alone_ns, 100 * bd->round_alone_ns / r->pp.eel.median,
+			fabs(bd->stamp_ns - bd->stamp_alone_ns));
 	else if (bd->have_rounds && isfinite(bd->stamp_in_place_ns))
 		fprintf(f, "    (each part less the %.1f ns a stamp costs alone: in place it came out %.1f ns, beyond "
 			"1/2x..2x of that,\n     so the stamped and unstamped runs saw different machines)\n",
