@@ -419,9 +419,10 @@ int sig_client_phase_end(struct session *s);
 double t975(double nu);
 void bulk_fit(struct bulk_res *b, const struct results *r);
 int decompose_run(struct session *s, struct results *r);
-/* pair: the inline and the DMA'd put, stamped with their runs interleaved (or NULL) */
-void decompose_build(struct decompose_res *d, const struct breakdown *bd, const struct breakdown *pair,
-		     double poll_ns);
+/* put, dma, ereg: the inline put, the DMA'd put and the E-register store,
+ * stamped with their runs interleaved (each NULL where not measured) */
+void decompose_build(struct decompose_res *d, const struct breakdown *bd, const struct breakdown *put,
+		     const struct breakdown *dma, const struct breakdown *ereg, double poll_ns);
 
 /* fit.c */
 int fit_linear(const double *x, const double *y, int n, struct fit_line *f);

@@ -137,8 +137,8 @@ static void remainder_edit(char *list, size_t cap, const char *stage, const char
 }
 
 /* Which stages were stamped, and the difference measurements, into parts. */
-void decompose_build(struct decompose_res *d, const struct breakdown *bd, const struct breakdown *pair,
-		     double poll_ns)
+void decompose_build(struct decompose_res *d, const struct breakdown *bd, const struct breakdown *put,
+		     const struct breakdown *dma, const struct breakdown *ereg, double poll_ns)
 {
 	double sum = 0;
 	char merged[96] = "";
@@ -179,15 +179,21 @@ void decompose_build(struct decompose_res *d, const struct breakdown *bd, const 
 		const char *how = "EEL of a descriptor put - EEL of an E-register store";
 
 		if (owner[2] >= 0) {
+			int both = put && ereg && put->have[2] && ereg->have[2] && !bd->span_extra[2];
 			struct dec_part *p = check_of(d, bd, 2, owner[2], "fetch", how, d->fetch_diff_ns,
-						      bd->part[2].mean, d->fetch_noise_ns);
+						      both ? put->part[2].mean - ereg->part[2].mean : bd->part[2].mean,
+						      d->fetch_noise_ns);
+			char why[140];
 
-			/* an E-register store is not stamped: whether the two differ in the
-			 * fetch alone cannot be told, and on this NIC they do not: */
-			p->isolated = 0;
-			snprintf(p->why_not, sizeof(p->why_not), "an E-register store is not stamped, and its path "
-				 "differs from a put's beyond the fetch (the host's call, the NIC's register path, "
-				 "no completion)");
+			if (!both) {
+				/* whether the two differ in the fetch alone cannot be told */
+				p->isolated = 0;
+				snprintf(p->why_not, sizeof(p->why_not), "an E-register store is not stamped here");
+			} else if (differ_elsewhere(put, ereg, 2, d->fetch_noise_ns, why, sizeof(why))) {
+				p->isolated = 0;
+				snprintf(p->why_not, sizeof(p->why_not), "the stamps show the variants differ elsewhere "
+					 "too: %s", why);
+			}
 		} else {
 			add(d, "descriptor", "NIC fetches the descriptor", fmax(d->fetch_diff_ns, 0), "difference",
 			    "EEL of a descriptor put - EEL of an E-register store (PIO, no descriptor)");
@@ -198,13 +204,16 @@ void decompose_build(struct decompose_res *d, const struct breakdown *bd, const 
 		const char *how = "EEL with the payload DMA'd - EEL with it inline";
 
 		if (owner[3] >= 0) {
+			if (put && dma && put->have[3] && dma->have[3]) {
+				d->have_dma_tx = 1;
+				d->payload_stamped_ns = dma->part[3].mean - put->part[3].mean;
+			}
 			if (d->have_dma_tx || owner[3] != 3 || bd->span_extra[3]) {
 				struct dec_part *p = check_of(d, bd, 3, owner[3], "payload", how, d->payload_diff_ns,
 							      d->payload_stamped_ns, d->payload_noise_ns);
-				char why[160];
+				char why[140];
 
-				if (d->have_dma_tx && pair &&
-				    differ_elsewhere(&pair[0], &pair[1], 3, d->payload_noise_ns, why, sizeof(why))) {
+				if (put && dma && differ_elsewhere(put, dma, 3, d->payload_noise_ns, why, sizeof(why))) {
 					p->isolated = 0;
 					snprintf(p->why_not, sizeof(p->why_not), "the stamps show the variants "
 						 "differ elsewhere too: %s", why);
@@ -255,16 +264,15 @@ int decompose_run(struct session *s, struct results *r)
 {
 	struct decompose_res *d = &r->dec;
 	uint32_t runs = s->plan.runs > 6 ? s->plan.runs / 2 : 3, iters = s->plan.iters / 2 + 1;
-	static struct pingpong_res pair[2], pp[3];
-	static struct breakdown pair_bd[2];
-	const int stamped_pair[2] = { PP_PUT, PP_PUT_DMA };
-	int var[3] = { PP_PUT }, nvar = 1, i_dma = -1, i_ereg = -1;
+	static struct pingpong_res st[PP_MAX_VARIANTS], pp[PP_MAX_VARIANTS];
+	static struct breakdown st_bd[PP_MAX_VARIANTS];
+	int var[PP_MAX_VARIANTS] = { PP_PUT }, nvar = 1, i_dma = -1, i_ereg = -1;
 
-	memset(pair, 0, sizeof(pair));
+	memset(st, 0, sizeof(st));
 	memset(pp, 0, sizeof(pp));
-	for (int v = 0; v < 2; v++) {
-		breakdown_free(&pair_bd[v]);
-		memset(&pair_bd[v], 0, sizeof(pair_bd[v]));
+	for (int v = 0; v < PP_MAX_VARIANTS; v++) {
+		breakdown_free(&st_bd[v]);
+		memset(&st_bd[v], 0, sizeof(st_bd[v]));
 	}
 	/* the plain put's runs, unless -t pingpong ran them (the plan, not
 	 * r->pp.done, decides: the server keeps no results) */
@@ -275,10 +283,6 @@ int decompose_run(struct session *s, struct results *r)
 	 * inside post: a variant's difference would time eel, not the NIC. */
 	d->hosted = !!(s->caps->flags & EEL_CAP_HOSTED_FW);
 	if (s->caps->max_inline >= 8 && !d->hosted) {
-		/* both variants stamped, their runs interleaved: the check compares
-		 * their stages, and a drift of the machine touches both alike */
-		if (pingpong_series_n(s, stamped_pair, 2, runs, iters, 1, pair, pair_bd))
-			return -1;
 		i_dma = nvar;
 		var[nvar++] = PP_PUT_DMA;
 	}
@@ -286,8 +290,11 @@ int decompose_run(struct session *s, struct results *r)
 		i_ereg = nvar;
 		var[nvar++] = PP_EREG;
 	}
-	/* the variants whose differences are parts (or checks), interleaved */
-	if (nvar > 1 && pingpong_interleaved(s, var, nvar, runs, iters, pp))
+	/* the variants stamped, their runs interleaved: a check compares their
+	 * stages, and a drift of the machine touches them alike; then stamps
+	 * off, interleaved, for the differences of EEL */
+	if (nvar > 1 && (pingpong_series_n(s, var, nvar, runs, iters, 1, st, st_bd) ||
+			 pingpong_interleaved(s, var, nvar, runs, iters, pp)))
 		return -1;
 	if (s->server)
 		return 0;
@@ -298,13 +305,12 @@ int decompose_run(struct session *s, struct results *r)
 		d->eel_dma = pp[i_dma].eel.median;
 		run_diff(s, &pp[i_dma], &pp[0], &d->payload_diff_ns, &d->payload_noise_ns);
 	}
-	d->have_dma_tx = pair_bd[0].done && pair_bd[1].done && pair_bd[1].have[3] && pair_bd[0].have[3];
-	d->payload_stamped_ns = pair_bd[1].part[3].mean - pair_bd[0].part[3].mean;
 	d->have_ereg = i_ereg >= 0;
 	if (d->have_ereg) {
 		d->eel_ereg = pp[i_ereg].eel.median;
 		run_diff(s, &pp[0], &pp[i_ereg], &d->fetch_diff_ns, &d->fetch_noise_ns);
 	}
-	decompose_build(d, &r->bd, d->have_dma_tx ? pair_bd : NULL, poll_pass_ns(s));
+	decompose_build(d, &r->bd, st_bd[0].done ? &st_bd[0] : NULL, i_dma > 0 && st_bd[i_dma].done ? &st_bd[i_dma] : NULL,
+			i_ereg > 0 && st_bd[i_ereg].done ? &st_bd[i_ereg] : NULL, poll_pass_ns(s));
 	return 0;
 }

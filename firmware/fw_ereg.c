@@ -43,6 +43,12 @@ int fw_fetch_eregs(struct fw *fw)
 		m->raddr = hal_reg_read64(h, EREG(i, raddr));
 		m->rkey = hal_reg_read32(h, EREG(i, rkey));
 		m->len = 8;
+		/* a traced store: its record, and NIC_FETCH once the registers are read */
+		m->trace = fw->trace_size ? hal_reg_read32(h, EREG(i, trace)) : 0;
+		if (m->trace) {
+			fw_trace_begin(fw, 0, m->trace - 1, m->msg_id);
+			fw_stamp(fw, 0, m->trace - 1, EEL_ST_NIC_FETCH, hal_now(h));
+		}
 		if (op == EEL_FW_EREG_PUT) {
 			uint64_t v = hal_reg_read64(h, EREG(i, value));
 

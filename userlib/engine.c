@@ -156,6 +156,19 @@ static void warm(const struct eel_trace *r)
 	__builtin_prefetch((const char *)r + sizeof(*r) - 1, 1, 3);
 }
 
+/* The next TX trace record, cleared, with its POST stamp; its slot in *slot. */
+static struct eel_trace *trace_tx_begin(struct engine *e, uint64_t t_post, uint32_t *slot)
+{
+	struct eel_trace *rec;
+
+	*slot = e->tx_trace_next++ & (ENGINE_TRACE_RECS - 1);
+	rec = &e->trace[*slot];
+	memset(rec, 0, sizeof(*rec));
+	warm(&e->trace[(*slot + 1) & (ENGINE_TRACE_RECS - 1)]);
+	rec->t[EEL_ST_POST] = t_post;
+	return rec;
+}
+
 int engine_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, size_t len,
 		  const struct eel_window *dst, uint64_t dst_off, unsigned flags, uint64_t wr_id, uint32_t imm)
 {
@@ -209,12 +222,9 @@ int engine_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, s
 	if (flags & EEL_PUT_SIGNALED)
 		e->signaled_out++;
 	if (traced) {
-		uint32_t slot = e->tx_trace_next++ & (ENGINE_TRACE_RECS - 1);
+		uint32_t slot;
 
-		rec = &e->trace[slot];
-		memset(rec, 0, sizeof(*rec));
-		warm(&e->trace[(slot + 1) & (ENGINE_TRACE_RECS - 1)]);
-		rec->t[EEL_ST_POST] = t_post;
+		rec = trace_tx_begin(e, t_post, &slot);
 		d->flags |= EEL_FW_SQE_TRACE;
 		d->trace = slot;
 		t_db = eel_stamp();
@@ -359,8 +369,12 @@ static int ereg_issue(struct eel_dev *dev, uint32_t op, const struct eel_window 
 		      uint64_t value, uint32_t *reg)
 {
 	struct engine *e = ENGINE(dev);
-	uint32_t i = e->ereg_next++ % EEL_FW_EREGS;
+	/* a store is a put on the wire: stamped one in stamp_every like puts */
+	int traced = op == EEL_FW_EREG_PUT && eel_stamp_due(e->stamp_every, &e->stamp_pos);
+	uint64_t t_post = traced ? eel_stamp() : 0, t_db = 0;
+	uint32_t i = e->ereg_next++ % EEL_FW_EREGS, slot = 0;
 	struct eel_fw_ereg *r = &e->bar->ereg[i];
+	struct eel_trace *rec = NULL;
 	int rc;
 
 	if (e->status->error)
@@ -375,8 +389,17 @@ static int ereg_issue(struct eel_dev *dev, uint32_t op, const struct eel_window 
 	r->value = value;
 	r->raddr = win->addr + off;
 	r->rkey = win->rkey;
+	if (traced) {
+		rec = trace_tx_begin(e, t_post, &slot);
+		t_db = eel_stamp();
+	}
+	r->trace = rec ? slot + 1 : 0;
 	__atomic_store_n(&r->cmd, e->ereg_seq[i] << 8 | op, __ATOMIC_RELEASE);
 	__atomic_store_n(&e->bar->ereg_doorbell, ++e->ereg_db, __ATOMIC_RELEASE);
+	if (rec) {
+		rec->t[EEL_ST_DOORBELL] = t_db;
+		rec->t[EEL_ST_DOORBELL_DONE] = eel_stamp();
+	}
 	*reg = i;
 	kick(e);
 	return 0;

@@ -148,7 +148,7 @@ struct eel_fw_ereg {
 	uint32_t rkey;
 	uint32_t cmd;
 	uint32_t status;
-	uint32_t rsvd;
+	uint32_t trace;     /* host: the TX trace record's slot + 1 for a traced store, else 0 */
 	uint8_t pad[32];
 };
 _Static_assert(sizeof(struct eel_fw_ereg) == 64, "E-register is one cache line");

@@ -215,7 +215,7 @@ static void spans(void)
 	}
 	memset(&d, 0, sizeof(d));
 	d.eel_ns = 1000;
-	decompose_build(&d, &bd, NULL, 50);
+	decompose_build(&d, &bd, NULL, NULL, NULL, 50);
 	CHECK(d.nparts == 7 && !strcmp(d.part[2].name, "fetch+tx") && !strcmp(d.part[2].merged, "fetch,tx") &&
 	      !strcmp(d.part[6].name, "remainder") && !strcmp(d.part[6].merged, "wire"),
 	      "raw: 6 stamped parts (fetch+tx one of them), the wire the remainder: %d parts, %s, %s", d.nparts,
@@ -224,11 +224,11 @@ static void spans(void)
 	/* a descriptor difference inside a stamped merged part is a check of fit */
 	d.have_ereg = 1;
 	d.fetch_diff_ns = 80;
-	decompose_build(&d, &bd, NULL, 50);
+	decompose_build(&d, &bd, NULL, NULL, NULL, 50);
 	CHECK(d.nchecks == 1 && !strcmp(d.check[0].within, "fetch+tx") && d.check[0].agrees,
 	      "fetch by difference fits inside fetch+tx: %d checks", d.nchecks);
 	d.fetch_diff_ns = 180;
-	decompose_build(&d, &bd, NULL, 50);
+	decompose_build(&d, &bd, NULL, NULL, NULL, 50);
 	CHECK(d.nchecks == 1 && !d.check[0].agrees, "180 ns does not fit inside 100 ns");
 }
 
@@ -272,7 +272,7 @@ static void decompose(void)
 	d.have_dma = 1;
 	d.eel_dma = 2300;
 	d.payload_diff_ns = 300;
-	decompose_build(&d, &bd, NULL, 80);
+	decompose_build(&d, &bd, NULL, NULL, NULL, 80);
 	for (int i = 0; i < d.nparts; i++)
 		sum += d.part[i].ns;
 	CHECK_EQ_D(sum + d.residual_ns, 2000, 1e-9);
@@ -304,7 +304,7 @@ static void decompose(void)
 	d.fetch_diff_ns = 290;
 	d.payload_diff_ns = 1000;
 	d.payload_stamped_ns = 1500;       /* stamped payload cost 1500 vs 1000 by difference: disagrees */
-	decompose_build(&d, &bd, NULL, 80);
+	decompose_build(&d, &bd, NULL, NULL, NULL, 80);
 	CHECK(d.nparts == 8, "8 stamped parts: %d", d.nparts);
 	CHECK_EQ_D(d.residual_ns, 3700 - 3600, 1e-9);
 	CHECK(d.nchecks == 2 && !d.check[1].agrees,
@@ -315,11 +315,11 @@ static void decompose(void)
 	      "fetch: isolated %d (%s)", d.check[0].isolated, d.check[0].why_not);
 	/* the same 500 ns apart, but the runs' differences themselves spread wider: agree */
 	d.payload_noise_ns = 600;
-	decompose_build(&d, &bd, NULL, 80);
+	decompose_build(&d, &bd, NULL, NULL, NULL, 80);
 	CHECK(d.check[1].agrees && d.check[1].noise_ns == 600, "payload within the runs' noise: agrees %d",
 	      d.check[1].agrees);
 	d.payload_noise_ns = 400;
-	decompose_build(&d, &bd, NULL, 80);
+	decompose_build(&d, &bd, NULL, NULL, NULL, 80);
 	CHECK(!d.check[1].agrees, "payload beyond the runs' noise: agrees %d", d.check[1].agrees);
 	/* both variants stamped: where they differ in tx alone, the check stands;
 	 * where the stamps show another stage differing too, it says which */
@@ -330,12 +330,12 @@ static void decompose(void)
 		pair[1].part[3].mean = bd.part[3].mean + 1000;
 		d.payload_stamped_ns = 1000;
 		d.payload_noise_ns = 5;
-		decompose_build(&d, &bd, pair, 80);
+		decompose_build(&d, &bd, &pair[0], &pair[1], NULL, 80);
 		CHECK(d.check[1].isolated && d.check[1].agrees, "payload alone: isolated %d agrees %d",
 		      d.check[1].isolated, d.check[1].agrees);
 		pair[1].part[5].mean = bd.part[5].mean - 300;  /* rx cheaper too */
 		d.payload_diff_ns = 700;
-		decompose_build(&d, &bd, pair, 80);
+		decompose_build(&d, &bd, &pair[0], &pair[1], NULL, 80);
 		CHECK(!d.check[1].isolated && strstr(d.check[1].why_not, "rx"), "payload and rx: isolated %d (%s)",
 		      d.check[1].isolated, d.check[1].why_not);
 	}
@@ -349,7 +349,7 @@ static void decompose(void)
 		bd.part[k].mean = 50;
 	memset(&d, 0, sizeof(d));
 	d.eel_ns = d.eel_put = 1000;
-	decompose_build(&d, &bd, NULL, 0);
+	decompose_build(&d, &bd, NULL, NULL, NULL, 0);
 	CHECK(d.nparts == 8 && !strcmp(d.part[7].name, "remainder") && !strcmp(d.part[7].merged, "wire"),
 	      "the wire alone is the remainder: %d parts, last %s merging %s", d.nparts, d.part[7].name,
 	      d.part[7].merged);
