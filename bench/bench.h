@@ -16,7 +16,7 @@
 
 #include "stats.h"
 
-#define PLAN_VERSION 2u
+#define PLAN_VERSION 3u
 #define MAX_SIZES 32
 #define MAX_DEPTHS 16
 #define MAX_RUNS 1000
@@ -42,6 +42,7 @@ struct plan {
 	uint32_t flood_msgs;     /* messages per flood run, at most */
 	uint32_t flood_bytes;    /* bytes per flood run, at most (large sizes send fewer) */
 	uint32_t flood_runs;
+	uint32_t flood_cold;     /* every flood message its own place (a cache-cold window), else a warm one reused */
 	uint32_t nsizes, ndepths;
 	uint32_t sizes[MAX_SIZES];
 	uint32_t depths[MAX_DEPTHS];
@@ -149,8 +150,9 @@ struct flood_res {
 	int npt;
 	double g_ns;           /* best 8-byte gap over queue depths (seed 000 Fig. 6) */
 	uint32_t g_q;
-	double G_ns_per_byte;  /* per-byte gap (seed 000 §4.2) */
-	uint32_t G_q;
+	double G_ns_per_byte;  /* per-byte gap (seed 000 §4.2): least squares over the bandwidth-bound sizes */
+	uint32_t G_q;          /* ... at the depth that gave g */
+	uint32_t G_min_size;   /* the smallest size in the fit (the largest is the flood's) */
 	double bw_bytes_per_ns;/* 1/G */
 	double M_bytes;        /* g/G (seed 000 §5.5) */
 	/* the same run by run (run r of the largest size less run r of the

@@ -33,6 +33,9 @@ static const char usage_text[] =
 "      --flood-msgs N    messages per flood run, at most (default 10000)\n"
 "      --flood-bytes N   bytes per flood run, at most (default 16777216)\n"
 "      --flood-runs N    runs per flood point (default: --runs)\n"
+"      --flood-memory M  warm: a run's messages cycle through 256 KiB at each end,\n"
+"                        kept in the caches as bulk's buffer is (default); cold:\n"
+"                        every message its own place, up to --flood-bytes\n"
 "      --overlap-msgs N  messages per overlap point (default 2000)\n"
 "      --overlap-runs N  runs per overlap point (default 5)\n"
 "      --overlap-sweeps N  whole overlap sweeps per side, for o_s and o_r's\n"
@@ -164,7 +167,7 @@ static uint32_t tests(const char *s)
 	return t;
 }
 
-enum { O_PAIR = 256, O_SERVER, O_WARMUP, O_SIZES, O_DEPTHS, O_FMSGS, O_FBYTES, O_FRUNS, O_OMSGS,
+enum { O_PAIR = 256, O_SERVER, O_WARMUP, O_SIZES, O_DEPTHS, O_FMSGS, O_FBYTES, O_FRUNS, O_FMEM, O_OMSGS,
        O_ORUNS, O_OSWEEPS, O_VERIFY, O_STAMP, O_CPU, O_TIMEOUT, O_JSON, O_EAL, O_SIGS, O_BSIZES, O_BREPS };
 
 void cli_parse(struct cli *c, int argc, char **argv)
@@ -178,6 +181,7 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		{ "flood-msgs", required_argument, 0, O_FMSGS },
 		{ "flood-bytes", required_argument, 0, O_FBYTES },
 		{ "flood-runs", required_argument, 0, O_FRUNS },
+		{ "flood-memory", required_argument, 0, O_FMEM },
 		{ "overlap-msgs", required_argument, 0, O_OMSGS },
 		{ "overlap-runs", required_argument, 0, O_ORUNS },
 		{ "overlap-sweeps", required_argument, 0, O_OSWEEPS },
@@ -233,6 +237,11 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		case O_FMSGS: p->flood_msgs = (uint32_t)number("--flood-msgs", optarg, 2, 100000000); break;
 		case O_FBYTES: p->flood_bytes = (uint32_t)number("--flood-bytes", optarg, 8, 1u << 31); break;
 		case O_FRUNS: flood_runs = (int)number("--flood-runs", optarg, 1, MAX_RUNS); break;
+		case O_FMEM:
+			if (strcmp(optarg, "warm") && strcmp(optarg, "cold"))
+				bad("--flood-memory %s: not warm or cold", optarg, "give --flood-memory warm or cold");
+			p->flood_cold = !strcmp(optarg, "cold");
+			break;
 		case O_OMSGS: p->overlap_msgs = (uint32_t)number("--overlap-msgs", optarg, 16, 10000000); break;
 		case O_ORUNS: p->overlap_runs = (uint32_t)number("--overlap-runs", optarg, 1, MAX_RUNS); break;
 		case O_OSWEEPS: p->overlap_sweeps = (uint32_t)number("--overlap-sweeps", optarg, 1, MAX_SWEEPS); break;

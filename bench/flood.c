@@ -10,9 +10,16 @@
  * message at the largest size (§4.2). Bandwidth = 1/G; the size at which a
  * message becomes "large" is M = g/G (§5.5).
  *
- * Every message of a run goes to its own place in the receiver's window, so
- * --verify can check each byte that arrived; its last 8 bytes are its token.
+ * The messages of a run but its last cycle through a window of
+ * FLOOD_WARM_BYTES at each end (at least two places), kept warm in the caches
+ * as bulk's one buffer is, so that flood and bulk see the same memory; the
+ * last has a place of its own, whose token the receiver waits for (a reused
+ * place holds earlier messages with the same bytes). --flood-memory cold
+ * gives every message its own place (a window of up to --flood-bytes, cold).
+ * A message's last 8 bytes are its token; --verify checks every byte of the
+ * last message at each place, and the NIC's count of deliveries.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +27,27 @@
 #include "post.h"
 
 #define FLOOD_MIN_MSGS 128u
+#define FLOOD_WARM_BYTES (256u << 10)
+
+/* The places the first n - 1 of a run's n messages cycle through; the last
+ * one's place is the next (place `slots`). */
+static uint32_t flood_slots(const struct plan *p, uint32_t size, uint32_t n)
+{
+	uint32_t slots = FLOOD_WARM_BYTES / size < 2 ? 2 : FLOOD_WARM_BYTES / size;
+
+	return p->flood_cold || slots > n - 1 ? n - 1 : slots;
+}
+
+static uint32_t place(uint32_t i, uint32_t slots, uint32_t n)
+{
+	return i == n - 1 ? slots : i % slots;
+}
+
+/* The last message of the run to go to place j (j <= slots). */
+static uint32_t last_at(uint32_t j, uint32_t slots, uint32_t n)
+{
+	return j == slots ? n - 1 : j + (n - 2 - j) / slots * slots;
+}
 
 uint32_t flood_msgs_for(const struct plan *p, uint32_t size)
 {
@@ -34,13 +62,15 @@ uint32_t flood_msgs_for(const struct plan *p, uint32_t size)
 static int client_point(struct session *s, uint32_t size, uint32_t q, uint32_t n, double *ns)
 {
 	unsigned flags = size <= s->caps->max_inline ? EEL_PUT_INLINE : 0;
-	uint32_t issued = 0, completed = 0, half = q / 2 ? q / 2 : 1;
+	uint32_t issued = 0, completed = 0, half = q / 2 ? q / 2 : 1, slots = flood_slots(&s->plan, size, n);
 	struct point_done d;
 	uint64_t t0, t1;
 
-	/* The payloads: tokens only, or the whole pattern under --verify. */
-	for (uint32_t i = 0; i < n; i++) {
-		uint8_t *m = s->data + (size_t)i * size;
+	/* The payloads, each place holding the last message sent from it: tokens
+	 * only, or the whole pattern under --verify. */
+	for (uint32_t j = 0; j <= slots; j++) {
+		uint8_t *m = s->data + (size_t)j * size;
+		uint32_t i = last_at(j, slots, n);
 
 		if (s->plan.verify)
 			pattern_fill(m, size, s->point, i);
@@ -59,11 +89,10 @@ static int client_point(struct session *s, uint32_t size, uint32_t q, uint32_t n
 		 * signalling: only the last put of each q/2 (and the very last)
 		 * asks for a completion, which says the q/2 before it are done */
 		while (issued < n && issued - completed < q) {
-			const uint8_t *src = s->data + (size_t)issued * size;
+			size_t at = (size_t)place(issued, slots, n) * size;
 			unsigned f = flags | ((issued + 1) % half == 0 || issued + 1 == n ? EEL_PUT_SIGNALED : 0);
 
-			if (eel_put(s->dev, s->data_mr, src, size, &s->peer_data, (uint64_t)issued * size, f,
-				    issued, 0))
+			if (eel_put(s->dev, s->data_mr, s->data + at, size, &s->peer_data, at, f, issued, 0))
 				return bench_fail("flood: put");
 			issued++;
 		}
@@ -98,11 +127,12 @@ static uint64_t rx_messages(struct session *s)
 static int server_point(struct session *s, uint32_t size, uint32_t n)
 {
 	struct point_done d = { 0 };
-	const volatile uint64_t *last = (const volatile uint64_t *)(s->data + (size_t)n * size - 8);
+	uint32_t slots = flood_slots(&s->plan, size, n);
+	const volatile uint64_t *last = (const volatile uint64_t *)(s->data + (size_t)(slots + 1) * size - 8);
 	uint64_t before = 0;
 
 	if (s->plan.verify) {
-		memset(s->data, 0xA5, (size_t)n * size);
+		memset(s->data, 0xA5, (size_t)(slots + 1) * size);
 		before = rx_messages(s);
 	}
 	if (server_ready(s))
@@ -114,8 +144,8 @@ static int server_point(struct session *s, uint32_t size, uint32_t n)
 		uint64_t after = rx_messages(s);
 		uint32_t bad_msgs = 0;
 
-		for (uint32_t i = 0; i < n; i++) {
-			uint32_t b = pattern_check(s->data + (size_t)i * size, size, s->point, i);
+		for (uint32_t j = 0; j <= slots; j++) {
+			uint32_t b = pattern_check(s->data + (size_t)j * size, size, s->point, last_at(j, slots, n));
 
 			d.bad_words += b;
 			bad_msgs += b != 0;
@@ -140,25 +170,63 @@ static const struct flood_point *point_at(const struct flood_res *f, uint32_t si
 	return NULL;
 }
 
-/* G, 1/G and g/G run by run: run r of the largest size less run r of the
- * smallest at G's depth (and g's run r at g's depth), for their spread. */
-static void flood_runs_derive(struct flood_res *f, uint32_t smin, uint32_t smax)
+/* The least-squares slope of t over the sizes from `from` up at depth q:
+ * from each point's minimum (run < 0) or its run r. 0 when there is no fit. */
+static double slope(const struct flood_res *f, const struct plan *p, uint32_t q, uint32_t from, int run)
 {
-	const struct flood_point *lo = point_at(f, smin, f->G_q), *hi = point_at(f, smax, f->G_q),
-				 *g = point_at(f, smin, f->g_q);
+	double x[MAX_SIZES], y[MAX_SIZES];
+	struct fit_line l;
+	int n = 0;
+
+	for (uint32_t k = 0; k < p->nsizes; k++) {
+		const struct flood_point *pt = point_at(f, p->sizes[k], q);
+
+		if (!pt || p->sizes[k] < from || (run >= 0 && (!pt->run || run >= pt->nrun)))
+			continue;
+		x[n] = p->sizes[k];
+		y[n++] = run < 0 ? pt->t.min : pt->run[run];
+	}
+	return n >= 2 && !fit_linear(x, y, n, &l) ? l.b : 0;
+}
+
+/* The smallest size of the bandwidth-bound ones at depth q: at or above
+ * M = g/G of the two largest sizes measured there, and at least those two
+ * (0: fewer than two sizes measured). */
+static uint32_t bandwidth_bound_from(const struct flood_res *f, const struct plan *p, uint32_t q, double g)
+{
+	uint32_t have[MAX_SIZES], n = 0;
+	double G0;
+
+	for (uint32_t k = 0; k < p->nsizes; k++)
+		if (point_at(f, p->sizes[k], q))
+			have[n++] = p->sizes[k];
+	if (n < 2)
+		return 0;
+	G0 = slope(f, p, q, have[n - 2], -1);
+	for (uint32_t k = 0; G0 > 0 && k + 2 < n; k++)
+		if (have[k] >= g / G0)
+			return have[k];
+	return have[n - 2];
+}
+
+/* G, 1/G and g/G run by run: the same fit on run r of each size at G's
+ * depth (and g's run r), for their spread. */
+static void flood_runs_derive(struct flood_res *f, const struct plan *p)
+{
+	const struct flood_point *g = point_at(f, p->sizes[0], f->g_q);
 	double G[MAX_RUNS], bw[MAX_RUNS], M[MAX_RUNS];
 	int n = 0;
 
 	memset(&f->G_runs, 0, sizeof(f->G_runs));
 	memset(&f->bw_runs, 0, sizeof(f->bw_runs));
 	memset(&f->M_runs, 0, sizeof(f->M_runs));
-	if (!lo || !hi || !g || !lo->run || !hi->run || !g->run || f->G_ns_per_byte <= 0)
+	if (!g || !g->run || f->G_ns_per_byte <= 0)
 		return;
-	for (int r = 0; r < lo->nrun && r < hi->nrun && r < g->nrun; r++) {
-		double Gr = (hi->run[r] - lo->run[r]) / (smax - smin);
+	for (int r = 0; r < g->nrun; r++) {
+		double Gr = slope(f, p, f->G_q, f->G_min_size, r);
 
 		if (Gr <= 0)
-			continue; /* this run's largest puts were no slower: no G from it */
+			continue; /* this run's large puts were no slower: no G from it */
 		G[n] = Gr;
 		bw[n] = 1 / Gr;
 		M[n++] = g->run[r] / Gr;
@@ -168,41 +236,33 @@ static void flood_runs_derive(struct flood_res *f, uint32_t smin, uint32_t smax)
 	f->M_runs = stat_of(M, n);
 }
 
-/* seed 000 §4.2: g from 8-byte floods (best over queue depths, Fig. 6),
- * G from the time per message at the largest size less g. */
+/* seed 000 §4.2: g, the best 8-byte gap over queue depths (Fig. 6). G, the
+ * gap per byte, at the depth that gave g: the least-squares slope of the time
+ * per message against its size over the bandwidth-bound sizes, those at or
+ * above M = g/G of the two largest sizes (at least those two); M = g/G from
+ * the same depth (§5.5). */
 void flood_derive(const struct session *s, struct flood_res *f)
 {
 	const struct plan *p = &s->plan;
-	uint32_t smin = p->sizes[0], smax = p->sizes[p->nsizes - 1];
+	uint32_t smin = p->sizes[0];
 
 	f->g_ns = 0;
 	f->G_ns_per_byte = 0;
 	for (uint32_t k = 0; k < p->ndepths; k++) {
-		const struct flood_point *lo = NULL, *hi = NULL;
+		const struct flood_point *lo = point_at(f, smin, p->depths[k]);
 
-		for (int i = 0; i < f->npt; i++)
-			if (f->pt[i].q == p->depths[k]) {
-				if (f->pt[i].size == smin)
-					lo = &f->pt[i];
-				if (f->pt[i].size == smax)
-					hi = &f->pt[i];
-			}
 		if (lo && (!f->g_ns || lo->t.min < f->g_ns)) {
 			f->g_ns = lo->t.min;
 			f->g_q = lo->q;
 		}
-		if (lo && hi && smax > smin) {
-			double G = (hi->t.min - lo->t.min) / (smax - smin);
-
-			if (G > 0 && (!f->G_ns_per_byte || G < f->G_ns_per_byte)) {
-				f->G_ns_per_byte = G;
-				f->G_q = hi->q;
-			}
-		}
 	}
+	f->G_q = f->g_q;
+	f->G_min_size = f->g_ns > 0 ? bandwidth_bound_from(f, p, f->G_q, f->g_ns) : 0;
+	if (f->G_min_size)
+		f->G_ns_per_byte = fmax(0, slope(f, p, f->G_q, f->G_min_size, -1));
 	f->bw_bytes_per_ns = f->G_ns_per_byte > 0 ? 1 / f->G_ns_per_byte : 0;
 	f->M_bytes = f->G_ns_per_byte > 0 ? f->g_ns / f->G_ns_per_byte : 0;
-	flood_runs_derive(f, smin, smax);
+	flood_runs_derive(f, p);
 }
 
 int flood_run(struct session *s, struct results *r)

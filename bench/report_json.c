@@ -203,6 +203,7 @@ static void options(struct json *j, const struct session *s)
 	json_u64(j, "flood_msgs", p->flood_msgs);
 	json_u64(j, "flood_bytes", p->flood_bytes);
 	json_u64(j, "flood_runs", p->flood_runs);
+	json_str(j, "flood_memory", p->flood_cold ? "cold" : "warm");
 	json_u64(j, "overlap_msgs", p->overlap_msgs);
 	json_u64(j, "overlap_runs", p->overlap_runs);
 	json_u64(j, "overlap_sweeps", p->overlap_sweeps);
@@ -239,7 +240,10 @@ static void parameters(struct json *j, const struct session *s, const struct res
 		json_obj(j, "G");
 		json_num(j, "ns_per_byte", r->fl.G_ns_per_byte);
 		json_u64(j, "q", r->fl.G_q);
-		json_str(j, "method", "seed 000 4.2: (t(largest) - t(smallest)) / (largest - smallest)");
+		json_u64(j, "from_size", r->fl.G_min_size);
+		json_str(j, "memory", s->plan.flood_cold ? "cold" : "warm");
+		json_str(j, "method", "seed 000 4.2: least-squares slope of the time per message over the "
+			 "bandwidth-bound sizes (from_size up) at the depth that gave g");
 		stat_obj(j, "runs", &r->fl.G_runs);
 		json_obj_end(j);
 		json_num(j, "bandwidth_bytes_per_ns", r->fl.bw_bytes_per_ns);

@@ -251,9 +251,10 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 		if (r->fl.G_ns_per_byte > 0) {
 			/* the first column: from the minimum timings (seed 000), as g's; then the
 			 * median and spread of the same taken run by run */
-			fprintf(f, "  %-20s %8.4f ns/B %8.4f ns/B %6.1f %%  %8s   flood %u B..%u B at q=%u (4.2)\n",
-				"G", r->fl.G_ns_per_byte, r->fl.G_runs.median, 100 * r->fl.G_runs.spread, "",
-				s->plan.sizes[0], s->plan.sizes[s->plan.nsizes - 1], r->fl.G_q);
+			fprintf(f, "  %-20s %8.4f ns/B %8.4f ns/B %6.1f %%  %8s   least squares, flood %u..%u B at g's q=%u, "
+				"%s memory (4.2)\n", "G", r->fl.G_ns_per_byte, r->fl.G_runs.median, 100 * r->fl.G_runs.spread,
+				"", r->fl.G_min_size, s->plan.sizes[s->plan.nsizes - 1], r->fl.G_q,
+				s->plan.flood_cold ? "cold" : "warm");
 			fprintf(f, "  %-20s %8.2f GB/s %8.2f GB/s %6.1f %%  %8s   1/G\n", "bandwidth",
 				r->fl.bw_bytes_per_ns, r->fl.bw_runs.median, 100 * r->fl.bw_runs.spread, "");
 			fprintf(f, "  %-20s %10.0f B  %10.0f B  %6.1f %%  %8s   g/G: larger messages are bandwidth-bound (5.5)\n",

@@ -210,12 +210,14 @@ static void test_flood(void)
 	flood_derive(&s, &f);
 	CHECK_EQ_D(f.g_ns, 400, 0);        /* the best 8-byte gap over the depths */
 	CHECK_EQ_U(f.g_q, 16);
-	CHECK_EQ_D(f.G_ns_per_byte, 0.25, 0); /* the smallest per-byte gap */
-	CHECK_EQ_U(f.G_q, 4);
-	CHECK_EQ_D(f.bw_bytes_per_ns, 4, 0);
-	CHECK_EQ_D(f.M_bytes, 1600, 0);   /* g / G */
+	/* G at the depth that gave g (seed 000 4.2; it was the smallest over
+	 * the depths: 0.25 at q = 4), M = g/G from that same depth */
+	CHECK_EQ_D(f.G_ns_per_byte, 0.3, 1e-12);
+	CHECK_EQ_U(f.G_q, 16);
+	CHECK_EQ_D(f.bw_bytes_per_ns, 1 / 0.3, 1e-9);
+	CHECK_EQ_D(f.M_bytes, 400 / 0.3, 1e-9);
 
-	/* G from one depth only when the other lacks its large-size point */
+	/* g's depth has no large-size point: no G (not another depth's) */
 	f.npt = 0;
 	n = 0;
 	pts[n++] = point(8, 1, 1000, 0.125);
@@ -225,8 +227,7 @@ static void test_flood(void)
 	f.npt = n;
 	flood_derive(&s, &f);
 	CHECK_EQ_D(f.g_ns, 300, 0);
-	CHECK_EQ_D(f.G_ns_per_byte, 0.125, 0);
-	CHECK_EQ_D(f.M_bytes, 2400, 0);
+	CHECK(f.G_ns_per_byte == 0 && f.M_bytes == 0, "no G at g's depth: G %g M %g", f.G_ns_per_byte, f.M_bytes);
 
 	/* no per-byte cost at all: G, bandwidth and M are 0, not infinite */
 	n = 0;
@@ -238,7 +239,35 @@ static void test_flood(void)
 	      "flat: g %g G %g bw %g M %g", f.g_ns, f.G_ns_per_byte, f.bw_bytes_per_ns, f.M_bytes);
 	CHECK(f.G_runs.n == 0, "flat: no G run by run either (%d)", f.G_runs.n);
 
-	/* G run by run: run r of the largest size less run r of the smallest */
+	/* the least-squares slope over the bandwidth-bound sizes, not a difference
+	 * of the largest and the smallest: flat at 1000 ns up to 1024 B, then
+	 * 0.25 ns a byte. The two largest give G = 0.25, M = 4000 B: the fit runs
+	 * over 4096 B and up and finds 0.25 exactly (the largest less the
+	 * smallest gave 0.2481) */
+	{
+		static const uint32_t many[] = { 8, 64, 1024, 4096, 16384, 65536, 131072 };
+		struct flood_point lin[7];
+		struct session s7 = { 0 };
+
+		s7.plan.nsizes = 7;
+		memcpy(s7.plan.sizes, many, sizeof(many));
+		s7.plan.ndepths = 1;
+		s7.plan.depths[0] = 8;
+		for (int i = 0; i < 7; i++) {
+			lin[i] = point(many[i], 8, 1000, 0);
+			if (many[i] > 1024)
+				lin[i].t.min = 1000 + 0.25 * (many[i] - 1024);
+		}
+		memset(&f, 0, sizeof(f));
+		f.pt = lin;
+		f.npt = 7;
+		flood_derive(&s7, &f);
+		CHECK_EQ_D(f.G_ns_per_byte, 0.25, 1e-12);
+		CHECK_EQ_U(f.G_min_size, 4096);
+		CHECK_EQ_D(f.M_bytes, 4000, 1e-9);
+	}
+
+	/* G run by run: the same fit on run r of each size */
 	{
 		double lo[4] = { 1000, 1010, 990, 1000 }, hi[4] = { 1000 + 0.125 * 131064, 1010 + 0.25 * 131064,
 								    990 + 0.125 * 131064, 1000 + 0.5 * 131064 };
@@ -250,6 +279,7 @@ static void test_flood(void)
 		pts[n] = point(131072, 1, 990, 0.125);
 		pts[n].run = hi;
 		pts[n++].nrun = 4;
+		f.pt = pts;
 		f.npt = n;
 		flood_derive(&s, &f);
 		CHECK(f.G_runs.n == 4, "four runs give four G: %d", f.G_runs.n);
