@@ -296,7 +296,7 @@ struct bulk_point {
 	uint32_t size;
 	struct stat t;       /* n-byte store and its completion (seed 002 T(n)) */
 	struct stat echo;    /* ping-pong RTT/2 of n bytes (seeds 003, 004) */
-	double o_s_ns;       /* o(n): send-only cost from a short D = 0 signature */
+	double o_s_ns;       /* o(n): send-only cost from a short D = 0 signature (NAN: no send-only regime) */
 };
 
 struct fit_line {
@@ -309,14 +309,18 @@ struct bulk_res {
 	struct bulk_point pt[MAX_SIZES];
 	int npt;
 	struct fit_line t0r;         /* T(n) = T0 + n / R */
-	struct fit_line hockney;     /* echo = alpha + beta n */
+	struct fit_line hockney;     /* echo = alpha + beta n (seed 004's least-squares line) */
 	double n_half;               /* seed 004: alpha / beta, the size at half the asymptotic bandwidth */
+	double err_h003;             /* seed 003's Hockney, t0 + n tb (t0 measured, tb the slope) */
+	double lat0_ns;              /* seed 004: the latency, echo at the smallest size */
+	double bw_1e6;               /* seed 004: bytes / (RTT/2) at 10^6 B (0: not measured) */
 	double m003_t0, m003_ti, m003_tb;
 	double err_hockney, err_003, err_loggp;
 	int have_loggp;
 	double loggp_os, loggp_L, loggp_or, loggp_G;
 	uint32_t v_size[VALIDATE_SIZES];
 	double v_meas[VALIDATE_SIZES];
+	int nv;                      /* random sizes measured (VALIDATE_SIZES unless the range is too small) */
 };
 
 /* the decomposition of EEL on any NIC (decompose.c) */
@@ -420,6 +424,8 @@ int sig_server_phase(struct session *s, int host_reply);
 int sig_client_phase_end(struct session *s);
 double t975(double nu);
 void bulk_fit(struct bulk_res *b, const struct results *r);
+int random_sizes(const struct plan *p, uint32_t *out);
+int send_only_regime(const struct sig_curve *c, double o_ns, double t_ns);
 int decompose_run(struct session *s, struct results *r);
 /* put, dma, ereg: the inline put, the DMA'd put and the E-register store,
  * stamped with their runs interleaved (each NULL where not measured) */

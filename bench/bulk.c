@@ -9,8 +9,14 @@
  *         signature at that size (seed 002, "Bulk-transfer overhead");
  *   echo  ping-pong of n bytes, RTT/2 (seed 003: 150 measurements per size,
  *         the minimum; seed 004: the echo test), the T(n) the fits model.
- * Then 20 random sizes are measured the same way to judge the fits (fit.c).
- * Every figure is the minimum over bulk_reps repetitions (seeds 003, 004).
+ * Sizes are the NIC's smallest (8 B) and powers of 4 up to 1 MiB (seed 003:
+ * powers of 4 from 0 B). 20 random sizes, uniform over the range, distinct
+ * and none a fitted size, are measured the same way, interleaved with the
+ * fitted ones (two after each), to judge the fits (fit.c); and 10^6 B, for
+ * seed 004's bandwidth. Every figure is the minimum over bulk_reps
+ * repetitions (seeds 003, 004). Where a size's signature has no send-only
+ * regime (its first requests already cost the steady state's gap, or more
+ * than T(n)), o(n) is not reported: there is nothing to read it from.
  */
 #include <math.h>
 #include <string.h>
@@ -40,18 +46,26 @@ static void fill(struct session *s, uint8_t *m, uint32_t size, uint32_t i)
 		memcpy(m + size - 8, &tok, 8);
 }
 
-/* The echo: the client sends n bytes, the server sends them back. */
+/* The echo: the client sends n bytes, the server sends them back. A put
+ * that is not inline is read from its source while it goes out (a message
+ * longer than the NIC's window of packets goes out as ACKs come back), so
+ * each end takes its last put's completion before it fills the source again:
+ * outside the timed round trip, and by then it is there (the peer's message
+ * carried the ACK). */
 static int echo(struct session *s, uint32_t size, uint32_t reps, struct stat *st)
 {
 	uint8_t *src = s->data + max_size(&s->plan);   /* the upper half is the source */
-	unsigned flags = size <= s->caps->max_inline ? EEL_PUT_INLINE : 0;
+	unsigned flags = size <= s->caps->max_inline ? EEL_PUT_INLINE : EEL_PUT_SIGNALED;
 	double v[1024];
 	uint32_t bad = 0;
 
 	for (uint32_t i = 0; i < reps; i++) {
 		const volatile uint64_t *last = (const volatile uint64_t *)(s->data + size - 8);
-		uint64_t t0 = eel_cycles(), t1;
+		uint64_t t0, t1;
 
+		if (i && (flags & EEL_PUT_SIGNALED) && poll_at_least(s, 1, "echo: the last put's completion") < 0)
+			return -1;
+		t0 = eel_cycles();
 		fill(s, src, size, i);
 		if (!s->server &&
 		    eel_put(s->dev, s->data_mr, src, size, &s->peer_data, 0, flags, i, 0))
@@ -67,6 +81,8 @@ static int echo(struct session *s, uint32_t size, uint32_t reps, struct stat *st
 		if (i < 1024)
 			v[i] = cyc_ns(s, (double)(t1 - t0 - s->clk->timer_cycles)) / 2;
 	}
+	if (reps && (flags & EEL_PUT_SIGNALED) && poll_at_least(s, 1, "echo: the last put's completion") < 0)
+		return -1;
 	if (bad) {
 		fprintf(stderr, "eel-bench: --verify: %u words of %u-byte echoes arrived wrong\n", bad, size);
 		return -1;
@@ -119,6 +135,8 @@ static int client_size(struct session *s, uint32_t size, struct bulk_point *p, s
 			return -1;
 		/* o(n): the mean cost over the send-only regime (seed 002 Fig. 10) */
 		p->o_s_ns = sig_send_only_cost(&c);
+		if (!send_only_regime(&c, p->o_s_ns, p->t.min))
+			p->o_s_ns = NAN;
 		if (sig_client_phase_end(s))
 			return -1;
 		s->point++;
@@ -130,6 +148,13 @@ static int client_size(struct session *s, uint32_t size, struct bulk_point *p, s
 		return -1;
 	s->point++;
 	return 0;
+}
+
+/* Does a size's signature have a send-only regime: a head cheaper than its
+ * steady state (by 10%: the first requests only issue) and than T(n)? */
+int send_only_regime(const struct sig_curve *c, double o_ns, double t_ns)
+{
+	return o_ns > 0 && o_ns < 0.9 * c->g_ns && o_ns < t_ns;
 }
 
 static int server_follow(struct session *s)
@@ -157,28 +182,37 @@ static int server_follow(struct session *s)
 	}
 }
 
-/* 20 sizes, log-uniform between the smallest and largest, multiples of 8,
- * the same on every run (a fixed seed). */
-static void random_sizes(const struct plan *p, uint32_t *out)
+/* 20 sizes, uniformly random between the smallest and the largest fitted
+ * size, multiples of 8, distinct and none a fitted size; the same on every
+ * run (a fixed seed). Returns how many (fewer when the range has too few). */
+int random_sizes(const struct plan *p, uint32_t *out)
 {
-	double lo = log((double)p->bulk_sizes[0]), hi = log((double)max_size(p));
+	uint32_t lo = p->bulk_sizes[0] / 8, hi = max_size(p) / 8;
 	uint64_t x = 0x9E3779B97F4A7C15ull;
+	int n = 0;
 
-	for (int i = 0; i < VALIDATE_SIZES; i++) {
+	for (int tries = 0; n < VALIDATE_SIZES && tries < 100 * VALIDATE_SIZES; tries++) {
 		uint32_t v;
+		int dup = 0;
 
 		x ^= x >> 12;
 		x ^= x << 25;
 		x ^= x >> 27;
-		v = (uint32_t)exp(lo + (hi - lo) * (double)((x * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0);
-		out[i] = v < 8 ? 8 : v / 8 * 8;
+		v = 8 * (lo + (uint32_t)((x * 0x2545F4914F6CDD1Dull >> 11) % (uint64_t)(hi - lo + 1)));
+		for (uint32_t k = 0; k < p->nbulk; k++)
+			dup |= p->bulk_sizes[k] == v;
+		for (int k = 0; k < n; k++)
+			dup |= out[k] == v;
+		if (!dup)
+			out[n++] = v;
 	}
+	return n;
 }
 
 void bulk_fit(struct bulk_res *b, const struct results *r)
 {
 	double x[MAX_SIZES], ty[MAX_SIZES], ey[MAX_SIZES], ph[VALIDATE_SIZES], p3[VALIDATE_SIZES],
-		pl[VALIDATE_SIZES];
+		pl[VALIDATE_SIZES], h3[VALIDATE_SIZES];
 
 	for (int i = 0; i < b->npt; i++) {
 		x[i] = b->pt[i].size;
@@ -192,6 +226,7 @@ void bulk_fit(struct bulk_res *b, const struct results *r)
 	b->m003_t0 = b->npt ? b->pt[0].echo.min : 0;
 	b->m003_ti = b->hockney.a;
 	b->m003_tb = b->hockney.b;
+	b->lat0_ns = b->m003_t0;
 	b->have_loggp = r->sig.done && r->fl.done;
 	if (b->have_loggp) {
 		b->loggp_os = r->sig.o_s_ns;
@@ -199,16 +234,18 @@ void bulk_fit(struct bulk_res *b, const struct results *r)
 		b->loggp_or = r->sig.o_r_ns;
 		b->loggp_G = r->fl.G_ns_per_byte;
 	}
-	for (int i = 0; i < VALIDATE_SIZES; i++) {
+	for (int i = 0; i < b->nv; i++) {
 		double n = b->v_size[i];
 
 		ph[i] = b->hockney.a + b->hockney.b * n;
 		p3[i] = model003(b->m003_t0, b->m003_ti, b->m003_tb, n);
 		pl[i] = b->loggp_os + b->loggp_L + b->loggp_or + b->loggp_G * n;
+		h3[i] = b->m003_t0 + b->m003_tb * n;
 	}
-	b->err_hockney = mean_abs_rel_err(ph, b->v_meas, VALIDATE_SIZES);
-	b->err_003 = mean_abs_rel_err(p3, b->v_meas, VALIDATE_SIZES);
-	b->err_loggp = b->have_loggp ? mean_abs_rel_err(pl, b->v_meas, VALIDATE_SIZES) : 0;
+	b->err_hockney = mean_abs_rel_err(ph, b->v_meas, b->nv);
+	b->err_003 = mean_abs_rel_err(p3, b->v_meas, b->nv);
+	b->err_h003 = mean_abs_rel_err(h3, b->v_meas, b->nv);
+	b->err_loggp = b->have_loggp ? mean_abs_rel_err(pl, b->v_meas, b->nv) : 0;
 }
 
 int bulk_run(struct session *s, struct results *r)
@@ -216,18 +253,32 @@ int bulk_run(struct session *s, struct results *r)
 	struct bulk_res *b = &r->bulk;
 	struct ov_point stop = { 0, 0, 0, 0, 0 };
 
+	int v = 0;
+
 	if (s->server)
 		return server_follow(s);
-	for (uint32_t i = 0; i < s->plan.nbulk; i++)
+	b->nv = random_sizes(&s->plan, b->v_size);
+	/* the fitted sizes, each followed by its share of the random ones */
+	for (uint32_t i = 0; i < s->plan.nbulk; i++) {
+		int upto = (int)((i + 1) * (uint32_t)b->nv / s->plan.nbulk);
+
 		if (client_size(s, s->plan.bulk_sizes[i], &b->pt[b->npt++], &r->sig, 1))
 			return -1;
-	random_sizes(&s->plan, b->v_size);
-	for (int i = 0; i < VALIDATE_SIZES; i++) {
+		for (; v < upto; v++) {
+			struct bulk_point p;
+
+			if (client_size(s, b->v_size[v], &p, &r->sig, 0))
+				return -1;
+			b->v_meas[v] = p.echo.min;
+		}
+	}
+	/* seed 004's bandwidth: n / (RTT/2) at 10^6 bytes, where the sizes reach it */
+	if (max_size(&s->plan) >= 1000000) {
 		struct bulk_point p;
 
-		if (client_size(s, b->v_size[i], &p, &r->sig, 0))
+		if (client_size(s, 1000000, &p, &r->sig, 0))
 			return -1;
-		b->v_meas[i] = p.echo.min;
+		b->bw_1e6 = 1e6 / p.echo.min;
 	}
 	if (eel_oob_send(s->oob, OOB_POINT, &stop, sizeof(stop)))
 		return bench_fail("bulk: ending");

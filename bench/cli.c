@@ -42,7 +42,7 @@ static const char usage_text[] =
 "                        min, median and spread (default 3)\n"
 "      --sig-samples N   signature: samples per point at most, taken in batches of\n"
 "                        50 until 5% accuracy at 95% confidence (default 500)\n"
-"      --bulk-sizes LIST bulk transfer sizes (default 8..131072 in powers of 4)\n"
+"      --bulk-sizes LIST bulk transfer sizes (default 8 and 16..1048576 in powers of 4)\n"
 "      --bulk-reps N     repetitions per bulk size; the minimum is kept (default 150)\n"
 "      --verify          check every delivered byte; fail on any loss,\n"
 "                        duplicate or corruption\n"
@@ -216,8 +216,8 @@ void cli_parse(struct cli *c, int argc, char **argv)
 	p->timeout_ms = 10000;
 	p->nsizes = list("--sizes", "8..131072", p->sizes, MAX_SIZES, 8, 1u << 30, 1);
 	p->ndepths = list("--depths", "1..64", p->depths, MAX_DEPTHS, 1, 4096, 0);
-	p->nbulk = list("--bulk-sizes", "8,32,128,512,2048,8192,32768,131072", p->bulk_sizes, MAX_SIZES, 8,
-			1u << 26, 1);
+	p->nbulk = list("--bulk-sizes", "8,16,64,256,1024,4096,16384,65536,262144,1048576", p->bulk_sizes,
+			MAX_SIZES, 8, 1u << 26, 1);
 	p->bulk_reps = 150;
 	p->sig_max_samples = 500;
 

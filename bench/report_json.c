@@ -2,6 +2,7 @@
  * described in README.md "JSON schema"). Written to FILE.tmp and renamed,
  * so a failed run never leaves half a file. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -438,6 +439,7 @@ static void bulk(struct json *j, const struct results *r)
 		json_num(j, "bw_bytes_per_ns", b->pt[i].size / b->pt[i].t.min);
 		stat_obj(j, "echo_ns", &b->pt[i].echo);
 		json_num(j, "o_s_ns", b->pt[i].o_s_ns);
+		json_bool(j, "send_only", isfinite(b->pt[i].o_s_ns));
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -456,6 +458,18 @@ static void bulk(struct json *j, const struct results *r)
 	json_num(j, "err", b->err_hockney);
 	json_str(j, "on", "echo_ns");
 	json_str(j, "method", "seed 004 2.2: t = alpha + beta n, least squares; n_1/2 = alpha/beta");
+	json_obj_end(j);
+	json_obj(j, "hockney003");
+	json_num(j, "t0_ns", b->m003_t0);
+	json_num(j, "tb_ns_per_byte", b->m003_tb);
+	json_num(j, "err", b->err_h003);
+	json_str(j, "on", "echo_ns");
+	json_str(j, "method", "seed 003 2: Hockney's T = t0 + n tb, t0 measured at the smallest size, tb the slope");
+	json_obj_end(j);
+	json_obj(j, "seed004");
+	json_num(j, "latency_ns", b->lat0_ns);
+	json_num(j, "bw_1e6_bytes_per_ns", b->bw_1e6);
+	json_str(j, "method", "seed 004: echo at the smallest size; 10^6 B / (RTT/2)");
 	json_obj_end(j);
 	json_obj(j, "model003");
 	json_num(j, "t0_ns", b->m003_t0);
@@ -478,13 +492,14 @@ static void bulk(struct json *j, const struct results *r)
 		json_obj_end(j);
 	}
 	json_arr(j, "validation");
-	for (int i = 0; i < VALIDATE_SIZES; i++) {
+	for (int i = 0; i < b->nv; i++) {
 		double n = b->v_size[i];
 
 		json_obj(j, NULL);
 		json_u64(j, "size", b->v_size[i]);
 		json_num(j, "measured_ns", b->v_meas[i]);
 		json_num(j, "hockney_ns", b->hockney.a + b->hockney.b * n);
+		json_num(j, "hockney003_ns", b->m003_t0 + b->m003_tb * n);
 		json_num(j, "model003_ns", model003(b->m003_t0, b->m003_ti, b->m003_tb, n));
 		if (b->have_loggp)
 			json_num(j, "loggp_ns", b->loggp_os + b->loggp_L + b->loggp_or + b->loggp_G * n);

@@ -89,13 +89,30 @@ static void bulk_rows(FILE *f, const struct results *r)
 	const struct bulk_res *b = &r->bulk;
 
 	fprintf(f, "\n  bulk transfers (seed 002; echo and fits seeds 003, 004)\n");
+	int absent = 0;
+
 	fprintf(f, "  %10s %12s %10s %12s %12s\n", "size (B)", "T(n) ns", "BW GB/s", "o(n) ns", "echo ns");
-	for (int i = 0; i < b->npt; i++)
-		fprintf(f, "  %10u %12.1f %10.3f %12.1f %12.1f\n", b->pt[i].size, b->pt[i].t.min,
-			b->pt[i].size / b->pt[i].t.min, b->pt[i].o_s_ns, b->pt[i].echo.min);
+	for (int i = 0; i < b->npt; i++) {
+		char o[16];
+
+		snprintf(o, sizeof(o), isfinite(b->pt[i].o_s_ns) ? "%.1f" : "-", b->pt[i].o_s_ns);
+		absent += !isfinite(b->pt[i].o_s_ns);
+		fprintf(f, "  %10u %12.1f %10.3f %12s %12.1f\n", b->pt[i].size, b->pt[i].t.min,
+			b->pt[i].size / b->pt[i].t.min, o, b->pt[i].echo.min);
+	}
+	if (absent)
+		fprintf(f, "  (o(n) -: no send-only regime at that size, its first stores already cost the gap)\n");
 	fprintf(f, "  T0 + n/R             T0 %.1f ns, R %.3f GB/s (a line through T(n); T0 is only its intercept)\n",
 		b->t0r.a, b->t0r.b > 0 ? 1 / b->t0r.b : 0);
-	fprintf(f, "  Hockney (seed 004)   alpha %.1f ns, beta %.5f ns/B (%.3f GB/s), n_1/2 %.0f B; error %.1f%%\n",
+	fprintf(f, "  seed 004             latency %.1f ns (echo at %u B); bandwidth at 10^6 B ", b->lat0_ns,
+		b->npt ? b->pt[0].size : 0);
+	if (b->bw_1e6 > 0)
+		fprintf(f, "%.3f GB/s (n / (RTT/2))\n", b->bw_1e6);
+	else
+		fprintf(f, "not measured (sizes below 10^6 B)\n");
+	fprintf(f, "  Hockney (seed 003)   t0 + n tb: t0 %.1f ns (measured), tb %.5f ns/B; error %.1f%%\n", b->m003_t0,
+		b->m003_tb, 100 * b->err_h003);
+	fprintf(f, "  line (seed 004)      alpha %.1f ns, beta %.5f ns/B (%.3f GB/s), n_1/2 %.0f B; error %.1f%%\n",
 		b->hockney.a, b->hockney.b, b->hockney.b > 0 ? 1 / b->hockney.b : 0,
 		b->n_half, 100 * b->err_hockney);
 	fprintf(f, "  seed 003 model       t0 %.1f ns, ti %.1f ns, tb %.5f ns/B; error %.1f%%\n", b->m003_t0,
@@ -103,8 +120,8 @@ static void bulk_rows(FILE *f, const struct results *r)
 	if (b->have_loggp)
 		fprintf(f, "  LogGP                o_s + L + o_r + G n = %.1f + %.1f + %.1f + %.5f n; error %.1f%%\n",
 			b->loggp_os, b->loggp_L, b->loggp_or, b->loggp_G, 100 * b->err_loggp);
-	fprintf(f, "  (errors: average absolute relative error on %d random sizes, seed 003 section 3)\n",
-		VALIDATE_SIZES);
+	fprintf(f, "  (errors: average absolute relative error on %d random sizes, uniform over the range and\n"
+		"   measured among the fitted ones, seed 003 section 3)\n", b->nv);
 }
 
 static void curves(FILE *f, const struct results *r)

@@ -134,11 +134,17 @@ static void bulk_fits(void)
 	r.sig.L_ns = L;
 	r.sig.o_r_ns = orr;
 	r.fl.G_ns_per_byte = G;
+	b->nv = VALIDATE_SIZES;
 	for (int i = 0; i < VALIDATE_SIZES; i++) {
 		b->v_size[i] = 8 + 6000 * i;
 		b->v_meas[i] = alpha + beta * b->v_size[i];
 	}
 	bulk_fit(b, &r);
+	/* seed 003's Hockney, t0 + n tb with t0 measured (not the regression's
+	 * intercept, seed 004's alpha): off the line by t0 - alpha = 8 beta */
+	CHECK(b->err_h003 > 0 && b->err_hockney < b->err_h003, "seed 003's Hockney %g beside seed 004's line %g",
+	      b->err_h003, b->err_hockney);
+	CHECK_EQ_D(b->lat0_ns, alpha + beta * 8, 1e-9);
 	CHECK_EQ_D(b->hockney.a, alpha, 1e-6);
 	CHECK_EQ_D(b->hockney.b, beta, 1e-12);
 	CHECK_EQ_D(b->n_half, alpha / beta, 1e-6);
@@ -162,6 +168,11 @@ static void bulk_fits(void)
 		b->v_meas[i] = os + L + orr + G * b->v_size[i];
 	bulk_fit(b, &r);
 	CHECK_EQ_D(b->err_loggp, 0, 1e-12);
+	/* the measured points on seed 003's Hockney: its error 0, the line's not */
+	for (int i = 0; i < VALIDATE_SIZES; i++)
+		b->v_meas[i] = alpha + beta * 8 + beta * b->v_size[i];
+	bulk_fit(b, &r);
+	CHECK_EQ_D(b->err_h003, 0, 1e-12);
 	/* no signature: no LogGP prediction, no error claimed */
 	r.sig.done = 0;
 	bulk_fit(b, &r);
@@ -356,8 +367,56 @@ static void decompose(void)
 	CHECK_EQ_D(d.part[7].ns, 1000 - 7 * 50, 1e-9);
 }
 
+/* seed 003's 20 validation sizes: distinct, uniformly random over the
+ * range, multiples of 8, none a fitted size (they were log-uniform, and
+ * could repeat or land on a fitted size) */
+static void validation_sizes(void)
+{
+	struct plan p;
+	uint32_t v[VALIDATE_SIZES];
+	int n, below_mid = 0;
+
+	memset(&p, 0, sizeof(p));
+	p.nbulk = 10;
+	for (uint32_t k = 0; k < 10; k++)
+		p.bulk_sizes[k] = k ? 16u << (2 * (k - 1)) : 8;  /* 8, 16, 64, ..., 1 MiB */
+	n = random_sizes(&p, v);
+	CHECK(n == VALIDATE_SIZES, "%d sizes", n);
+	for (int i = 0; i < n; i++) {
+		CHECK(v[i] >= 8 && v[i] <= 1048576 && v[i] % 8 == 0, "size %u", v[i]);
+		for (uint32_t k = 0; k < p.nbulk; k++)
+			CHECK(v[i] != p.bulk_sizes[k], "size %u is a fitted size", v[i]);
+		for (int j = 0; j < i; j++)
+			CHECK(v[i] != v[j], "size %u twice", v[i]);
+		below_mid += v[i] < 524288;
+	}
+	/* uniform, not log-uniform: about half below the middle (log-uniform put 19 of 20 there) */
+	CHECK(below_mid >= 4 && below_mid <= 16, "%d of 20 below the middle of the range", below_mid);
+	/* a range with fewer free sizes than 20: as many as there are, still distinct */
+	p.nbulk = 2;
+	p.bulk_sizes[0] = 8;
+	p.bulk_sizes[1] = 64;
+	n = random_sizes(&p, v);
+	CHECK(n == 6, "8..64 leaves 6 sizes that are not fitted ones: %d", n);
+}
+
+/* seed 002's bulk o(n): no send-only regime when the first requests
+ * already cost the steady state's gap, or more than T(n) */
+static void send_only(void)
+{
+	struct sig_curve c;
+
+	memset(&c, 0, sizeof(c));
+	c.g_ns = 1000;
+	CHECK(send_only_regime(&c, 300, 2000), "300 ns before a 1000 ns gap is send-only");
+	CHECK(!send_only_regime(&c, 950, 2000), "950 ns before a 1000 ns gap is the gap");
+	CHECK(!send_only_regime(&c, 500, 400), "o(n) above T(n)");
+}
+
 int main(void)
 {
+	validation_sizes();
+	send_only();
 	signature();
 	signature_cold_first_point();
 	bulk_fits();
