@@ -1,4 +1,4 @@
-/* bench/bench.h — eel-bench: the seed papers' microbenchmarks over libeel.
+/* bench/bench.h — eel-bench: the microbenchmarks of the papers in data/papers.md over libeel.
  *
  * Both ends run the same plan in lock step: the client sends it, the server
  * follows it. Each measurement has a client side (it keeps the time) and a
@@ -36,8 +36,8 @@ enum test_bit {
 struct plan {
 	uint32_t version;
 	uint32_t tests;          /* enum test_bit */
-	uint32_t iters;          /* ping-pong round trips per run (seed 000 §4: 10,000) */
-	uint32_t runs;           /* runs per measurement (seed 000 §4: >= 10) */
+	uint32_t iters;          /* ping-pong round trips per run (Bell et al. 2003 §4: 10,000) */
+	uint32_t runs;           /* runs per measurement (Bell et al. 2003 §4: >= 10) */
 	uint32_t warmup;         /* round trips before the first run */
 	uint32_t flood_msgs;     /* messages per flood run, at most */
 	uint32_t flood_bytes;    /* bytes per flood run, at most (large sizes send fewer) */
@@ -55,7 +55,7 @@ struct plan {
 	uint32_t sig_max_samples;/* signature: samples per point at most (5%/95% or this) */
 	uint32_t nbulk;
 	uint32_t bulk_sizes[MAX_SIZES];
-	uint32_t bulk_reps;      /* repetitions per bulk size (seed 003: 150) */
+	uint32_t bulk_reps;      /* repetitions per bulk size (Taboada et al. 2003: 150) */
 };
 
 /* One end of a measurement session. */
@@ -148,13 +148,13 @@ struct flood_res {
 	int done;
 	struct flood_point *pt;
 	int npt;
-	double g_ns;           /* best 8-byte gap over queue depths (seed 000 Fig. 6) */
+	double g_ns;           /* best 8-byte gap over queue depths (Bell et al. 2003 Fig. 6) */
 	uint32_t g_q;
-	double G_ns_per_byte;  /* per-byte gap (seed 000 §4.2): least squares over the bandwidth-bound sizes */
+	double G_ns_per_byte;  /* per-byte gap (Bell et al. 2003 §4.2): least squares over the bandwidth-bound sizes */
 	uint32_t G_q;          /* ... at the depth that gave g */
 	uint32_t G_min_size;   /* the smallest size in the fit (the largest is the flood's) */
 	double bw_bytes_per_ns;/* 1/G */
-	double M_bytes;        /* g/G (seed 000 §5.5) */
+	double M_bytes;        /* g/G (Bell et al. 2003 §5.5) */
 	/* the same run by run (run r of the largest size less run r of the
 	 * smallest, at G's depth): how far G, 1/G and g/G are known */
 	struct stat G_runs, bw_runs, M_runs;
@@ -259,7 +259,7 @@ struct limit_res {
 	struct stat eel_beside, eel_over;
 };
 
-/* seed 002: the communication microbenchmark's signature */
+/* Culler et al. 1996: the communication microbenchmark's signature */
 #define SIG_MAX_M 24
 #define SIG_CURVES 4
 struct sig_point {
@@ -291,11 +291,11 @@ struct signature_res {
 	int points, unconverged;
 };
 
-/* seed 002 bulk transfers and seeds 003/004 echo, with the fits */
+/* Culler et al. 1996 bulk transfers and seeds 003/004 echo, with the fits */
 struct bulk_point {
 	uint32_t size;
-	struct stat t;       /* n-byte store and its completion (seed 002 T(n)) */
-	struct stat echo;    /* ping-pong RTT/2 of n bytes (seeds 003, 004) */
+	struct stat t;       /* n-byte store and its completion (Culler et al. 1996 T(n)) */
+	struct stat echo;    /* ping-pong RTT/2 of n bytes (Taboada et al. 2003, Dongarra & Dunigan 1997) */
 	double o_s_ns;       /* o(n): send-only cost from a short D = 0 signature (NAN: no send-only regime) */
 };
 
@@ -309,11 +309,11 @@ struct bulk_res {
 	struct bulk_point pt[MAX_SIZES];
 	int npt;
 	struct fit_line t0r;         /* T(n) = T0 + n / R */
-	struct fit_line hockney;     /* echo = alpha + beta n (seed 004's least-squares line) */
-	double n_half;               /* seed 004: alpha / beta, the size at half the asymptotic bandwidth */
-	double err_h003;             /* seed 003's Hockney, t0 + n tb (t0 measured, tb the slope) */
-	double lat0_ns;              /* seed 004: the latency, echo at the smallest size */
-	double bw_1e6;               /* seed 004: bytes / (RTT/2) at 10^6 B (0: not measured) */
+	struct fit_line hockney;     /* echo = alpha + beta n (Dongarra & Dunigan 1997's least-squares line) */
+	double n_half;               /* Dongarra & Dunigan 1997: alpha / beta, the size at half the asymptotic bandwidth */
+	double err_h003;             /* Taboada et al. 2003's Hockney, t0 + n tb (t0 measured, tb the slope) */
+	double lat0_ns;              /* Dongarra & Dunigan 1997: the latency, echo at the smallest size */
+	double bw_1e6;               /* Dongarra & Dunigan 1997: bytes / (RTT/2) at 10^6 B (0: not measured) */
 	double m003_t0, m003_ti, m003_tb;
 	double err_hockney, err_003, err_loggp;
 	int have_loggp;

@@ -19,7 +19,7 @@
  * named for what does them there: host software up to the NIC's own
  * doorbell, the NIC, then the receiving host's firmware.
  *
- * The parts add up to EEL. EEL is RTT/2 of the ping-pong (seed 000 §4.1), so
+ * The parts add up to EEL. EEL is RTT/2 of the ping-pong (Bell et al. 2003 §4.1), so
  * a round trip holds two one-way trips and each end's turnaround: the host's
  * loop from seeing a message to posting the next (breakdown_rounds times it
  * on the same stamped rounds, at each end on its own clock). Each part's

@@ -1,20 +1,20 @@
-/* bench/bulk.c — bulk transfers, seed 002 (002_68bc8c52f50e3ed7.txt,
- * "Bulk-transfer microbenchmark"), and the echo test of seeds 003 and 004.
+/* bench/bulk.c — bulk transfers, Culler et al. 1996 (Culler et al. 1996,
+ * "Bulk-transfer microbenchmark"), and the echo test of Taboada et al. 2003 and Dongarra & Dunigan 1997.
  *
  * For each size n:
  *   T(n)  the time to complete an n-byte store and receive its reply (seed
  *         002): a signalled put of n bytes and its completion, which comes
  *         once the data is delivered; BW(n) = n / T(n);
  *   o(n)  the send overhead at n bytes, from the send-only regime of an m-D
- *         signature at that size (seed 002, "Bulk-transfer overhead");
- *   echo  ping-pong of n bytes, RTT/2 (seed 003: 150 measurements per size,
- *         the minimum; seed 004: the echo test), the T(n) the fits model.
- * Sizes are the NIC's smallest (8 B) and powers of 4 up to 1 MiB (seed 003:
+ *         signature at that size (Culler et al. 1996, "Bulk-transfer overhead");
+ *   echo  ping-pong of n bytes, RTT/2 (Taboada et al. 2003: 150 measurements per size,
+ *         the minimum; Dongarra & Dunigan 1997: the echo test), the T(n) the fits model.
+ * Sizes are the NIC's smallest (8 B) and powers of 4 up to 1 MiB (Taboada et al. 2003:
  * powers of 4 from 0 B). 20 random sizes, uniform over the range, distinct
  * and none a fitted size, are measured the same way, interleaved with the
  * fitted ones (two after each), to judge the fits (fit.c); and 10^6 B, for
- * seed 004's bandwidth. Every figure is the minimum over bulk_reps
- * repetitions (seeds 003, 004). Where a size's signature has no send-only
+ * Dongarra & Dunigan 1997's bandwidth. Every figure is the minimum over bulk_reps
+ * repetitions (Taboada et al. 2003, Dongarra & Dunigan 1997). Where a size's signature has no send-only
  * regime (its first requests already cost the steady state's gap, or more
  * than T(n)), o(n) is not reported: there is nothing to read it from.
  */
@@ -116,7 +116,7 @@ static int store(struct session *s, uint32_t size, uint32_t reps, struct stat *s
 
 /* One size on the client: a store phase (T(n), o(n)) and an echo phase. A
  * validation size (not full) has its echo only, as many times as a fitted
- * size (seed 003: the minimum of as many repetitions, or the validation
+ * size (Taboada et al. 2003: the minimum of as many repetitions, or the validation
  * sizes would come out high against the fits). */
 static int client_size(struct session *s, uint32_t size, struct bulk_point *p, struct signature_res *sig,
 		       int full)
@@ -133,7 +133,7 @@ static int client_size(struct session *s, uint32_t size, struct bulk_point *p, s
 			return bench_fail("bulk: starting a size");
 		if (store(s, size, reps, &p->t) || sig_curve(s, size, 0, 16, 0, &c, sig))
 			return -1;
-		/* o(n): the mean cost over the send-only regime (seed 002 Fig. 10) */
+		/* o(n): the mean cost over the send-only regime (Culler et al. 1996 Fig. 10) */
 		p->o_s_ns = sig_send_only_cost(&c);
 		if (!send_only_regime(&c, p->o_s_ns, p->t.min))
 			p->o_s_ns = NAN;
@@ -222,7 +222,7 @@ void bulk_fit(struct bulk_res *b, const struct results *r)
 	fit_linear(x, ty, b->npt, &b->t0r);
 	fit_linear(x, ey, b->npt, &b->hockney);
 	b->n_half = b->hockney.b > 0 ? b->hockney.a / b->hockney.b : 0;
-	/* seed 003: t0 the measured startup, ti and tb the regression's intercept and slope */
+	/* Taboada et al. 2003: t0 the measured startup, ti and tb the regression's intercept and slope */
 	b->m003_t0 = b->npt ? b->pt[0].echo.min : 0;
 	b->m003_ti = b->hockney.a;
 	b->m003_tb = b->hockney.b;
@@ -272,7 +272,7 @@ int bulk_run(struct session *s, struct results *r)
 			b->v_meas[v] = p.echo.min;
 		}
 	}
-	/* seed 004's bandwidth: n / (RTT/2) at 10^6 bytes, where the sizes reach it */
+	/* Dongarra & Dunigan 1997's bandwidth: n / (RTT/2) at 10^6 bytes, where the sizes reach it */
 	if (max_size(&s->plan) >= 1000000) {
 		struct bulk_point p;
 

@@ -12,7 +12,7 @@ static const char usage_text[] =
 "usage: eel-bench [options]              both ends here (softnic), or a server\n"
 "       eel-bench [options] SERVER-HOST  the client of a server on SERVER-HOST\n"
 "\n"
-"Measures EEL, o_s, o_r, g, G (seed 000: ping-pong, flood, CPU overlap) on a NIC,\n"
+"Measures EEL, o_s, o_r, g, G (Bell et al. 2003: ping-pong, flood, CPU overlap) on a NIC,\n"
 "and where the time of one put goes (the stage breakdown).\n"
 "\n"
 "  -d, --device URI      the NIC (default softnic): softnic[:inline|:thread][?opts],\n"
@@ -133,7 +133,7 @@ static uint32_t list(const char *opt, const char *s, uint32_t *out, uint32_t cap
 
 			snprintf(v, sizeof(v), "%u", out[i]);
 			bad("flood size %s is not a multiple of 8", v,
-			    "sizes are multiples of 8 bytes (seed 000 uses 8 B .. 128 KB, powers of two)");
+			    "sizes are multiples of 8 bytes (Bell et al. 2003 uses 8 B .. 128 KB, powers of two)");
 		}
 	return n;
 }

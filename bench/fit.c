@@ -1,10 +1,10 @@
-/* bench/fit.c — the fits of the seeds, on measured T(n).
+/* bench/fit.c — the fits of the methods' papers, on measured T(n).
  *
- *   seed 002 "Bulk-transfer time and bandwidth": T(n) = T0 + n/R, a line fitted
+ *   Culler et al. 1996 "Bulk-transfer time and bandwidth": T(n) = T0 + n/R, a line fitted
  *     to the store times (and why T0 misleads: it is only an intercept);
- *   seed 004 §2.2 (Hockney): t = alpha + beta n by linear least squares,
+ *   Dongarra & Dunigan 1997 §2.2 (Hockney): t = alpha + beta n by linear least squares,
  *     asymptotic bandwidth 1/beta, n_1/2 = alpha/beta;
- *   seed 003 §3: T(n) = t0 + ti (n tb)/(t0 + n tb) + n tb, with t0 the
+ *   Taboada et al. 2003 §3: T(n) = t0 + ti (n tb)/(t0 + n tb) + n tb, with t0 the
  *     measured startup (n = 0; eel's smallest message, 8 bytes, stands for it),
  *     ti the intercept and tb the slope of the linear regression of T on n;
  *     asymptotic bandwidth 1/tb, specific performance 1/t0; judged by the

@@ -1,4 +1,4 @@
-/* bench/flood.c — the flood test, seed 000 (000_08b5a44ef913033a.txt) §4.2.
+/* bench/flood.c — the flood test, Bell et al. 2003 §4.2.
  *
  * For each message size (8 B .. 128 KB, powers of two) and queue depth q:
  * initiate q non-blocking puts, wait for q/2 of them to complete locally
@@ -236,7 +236,7 @@ static void flood_runs_derive(struct flood_res *f, const struct plan *p)
 	f->M_runs = stat_of(M, n);
 }
 
-/* seed 000 §4.2: g, the best 8-byte gap over queue depths (Fig. 6). G, the
+/* Bell et al. 2003 §4.2: g, the best 8-byte gap over queue depths (Fig. 6). G, the
  * gap per byte, at the depth that gave g: the least-squares slope of the time
  * per message against its size over the bandwidth-bound sizes, those at or
  * above M = g/G of the two largest sizes (at least those two); M = g/G from

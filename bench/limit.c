@@ -14,7 +14,7 @@
  * cores are comparable to within that interval.
  *
  * Each run of the limit (or floor) is followed at once by one ping-pong run
- * of EEL (seed 000 4.1, the same round trips), and EEL / limit is taken run
+ * of EEL (Bell et al. 2003 4.1, the same round trips), and EEL / limit is taken run
  * by run: a machine whose speed changes between two tests (a VM moving its
  * vCPUs between one core's two threads and two cores: a limit of 60 or 260
  * ns) gives both figures of a ratio the same cores.

@@ -1,4 +1,4 @@
-/* bench/main.c — eel-bench: the seed papers' microbenchmarks on any NIC eel
+/* bench/main.c — eel-bench: the microbenchmarks of the papers in data/papers.md on any NIC eel
  * drives. Roles as perftest has them: no host = server (or, for the software
  * NIC, both ends here); a host = the client, which runs the plan and prints.
  */

@@ -1,4 +1,4 @@
-/* bench/overlap.c — the CPU-overlap test, seed 000 (000_08b5a44ef913033a.txt)
+/* bench/overlap.c — the CPU-overlap test, Bell et al. 2003
  * §4.3.
  *
  * Send side: the flood test with 8-byte puts at queue depth 1, with a
@@ -8,7 +8,7 @@
  * largest D that does not raise the time and g the time at D = 0; when the
  * first D already raises it, o_s = g.
  *
- * Receive side, for puts that need no receive call, as seed 000 §4.3 words
+ * Receive side, for puts that need no receive call, as Bell et al. 2003 §4.3 words
  * it: "the computation is done in isolation, followed by a 'quiet' call to
  * guarantee all messages have been received". The receiver sees the first
  * message (its clock starts), computes (n - 1) x D without looking at the

@@ -1,8 +1,8 @@
-/* bench/pingpong.c — the ping-pong test, seed 000 (000_08b5a44ef913033a.txt)
+/* bench/pingpong.c — the ping-pong test, Bell et al. 2003
  * §4.1: an 8-byte put to the peer, which replies with an 8-byte put; the
  * first end blocks for the reply and starts again. `iters` round trips per
  * run; EEL = total / iters / 2. The minimum over >= 10 runs is reported
- * (seed 000 §4: "the minimum observed timings over 10 runs or more"), with
+ * (Bell et al. 2003 §4: "the minimum observed timings over 10 runs or more"), with
  * the median and spread beside it.
  *
  * Runs alternate between stamps off and stamps on, so the cost of stamping is
@@ -69,7 +69,7 @@ static int post(struct session *s, int variant, int slot, uint64_t v)
 	}
 }
 
-/* One run: n round trips. *eel_ns = total / n / 2 (seed 000 4.1), or with
+/* One run: n round trips. *eel_ns = total / n / 2 (Bell et al. 2003 4.1), or with
  * rtt (an array of n), the median of the round trips each timed alone / 2.
  * With rd, a stamped run (one round in `every` stamped, the first first, as
  * eel_set_stamp_every does at both ends): the loop's top is stamped before

@@ -218,7 +218,7 @@ static void parameters(struct json *j, const struct session *s, const struct res
 {
 	json_obj(j, "parameters");
 	if (r->pp.done) {
-		param_stat(j, s, "eel", &r->pp.eel, "seed 000 4.1: ping-pong of 8-byte puts, RTT/2, min over runs");
+		param_stat(j, s, "eel", &r->pp.eel, "Bell et al. 2003 4.1: ping-pong of 8-byte puts, RTT/2, min over runs");
 		if (r->pp.eel_stamped.n) {
 			param_stat(j, s, "eel_stamped", &r->pp.eel_stamped, "as eel, with stage stamps on");
 			stat_obj(j, "stamp_cost", &r->pp.stamp_cost);
@@ -226,9 +226,9 @@ static void parameters(struct json *j, const struct session *s, const struct res
 	}
 	if (r->ov.done) {
 		overlap_obj(j, s, "o_s", &r->ov.send, &r->ov.os_sweeps,
-			    "seed 000 4.3: flood q=1 with computation; o_s = g - D_max (the median sweep's)");
+			    "Bell et al. 2003 4.3: flood q=1 with computation; o_s = g - D_max (the median sweep's)");
 		overlap_obj(j, s, "o_r", &r->ov.recv, &r->ov.or_sweeps,
-			    "seed 000 4.3: receiver computes n x D in isolation, then one quiet; o_r = g - D_max (the median sweep's)");
+			    "Bell et al. 2003 4.3: receiver computes n x D in isolation, then one quiet; o_r = g - D_max (the median sweep's)");
 	}
 	if (r->fl.done) {
 		json_obj(j, "g");
@@ -236,14 +236,14 @@ static void parameters(struct json *j, const struct session *s, const struct res
 		json_u64(j, "cycles", (uint64_t)(r->fl.g_ns * s->clk->hz / 1e9 + 0.5));
 		json_u64(j, "size", s->plan.sizes[0]);
 		json_u64(j, "q", r->fl.g_q);
-		json_str(j, "method", "seed 000 4.2: flood, min over runs, best queue depth");
+		json_str(j, "method", "Bell et al. 2003 4.2: flood, min over runs, best queue depth");
 		json_obj_end(j);
 		json_obj(j, "G");
 		json_num(j, "ns_per_byte", r->fl.G_ns_per_byte);
 		json_u64(j, "q", r->fl.G_q);
 		json_u64(j, "from_size", r->fl.G_min_size);
 		json_str(j, "memory", s->plan.flood_cold ? "cold" : "warm");
-		json_str(j, "method", "seed 000 4.2: least-squares slope of the time per message over the "
+		json_str(j, "method", "Bell et al. 2003 4.2: least-squares slope of the time per message over the "
 			 "bandwidth-bound sizes (from_size up) at the depth that gave g");
 		stat_obj(j, "runs", &r->fl.G_runs);
 		json_obj_end(j);
@@ -258,7 +258,7 @@ static void parameters(struct json *j, const struct session *s, const struct res
 		json_obj(j, "L");
 		json_num(j, "ns", r->sig.L_ns);
 		json_u64(j, "cycles", (uint64_t)(r->sig.L_ns > 0 ? r->sig.L_ns * s->clk->hz / 1e9 + 0.5 : 0));
-		json_str(j, "method", "seed 002: RTT/2 - o_s - o_r from the signature");
+		json_str(j, "method", "Culler et al. 1996: RTT/2 - o_s - o_r from the signature");
 		json_obj_end(j);
 	}
 	json_obj_end(j);
@@ -323,7 +323,7 @@ static void signature(struct json *j, const struct session *s, const struct resu
 		return;
 	json_obj(j, "signature");
 	json_u64(j, "size", g->size);
-	json_str(j, "method", "seed 002: message cost vs burst length M for several delays D");
+	json_str(j, "method", "Culler et al. 1996: message cost vs burst length M for several delays D");
 	json_num(j, "rtt_ns", g->rtt_ns);
 	json_num(j, "o_s_ns", g->o_s_ns);
 	json_num(j, "g_ns", g->g_ns);
@@ -448,7 +448,7 @@ static void bulk(struct json *j, const struct results *r)
 	json_num(j, "t0_ns", b->t0r.a);
 	json_num(j, "r_bytes_per_ns", b->t0r.b > 0 ? 1 / b->t0r.b : 0);
 	json_str(j, "on", "t_ns");
-	json_str(j, "method", "seed 002: least-squares line T(n) = T0 + n/R");
+	json_str(j, "method", "Culler et al. 1996: least-squares line T(n) = T0 + n/R");
 	json_obj_end(j);
 	json_obj(j, "hockney");
 	json_num(j, "alpha_ns", b->hockney.a);
@@ -457,19 +457,19 @@ static void bulk(struct json *j, const struct results *r)
 	json_num(j, "bw_bytes_per_ns", b->hockney.b > 0 ? 1 / b->hockney.b : 0);
 	json_num(j, "err", b->err_hockney);
 	json_str(j, "on", "echo_ns");
-	json_str(j, "method", "seed 004 2.2: t = alpha + beta n, least squares; n_1/2 = alpha/beta");
+	json_str(j, "method", "Dongarra & Dunigan 1997 2.2: t = alpha + beta n, least squares; n_1/2 = alpha/beta");
 	json_obj_end(j);
 	json_obj(j, "hockney003");
 	json_num(j, "t0_ns", b->m003_t0);
 	json_num(j, "tb_ns_per_byte", b->m003_tb);
 	json_num(j, "err", b->err_h003);
 	json_str(j, "on", "echo_ns");
-	json_str(j, "method", "seed 003 2: Hockney's T = t0 + n tb, t0 measured at the smallest size, tb the slope");
+	json_str(j, "method", "Taboada et al. 2003 2: Hockney's T = t0 + n tb, t0 measured at the smallest size, tb the slope");
 	json_obj_end(j);
 	json_obj(j, "seed004");
 	json_num(j, "latency_ns", b->lat0_ns);
 	json_num(j, "bw_1e6_bytes_per_ns", b->bw_1e6);
-	json_str(j, "method", "seed 004: echo at the smallest size; 10^6 B / (RTT/2)");
+	json_str(j, "method", "Dongarra & Dunigan 1997: echo at the smallest size; 10^6 B / (RTT/2)");
 	json_obj_end(j);
 	json_obj(j, "model003");
 	json_num(j, "t0_ns", b->m003_t0);
@@ -479,7 +479,7 @@ static void bulk(struct json *j, const struct results *r)
 	json_num(j, "specific_perf_per_ns", b->m003_t0 > 0 ? 1 / b->m003_t0 : 0);
 	json_num(j, "err", b->err_003);
 	json_str(j, "on", "echo_ns");
-	json_str(j, "method", "seed 003 3: T = t0 + ti (n tb)/(t0 + n tb) + n tb; t0 at the smallest size (8 B)");
+	json_str(j, "method", "Taboada et al. 2003 3: T = t0 + ti (n tb)/(t0 + n tb) + n tb; t0 at the smallest size (8 B)");
 	json_obj_end(j);
 	if (b->have_loggp) {
 		json_obj(j, "loggp");

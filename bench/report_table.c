@@ -58,14 +58,14 @@ static void decompose_rows(FILE *f, const struct results *r)
 	}
 }
 
-/* seed 002: the signature's parameters (Table 4) */
+/* Culler et al. 1996: the signature's parameters (Table 4) */
 static void signature_rows(FILE *f, const struct session *s, const struct results *r)
 {
 	const struct signature_res *g = &r->sig;
 	char how[160];
 
 	fprintf(f, "\n  %-20s %13s %13s %8s  %8s   %s\n", "signature", "", "", "", "cycles",
-		"how (seed 002_68bc8c52f50e3ed7, 8-byte requests)");
+		"how (Culler et al. 1996, 8-byte requests)");
 	if (g->curve[0].send_only_min_m > g->curve[0].pt[0].m)
 		snprintf(how, sizeof(how), "send-only regime of D = 0 (M = %u..%u)", g->curve[0].send_only_min_m,
 			 g->curve[0].send_only_max_m);
@@ -83,12 +83,12 @@ static void signature_rows(FILE *f, const struct session *s, const struct result
 		"accuracy", g->points, g->unconverged, s->plan.sig_max_samples);
 }
 
-/* seed 002 T(n), BW(n), o(n); seeds 003, 004 fits */
+/* Culler et al. 1996 T(n), BW(n), o(n); Taboada et al. 2003, Dongarra & Dunigan 1997 fits */
 static void bulk_rows(FILE *f, const struct results *r)
 {
 	const struct bulk_res *b = &r->bulk;
 
-	fprintf(f, "\n  bulk transfers (seed 002; echo and fits seeds 003, 004)\n");
+	fprintf(f, "\n  bulk transfers (Culler et al. 1996; echo and fits Taboada et al. 2003, Dongarra & Dunigan 1997)\n");
 	int absent = 0;
 
 	fprintf(f, "  %10s %12s %10s %12s %12s\n", "size (B)", "T(n) ns", "BW GB/s", "o(n) ns", "echo ns");
@@ -104,24 +104,24 @@ static void bulk_rows(FILE *f, const struct results *r)
 		fprintf(f, "  (o(n) -: no send-only regime at that size, its first stores already cost the gap)\n");
 	fprintf(f, "  T0 + n/R             T0 %.1f ns, R %.3f GB/s (a line through T(n); T0 is only its intercept)\n",
 		b->t0r.a, b->t0r.b > 0 ? 1 / b->t0r.b : 0);
-	fprintf(f, "  seed 004             latency %.1f ns (echo at %u B); bandwidth at 10^6 B ", b->lat0_ns,
+	fprintf(f, "  echo test            latency %.1f ns (echo at %u B); bandwidth at 10^6 B ", b->lat0_ns,
 		b->npt ? b->pt[0].size : 0);
 	if (b->bw_1e6 > 0)
-		fprintf(f, "%.3f GB/s (n / (RTT/2))\n", b->bw_1e6);
+		fprintf(f, "%.3f GB/s (n / (RTT/2); Dongarra & Dunigan 1997)\n", b->bw_1e6);
 	else
 		fprintf(f, "not measured (sizes below 10^6 B)\n");
-	fprintf(f, "  Hockney (seed 003)   t0 + n tb: t0 %.1f ns (measured), tb %.5f ns/B; error %.1f%%\n", b->m003_t0,
+	fprintf(f, "  Hockney              t0 + n tb: t0 %.1f ns (measured), tb %.5f ns/B; error %.1f%% (Taboada et al. 2003)\n", b->m003_t0,
 		b->m003_tb, 100 * b->err_h003);
-	fprintf(f, "  line (seed 004)      alpha %.1f ns, beta %.5f ns/B (%.3f GB/s), n_1/2 %.0f B; error %.1f%%\n",
+	fprintf(f, "  alpha + beta n       alpha %.1f ns, beta %.5f ns/B (%.3f GB/s), n_1/2 %.0f B; error %.1f%% (Dongarra & Dunigan 1997)\n",
 		b->hockney.a, b->hockney.b, b->hockney.b > 0 ? 1 / b->hockney.b : 0,
 		b->n_half, 100 * b->err_hockney);
-	fprintf(f, "  seed 003 model       t0 %.1f ns, ti %.1f ns, tb %.5f ns/B; error %.1f%%\n", b->m003_t0,
+	fprintf(f, "  Taboada model       t0 %.1f ns, ti %.1f ns, tb %.5f ns/B; error %.1f%% (Taboada et al. 2003)\n", b->m003_t0,
 		b->m003_ti, b->m003_tb, 100 * b->err_003);
 	if (b->have_loggp)
 		fprintf(f, "  LogGP                o_s + L + o_r + G n = %.1f + %.1f + %.1f + %.5f n; error %.1f%%\n",
 			b->loggp_os, b->loggp_L, b->loggp_or, b->loggp_G, 100 * b->err_loggp);
 	fprintf(f, "  (errors: average absolute relative error on %d random sizes, uniform over the range and\n"
-		"   measured among the fitted ones, seed 003 section 3)\n", b->nv);
+		"   measured among the fitted ones, Taboada et al. 2003 section 3)\n", b->nv);
 }
 
 static void curves(FILE *f, const struct results *r)
@@ -238,7 +238,7 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 		(unsigned long long)c->stamp_cycles, c->kernel_clocksource[0] ? c->kernel_clocksource : "?");
 
 	fprintf(f, "\n  %-20s %13s %13s %8s  %8s   %s\n", "parameter", "min", "median", "spread",
-		"cycles", "how (seed 000_08b5a44ef913033a)");
+		"cycles", "how (Bell et al. 2003)");
 	if (r->pp.done) {
 		snprintf(how, sizeof(how), "ping-pong RTT/2, %u runs x %u, 8 B (4.1)", r->pp.eel.n, s->plan.iters);
 		row_stat(f, s, "EEL", &r->pp.eel, how);
@@ -266,7 +266,7 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 		if (g8)
 			row_stat(f, s, "g", &g8->t, how);
 		if (r->fl.G_ns_per_byte > 0) {
-			/* the first column: from the minimum timings (seed 000), as g's; then the
+			/* the first column: from the minimum timings (Bell et al. 2003), as g's; then the
 			 * median and spread of the same taken run by run */
 			fprintf(f, "  %-20s %8.4f ns/B %8.4f ns/B %6.1f %%  %8s   least squares, flood %u..%u B at g's q=%u, "
 				"%s memory (4.2)\n", "G", r->fl.G_ns_per_byte, r->fl.G_runs.median, 100 * r->fl.G_runs.spread,
@@ -337,6 +337,7 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 		curves(f, r);
 	for (int i = 0; i < nw; i++)
 		fprintf(f, "%s  warning: %s\n", i ? "" : "\n", w[i]);
-	fprintf(f, "\n  %.1f s; seed 000 = Evaluation of current high-performance networks (shared/seeds)\n",
+	fprintf(f, "\n  %.1f s of measurement; the methods' papers: data/papers.md (Bell et al. 2003 = An Evaluation of "
+		"Current High-Performance Networks, IPDPS 2003)\n",
 		r->wall_s);
 }

@@ -1,5 +1,5 @@
-/* bench/signature.c — the communication microbenchmark of seed 002
- * (002_68bc8c52f50e3ed7.txt, "Communication microbenchmark" and
+/* bench/signature.c — the communication microbenchmark of Culler et al. 1996
+ * ("Communication microbenchmark" and
  * "Microbenchmark signature").
  *
  *     Start Timer
@@ -11,7 +11,7 @@
  *
  * A request is an 8-byte put into the next slot of a ring at the receiver;
  * its reply is an 8-byte put the receiving host issues when it sees the
- * request (seed 002's Active Message reply, run by the receiver's CPU), so
+ * request (Culler et al. 1996's Active Message reply, run by the receiver's CPU), so
  * that o_r is the receive overhead and L a transport latency. Issuing a
  * request handles the replies that have come back and stalls while SIG_RING
  * requests are unanswered (the network is at capacity). (Bulk transfers'
@@ -114,7 +114,7 @@ double t975(double nu)
 }
 
 /* One sample with the receiving host's replies: the issue phase of m
- * requests (seed 002's pseudocode), then the remaining replies. rtt: wait for
+ * requests (Culler et al. 1996's pseudocode), then the remaining replies. rtt: wait for
  * each reply inside the timer instead. */
 static int sample_host_reply(struct session *s, uint32_t m, uint64_t d_cycles, int rtt, double *cost)
 {
@@ -237,7 +237,7 @@ void sig_regimes(struct sig_curve *c)
 	c->send_only_max_m = c->pt[i - 1].m;
 }
 
-/* The mean cost over a curve's send-only regime: o_s (seed 002), o(n) per size. */
+/* The mean cost over a curve's send-only regime: o_s (Culler et al. 1996), o(n) per size. */
 double sig_send_only_cost(const struct sig_curve *c)
 {
 	double sum = 0;
@@ -272,7 +272,7 @@ int sig_curve(struct session *s, uint32_t size, double d_ns, uint32_t max_m, int
 	return 0;
 }
 
-/* seed 002: o_s from the send-only regime of D = 0, g its asymptote,
+/* Culler et al. 1996: o_s from the send-only regime of D = 0, g its asymptote,
  * o_r = g' - D - o_s for each D > Idle, L = RTT/2 - o_s - o_r. */
 void sig_extract(struct signature_res *r)
 {

@@ -1,4 +1,4 @@
-/* firmware/fw_ereg.c — the E-register engine (seed 000 §2, Cray T3E).
+/* firmware/fw_ereg.c — the E-register engine (Bell et al. 2003 §2, Cray T3E).
  *
  * An E-register is a line of BAR0 (struct eel_fw_ereg). The host stores the
  * operands and a command with a fresh sequence number, then bumps

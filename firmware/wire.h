@@ -5,7 +5,7 @@
  * is a 40-byte header followed by `len` payload bytes; the carrier (shared-
  * memory wire, Ethernet) adds its own framing and FCS around it.
  *
- * Reliability (seed 000 Table 1 "reliability in hardware"): data packets
+ * Reliability (Bell et al. 2003 Table 1 "reliability in hardware"): data packets
  * (PUT, EPUT, EGET_REQ) carry consecutive PSNs; the receiver accepts only the
  * next expected PSN, so delivery is exactly once and in order (go-back-N).
  * Every packet piggybacks `ack` = the sender's next expected PSN (cumulative);

@@ -4,7 +4,7 @@
  * For every parameter present in both runs it prints A, B, the change in %
  * and a verdict, noise-aware:
  *   - a value measured as a stat (over runs: EEL, the flood point behind g,
- *     bulk T(n) and echo) is compared at its minimum (the figure seed 000
+ *     bulk T(n) and echo) is compared at its minimum (the figure Bell et al. 2003
  *     reports), and each run brings its own noise: the larger of its
  *     interquartile range (p75 - p25) and of min..median; the stamped stages
  *     are compared at their medians (what the breakdown shows), with p25..p75
@@ -18,7 +18,7 @@
  *     still "same"; larger ones are "better" or "worse": lower is better for
  *     times and per-byte costs, higher for bandwidths. Derived figures with
  *     no better direction (M, the overlap potential, the limit, fit errors,
- *     T0 of T0 + n/R, which seed 002 shows misleads) say "changed" at most.
+ *     T0 of T0 + n/R, which Culler et al. 1996 shows misleads) say "changed" at most.
  * Exit status: 0 when nothing is worse, 1 when something regressed (listed at
  * the end), 2 for bad input. */
 #include <getopt.h>
@@ -257,12 +257,12 @@ static void collect(struct cmp *c)
 		{ "fit Hockney n_1/2", "bulk.fits.hockney.n_half_bytes", "B", LOWER, 0, NULL },
 		{ "fit Hockney 1/beta", "bulk.fits.hockney.bw_bytes_per_ns", "B/ns", HIGHER, 0, NULL },
 		{ "fit Hockney error", "bulk.fits.hockney.err", "", INFO, 0, NULL },
-		{ "fit seed 003 t0", "bulk.fits.model003.t0_ns", "ns", LOWER, 0, NULL },
-		{ "fit seed 003 ti", "bulk.fits.model003.ti_ns", "ns", LOWER, 0, NULL },
-		{ "fit seed 003 tb", "bulk.fits.model003.tb_ns_per_byte", "ns/B", LOWER, 0, NULL },
-		{ "fit seed 003 1/tb", "bulk.fits.model003.bw_bytes_per_ns", "B/ns", HIGHER, 0, NULL },
-		{ "fit seed 003 1/t0", "bulk.fits.model003.specific_perf_per_ns", "/ns", HIGHER, 0, NULL },
-		{ "fit seed 003 error", "bulk.fits.model003.err", "", INFO, 0, NULL },
+		{ "fit Taboada et al. 2003 t0", "bulk.fits.model003.t0_ns", "ns", LOWER, 0, NULL },
+		{ "fit Taboada et al. 2003 ti", "bulk.fits.model003.ti_ns", "ns", LOWER, 0, NULL },
+		{ "fit Taboada et al. 2003 tb", "bulk.fits.model003.tb_ns_per_byte", "ns/B", LOWER, 0, NULL },
+		{ "fit Taboada et al. 2003 1/tb", "bulk.fits.model003.bw_bytes_per_ns", "B/ns", HIGHER, 0, NULL },
+		{ "fit Taboada et al. 2003 1/t0", "bulk.fits.model003.specific_perf_per_ns", "/ns", HIGHER, 0, NULL },
+		{ "fit Taboada et al. 2003 error", "bulk.fits.model003.err", "", INFO, 0, NULL },
 		{ "fit LogGP o_s", "bulk.fits.loggp.o_s_ns", "ns", LOWER, 0, NULL },
 		{ "fit LogGP L", "bulk.fits.loggp.L_ns", "ns", LOWER, 0, NULL },
 		{ "fit LogGP o_r", "bulk.fits.loggp.o_r_ns", "ns", LOWER, 0, NULL },

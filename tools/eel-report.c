@@ -4,7 +4,7 @@
  *
  * Writes into DIR (default: RUN without .json, plus "-report"): NAME.svg and
  * NAME.png for every plot the run has data for (tools/report/plots.c: each
- * follows a seed figure), gnuplot/NAME.gp (the script, data inline) and
+ * follows a paper's figure), gnuplot/NAME.gp (the script, data inline) and
  * index.html (the terminal table's content and every plot inline, no scripts,
  * no external files). Everything is written into a temporary folder beside
  * DIR and renamed at the end, so DIR is never half-written; an existing DIR is
@@ -60,11 +60,11 @@ static void usage(FILE *f)
 	fprintf(f, "usage: eel-report RUN.json [-o DIR] [--historical FILE]\n"
 		   "\n"
 		   "Renders a run written by eel-bench --json: SVG and PNG plots (gnuplot), each\n"
-		   "after a figure of the seed papers, and DIR/index.html with the run's tables and\n"
+		   "after a figure of the methods' papers, and DIR/index.html with the run's tables and\n"
 		   "every plot inline.\n"
 		   "\n"
 		   "  -o, --output DIR       where (default: RUN without .json, plus -report)\n"
-		   "      --historical FILE  the seeds' machines for the latency/bandwidth map\n"
+		   "      --historical FILE  the papers' machines for the latency/bandwidth map\n"
 		   "                         (default: data/historical.csv beside the binary's\n"
 		   "                         folder, or in eel's source tree)\n"
 		   "  -h, --help\n"

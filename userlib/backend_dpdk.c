@@ -3,7 +3,7 @@
  * DPDK port (userlib/wire_dpdk.h).
  *
  * DPDK has no remote memory access, so a put is one-sided in software (seed
- * 000_08b5a44ef913033a, the GM/VIPL category): frames carry it and the
+ * Bell et al. 2003, the GM/VIPL category): frames carry it and the
  * receiving end's firmware, polling its port, writes it into the registered
  * window. Puts, E-registers, key and bounds checks, sequence numbers and
  * retransmission are the firmware's (firmware/wire.h), the very code the

@@ -180,7 +180,7 @@ static int vb_open(struct eel_dev *dev, struct eel_uri *u)
 	snprintf(c->backend, sizeof(c->backend), "verbs");
 	snprintf(c->name, sizeof(c->name), "%s", v->ibdev);
 	/* rxe and siw do the RDMA work in the kernel, on the hosts' CPUs: one-sided
-	 * for the program, but not in hardware (seed 000 Table 1's sense). */
+	 * for the program, but not in hardware (Bell et al. 2003 Table 1's sense). */
 	c->flags = EEL_CAP_EREGS | EEL_CAP_RELIABLE_HW | (v->software ? 0 : EEL_CAP_ONESIDED_HW) |
 		   (v->notify ? EEL_CAP_NOTIFY : 0) | (v->clk.on ? EEL_CAP_NIC_CLOCK : 0);
 	c->max_inline = max_inline;

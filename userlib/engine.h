@@ -14,7 +14,7 @@
  * whenever the host polls or waits (inline: correct on any number of cores;
  * the NIC works only while the host is in the library) — or on a thread of its
  * own (thread: a communication processor beside the CPU, as on the Paragon,
- * seed 002 Table 2).
+ * Culler et al. 1996 Table 2).
  */
 #ifndef EEL_USERLIB_ENGINE_H
 #define EEL_USERLIB_ENGINE_H

@@ -162,7 +162,7 @@ int eel_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, size
 	    const struct eel_window *dst, uint64_t dst_off, unsigned flags, uint64_t wr_id,
 	    uint32_t imm);
 
-/* E-register style (seed 000, Cray T3E): a fixed-length 8-byte remote store
+/* E-register style (Bell et al. 2003, Cray T3E): a fixed-length 8-byte remote store
  * or load, issued by programmed I/O with no descriptor. eput is non-blocking
  * (eel_quiet waits for it); eget blocks until the value is back. */
 int eel_eput(struct eel_dev *dev, const struct eel_window *dst, uint64_t dst_off, uint64_t value);

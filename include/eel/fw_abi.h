@@ -137,7 +137,7 @@ enum eel_fw_ereg_op {
 };
 #define EEL_FW_EREG_DONE 0x80u
 
-/* One E-register (Cray T3E style, seed 000 §2): the host stores the operands
+/* One E-register (Cray T3E style, Bell et al. 2003 §2): the host stores the operands
  * and then `cmd` = seq << 8 | op, then bumps ereg_doorbell; the NIC executes
  * it without any descriptor DMA and answers in `status` =
  * seq << 8 | 0x80 | enum eel_fw_status_code, written after `value` for a GET

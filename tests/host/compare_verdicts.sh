@@ -27,23 +27,23 @@ doc() {
   e25=$(awk "BEGIN{print $eel+1}"); e75=$(awk "BEGIN{print $eel+1+$eiqr}")
   g25=$(awk "BEGIN{print $g+0.5}"); g75=$(awk "BEGIN{print $g+0.5+$giqr}")
   if [ "$v" -ge 2 ] && [ "$sig" = 1 ]; then
-    sigsec=', "signature": {"size": 8, "method": "seed 002", "rtt_ns": 900, "o_s_ns": 95, "g_ns": 570, "o_r_ns": 250, "L_ns": 105,
+    sigsec=', "signature": {"size": 8, "method": "Culler et al. 1996", "rtt_ns": 900, "o_s_ns": 95, "g_ns": 570, "o_r_ns": 250, "L_ns": 105,
       "accuracy": {"target": 0.05, "confidence": 0.95, "batch": 50, "points": 4, "unconverged": 0}, "curves": []}'
     bulksec=', "bulk": {"points": [{"size": 8192, "t_ns": {"min": '$t8k', "p25": '$t8k', "median": '$t8k', "p75": '$t8k', "max": '$t8k', "mean": '$t8k', "spread": 0, "n": 30, "outliers": 0},
       "bw_bytes_per_ns": 5.4, "echo_ns": {"min": 1100, "p25": 1110, "median": 1120, "p75": 1130, "max": 1300, "mean": 1130, "spread": 0.02, "n": 30, "outliers": 0}}],
-      "fits": {"hockney": {"alpha_ns": 444, "beta_ns_per_byte": 0.088, "n_half_bytes": 5045, "bw_bytes_per_ns": 11.4, "err": 0.14, "on": "echo_ns", "method": "seed 004"}}}'
-    Lsec=', "L": {"ns": 105, "cycles": 220, "method": "seed 002"}'
+      "fits": {"hockney": {"alpha_ns": 444, "beta_ns_per_byte": 0.088, "n_half_bytes": 5045, "bw_bytes_per_ns": 11.4, "err": 0.14, "on": "echo_ns", "method": "Dongarra & Dunigan 1997"}}}'
+    Lsec=', "L": {"ns": 105, "cycles": 220, "method": "Culler et al. 1996"}'
   fi
   cat >"$f" <<EOF
 {"schema": "eel.run", "schema_version": $v, "eel_version": "0.1.0", "created": "2026-01-01T00:00:00Z",
  "machine": {"hostname": "lab1", "cpu_model": "test"}, "nic": {"uri": "softnic", "name": "softnic:inline", "backend": "softnic"},
  "parameters": {
    "eel": {"ns": {"min": $eel, "p25": $e25, "median": $e25, "p75": $e75, "max": $e75, "mean": $e25, "spread": 0.01, "n": 10, "outliers": 0},
-           "cycles": {"min": 840, "median": 850}, "method": "seed 000 4.1"},
-   "o_s": {"ns": $os, "cycles": 630, "g_ns": 770, "dmax_ns": 470, "rose_at_first": false, "method": "seed 000 4.3"$ossw},
-   "o_r": {"ns": 700, "cycles": 1470, "g_ns": 766, "dmax_ns": 66, "rose_at_first": false, "method": "seed 000 4.3"},
-   "g": {"ns": $g, "cycles": 420, "size": 8, "q": 64, "method": "seed 000 4.2"},
-   "G": {"ns_per_byte": 0.125, "q": 1, "method": "seed 000 4.2"},
+           "cycles": {"min": 840, "median": 850}, "method": "Bell et al. 2003 4.1"},
+   "o_s": {"ns": $os, "cycles": 630, "g_ns": 770, "dmax_ns": 470, "rose_at_first": false, "method": "Bell et al. 2003 4.3"$ossw},
+   "o_r": {"ns": 700, "cycles": 1470, "g_ns": 766, "dmax_ns": 66, "rose_at_first": false, "method": "Bell et al. 2003 4.3"},
+   "g": {"ns": $g, "cycles": 420, "size": 8, "q": 64, "method": "Bell et al. 2003 4.2"},
+   "G": {"ns_per_byte": 0.125, "q": 1, "method": "Bell et al. 2003 4.2"},
    "bandwidth_bytes_per_ns": $bw, "M_bytes": $M, "overlap_potential_ns": -600$Lsec},
  "breakdown": {"samples": 3000, "clock": "host tsc", "parts": [
    {"name": "post", "what": "host software", "method": "stamped", "ns": {"min": 10, "p25": 10, "median": 10, "p75": 20, "max": 50, "mean": 12, "spread": 1, "n": 3000, "outliers": 0}},

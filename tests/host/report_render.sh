@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # eel-report on real runs of the software NIC (eel-bench, small parameters):
 # every plot the run has data for is written as a valid SVG and PNG; the map
-# holds the seeds' historical machines; index.html is self-contained (no
+# holds the papers' historical machines; index.html is self-contained (no
 # script, no external file) and holds the tables and one inline SVG per plot;
 # headless Chromium renders it with every plot present (the DOM has one svg
 # with drawn paths per plot; the screenshot is not blank and shows the plots'
@@ -67,15 +67,16 @@ for p in ${ALL//,/ }; do
   sig=$(head -c 8 "$png" | od -An -tx1 | tr -d ' \n')
   wh=$(head -c 24 "$png" | tail -c 8 | od -An -tu1 | tr -s ' ')
   [ "$sig" = 89504e470d0a1a0a ] && [ "$wh" = " 0 0 3 232 0 0 2 88" ] || bad "$p.png: signature $sig, size bytes$wh"
-  # the title names the seed figure the plot follows
-  grep -q '^set title ".*(after seed 00[0-4] ' "$gp" || bad "$p: the title names no seed figure"
+  # the title names the paper's figure the plot follows, by its key (data/papers.md)
+  grep -q '^set title ".*(after \(Bell et al\. 2003\|Al-Tawil & Moritz 2001\|Culler et al\. 1996\|Taboada et al\. 2003\|Dongarra & Dunigan 1997\) ' "$gp" ||
+    bad "$p: the title names no paper's figure"
   echo "ok: $p.svg ($paths paths), $p.png, gnuplot/$p.gp"
 done
-# the map: this NIC among the seeds' historical machines (seed 004 Table 1, seed 003 Tables 1-2)
+# the map: this NIC among the papers' historical machines (Dongarra & Dunigan 1997 Table 1, Taboada et al. 2003 Tables 1-2)
 hist=$(awk '/^\$h[0-9] << EOD/{on=1; next} /^EOD/{on=0} on' "$rep/gnuplot/map.gp" | wc -l)
 [ "$hist" -ge 30 ] || bad "the map holds $hist historical machines, want 30 or more"
 grep -q 'Intel Paragon' "$rep/gnuplot/map.gp" && grep -q 'Myrinet MPICH-GM' "$rep/gnuplot/map.gp" ||
-  bad "the map lacks the Paragon (seed 004) or Myrinet MPICH-GM (seed 003)"
+  bad "the map lacks the Paragon (Dongarra & Dunigan 1997) or Myrinet MPICH-GM (Taboada et al. 2003)"
 echo "ok: the map places this NIC among $hist historical machines"
 
 # ---- the page: self-contained, the tables, one inline svg per plot
@@ -88,7 +89,7 @@ done
 grep -q '<section id="not-measured">' "$html" && bad "index.html says something was not measured, on a run of every plot"
 n=$(grep -o '<figure class="plot" id="plot-[a-z_]*">' "$html" | wc -l)
 [ "$n" -eq 7 ] || bad "index.html has $n figures, want 7"
-grep -q '<th>EEL</th>' "$html" && grep -q 'seed 000 Fig. 3' "$html" && grep -q '004_2f81966ac17d92d2.txt' "$html" ||
+grep -q '<th>EEL</th>' "$html" && grep -q 'Bell et al. 2003 Fig. 3' "$html" && grep -q 'Dongarra & Dunigan 1997' "$html" ||
   bad "index.html lacks the EEL row or the seed citations"
 # every id and reference inside a plot carries the plot's name: two plots never share one
 ids=$(grep -oE " id=['\"](gp|gnuplot)[^'\"]*['\"]|href=['\"]#(gp|gnuplot)[^'\"]*['\"]" "$html" | head -3)

@@ -124,7 +124,7 @@ static int puts_server(struct pair *p)
 	return failures;
 }
 
-/* E-register stores and loads (seed 000 §2, T3E): many, over every register. */
+/* E-register stores and loads (Bell et al. 2003 §2, T3E): many, over every register. */
 static int eregs(struct pair *p)
 {
 	int failures = 0, ok;

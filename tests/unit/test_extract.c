@@ -1,8 +1,8 @@
 /* tests/unit/test_extract.c — the parameters eel-bench extracts, from
  * synthetic timelines with known answers:
  *   breakdown_add + breakdown_finish   stage figures from joined trace records
- *   flood_derive                       g, G, bandwidth and M (seed 000 §4.2, §5.5)
- *   overlap_sweep                      o from the knee of t(D) (seed 000 §4.3)
+ *   flood_derive                       g, G, bandwidth and M (Bell et al. 2003 §4.2, §5.5)
+ *   overlap_sweep                      o from the knee of t(D) (Bell et al. 2003 §4.3)
  */
 #include <math.h>
 #include <stdlib.h>
@@ -210,7 +210,7 @@ static void test_flood(void)
 	flood_derive(&s, &f);
 	CHECK_EQ_D(f.g_ns, 400, 0);        /* the best 8-byte gap over the depths */
 	CHECK_EQ_U(f.g_q, 16);
-	/* G at the depth that gave g (seed 000 4.2; it was the smallest over
+	/* G at the depth that gave g (Bell et al. 2003 4.2; it was the smallest over
 	 * the depths: 0.25 at q = 4), M = g/G from that same depth */
 	CHECK_EQ_D(f.G_ns_per_byte, 0.3, 1e-12);
 	CHECK_EQ_U(f.G_q, 16);
@@ -296,7 +296,7 @@ static void test_flood(void)
 static double ov_g, ov_o;
 static int ov_calls;
 
-/* seed 000 §4.3: each message costs the gap, or the sender's overhead plus
+/* Bell et al. 2003 §4.3: each message costs the gap, or the sender's overhead plus
  * the inserted computation once that is longer. */
 static int knee(struct session *s, double d_ns, uint32_t n, double *t_ns)
 {

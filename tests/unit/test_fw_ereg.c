@@ -1,4 +1,4 @@
-/* tests/unit/test_fw_ereg.c — E-registers (seed 000 §2, Cray T3E): a store
+/* tests/unit/test_fw_ereg.c — E-registers (Bell et al. 2003 §2, Cray T3E): a store
  * and a load of 8 bytes started from BAR0 with no descriptor; the answer
  * (value, then status = seq << 8 | DONE | code) in the same register; a lost
  * answer asked again; a refused load failing the connection; a bad command.

@@ -1,5 +1,5 @@
 /* tests/unit/test_seed_methods.c — the extraction of issue 5's methods on
- * synthetic data with known answers: seed 002's signature (o_s, g, o_r, L),
+ * synthetic data with known answers: Culler et al. 1996's signature (o_s, g, o_r, L),
  * the fits of seeds 002/003/004, the Student t quantile of the 5%/95% rule,
  * and the decomposition's labelling of what was stamped, differenced,
  * modelled or left as remainder. */
@@ -9,7 +9,7 @@
 #include "bench.h"
 #include "check.h"
 
-/* A signature curve from the LogP time line (seed 002 Fig. 3/4): cost o_s
+/* A signature curve from the LogP time line (Culler et al. 1996 Fig. 3/4): cost o_s
  * while only sending, o_s + D beyond; rising to the steady state max(g, o_s +
  * o_r + D) once replies come back (after RTT/o_s requests). */
 static void synth_curve(struct sig_curve *c, double os, double orr, double g, double d, double rtt)
@@ -105,7 +105,7 @@ static void fits(void)
 	CHECK_EQ_D(f.a, 350, 1e-6);
 	CHECK_EQ_D(f.b, 0.125, 1e-12);
 	CHECK(fit_linear(x, y, 1, &f) != 0, "one point is not a line");
-	/* seed 003's model: t0 at n = 0; at large n it approaches ti + n tb */
+	/* Taboada et al. 2003's model: t0 at n = 0; at large n it approaches ti + n tb */
 	CHECK_EQ_D(model003(300, 500, 0.1, 0), 300, 1e-9);
 	CHECK_EQ_D(model003(300, 500, 0.1, 1e9) - 1e8, 800, 0.01);
 	double p[2] = { 110, 90 }, m[2] = { 100, 100 };
@@ -114,7 +114,7 @@ static void fits(void)
 
 /* bulk_fit on T(n) and echo times from known laws: each fit recovers its
  * law's parameters, and the law the validation sizes follow is the one whose
- * error comes out zero (seed 003 section 3's judge, seed 004's n_1/2). */
+ * error comes out zero (Taboada et al. 2003 section 3's judge, Dongarra & Dunigan 1997's n_1/2). */
 static void bulk_fits(void)
 {
 	static struct results r;
@@ -140,9 +140,9 @@ static void bulk_fits(void)
 		b->v_meas[i] = alpha + beta * b->v_size[i];
 	}
 	bulk_fit(b, &r);
-	/* seed 003's Hockney, t0 + n tb with t0 measured (not the regression's
-	 * intercept, seed 004's alpha): off the line by t0 - alpha = 8 beta */
-	CHECK(b->err_h003 > 0 && b->err_hockney < b->err_h003, "seed 003's Hockney %g beside seed 004's line %g",
+	/* Taboada et al. 2003's Hockney, t0 + n tb with t0 measured (not the regression's
+	 * intercept, Dongarra & Dunigan 1997's alpha): off the line by t0 - alpha = 8 beta */
+	CHECK(b->err_h003 > 0 && b->err_hockney < b->err_h003, "Taboada et al. 2003's Hockney %g beside Dongarra & Dunigan 1997's line %g",
 	      b->err_h003, b->err_hockney);
 	CHECK_EQ_D(b->lat0_ns, alpha + beta * 8, 1e-9);
 	CHECK_EQ_D(b->hockney.a, alpha, 1e-6);
@@ -150,7 +150,7 @@ static void bulk_fits(void)
 	CHECK_EQ_D(b->n_half, alpha / beta, 1e-6);
 	CHECK_EQ_D(b->t0r.a, T0, 1e-6);
 	CHECK_EQ_D(1 / b->t0r.b, R, 1e-9);
-	/* seed 003: t0 the startup (the smallest size stands for n = 0), ti and tb the regression's */
+	/* Taboada et al. 2003: t0 the startup (the smallest size stands for n = 0), ti and tb the regression's */
 	CHECK_EQ_D(b->m003_t0, alpha + beta * 8, 1e-9);
 	CHECK_EQ_D(b->m003_ti, alpha, 1e-6);
 	CHECK_EQ_D(b->m003_tb, beta, 1e-12);
@@ -158,17 +158,17 @@ static void bulk_fits(void)
 	CHECK_EQ_D(b->err_hockney, 0, 1e-12);
 	CHECK(b->err_003 > 0 && b->err_loggp > 0, "the other laws miss a Hockney line: %g %g", b->err_003,
 	      b->err_loggp);
-	/* the validation sizes on seed 003's curve, then on LogGP's line */
+	/* the validation sizes on Taboada et al. 2003's curve, then on LogGP's line */
 	for (int i = 0; i < VALIDATE_SIZES; i++)
 		b->v_meas[i] = model003(alpha + beta * 8, alpha, beta, b->v_size[i]);
 	bulk_fit(b, &r);
 	CHECK_EQ_D(b->err_003, 0, 1e-12);
-	CHECK(b->err_hockney > 0, "Hockney's line misses seed 003's curve");
+	CHECK(b->err_hockney > 0, "Hockney's line misses Taboada et al. 2003's curve");
 	for (int i = 0; i < VALIDATE_SIZES; i++)
 		b->v_meas[i] = os + L + orr + G * b->v_size[i];
 	bulk_fit(b, &r);
 	CHECK_EQ_D(b->err_loggp, 0, 1e-12);
-	/* the measured points on seed 003's Hockney: its error 0, the line's not */
+	/* the measured points on Taboada et al. 2003's Hockney: its error 0, the line's not */
 	for (int i = 0; i < VALIDATE_SIZES; i++)
 		b->v_meas[i] = alpha + beta * 8 + beta * b->v_size[i];
 	bulk_fit(b, &r);
@@ -367,7 +367,7 @@ static void decompose(void)
 	CHECK_EQ_D(d.part[7].ns, 1000 - 7 * 50, 1e-9);
 }
 
-/* seed 003's 20 validation sizes: distinct, uniformly random over the
+/* Taboada et al. 2003's 20 validation sizes: distinct, uniformly random over the
  * range, multiples of 8, none a fitted size (they were log-uniform, and
  * could repeat or land on a fitted size) */
 static void validation_sizes(void)
@@ -400,7 +400,7 @@ static void validation_sizes(void)
 	CHECK(n == 6, "8..64 leaves 6 sizes that are not fitted ones: %d", n);
 }
 
-/* seed 002's bulk o(n): no send-only regime when the first requests
+/* Culler et al. 1996's bulk o(n): no send-only regime when the first requests
  * already cost the steady state's gap, or more than T(n) */
 static void send_only(void)
 {

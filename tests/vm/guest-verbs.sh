@@ -28,7 +28,7 @@ peer=$EEL_VM_PEER_IP
 # overlap test measures q=1). Round trips under TCG have a long tail (the host's
 # scheduler): many short ping-pong runs give a median over runs that a stall moves
 # little, as perftest's median over single iterations does. The 8-byte floods send as
-# many messages as ib_write_bw, 10,000, so that eel's final reply (seed 000 4.2: one
+# many messages as ib_write_bw, 10,000, so that eel's final reply (Bell et al. 2003 4.2: one
 # round trip, ~40 ms here) weighs ~3% of a flood run (at 2,000 it weighed ~15%).
 # Both tools post 8-byte puts inline (-I 8 for perftest).
 LAT_ITERS=100                  # ib_write_lat round trips

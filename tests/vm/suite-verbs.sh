@@ -41,7 +41,7 @@ check '.parameters.eel.ns.median > 0 and .parameters.eel.ns.min > 0' "EEL > 0"
 check '.parameters.g.ns > 0' "g > 0"
 check '.parameters.G.ns_per_byte > 0' "G > 0"
 check '.parameters.o_s.ns <= .parameters.o_s.g_ns and .parameters.o_s.ns >= 0' \
-  "o_s <= g at q=1 (o_s = g - D_max, seed 000 4.3)"
+  "o_s <= g at q=1 (o_s = g - D_max, Bell et al. 2003 4.3)"
 check '.parameters.o_r.ns <= .parameters.o_r.g_ns and .parameters.o_r.ns >= 0' "o_r <= its g"
 # issue 3's relation: a put's send overhead is part of its end-to-end latency
 # (here o_s ~0.8 ms, a flood's round trip at q=1, against EEL ~22 ms under TCG)

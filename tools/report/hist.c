@@ -152,7 +152,7 @@ static int load(struct hist *h, const char *path, char *err, size_t errlen)
 		}
 		if (!r->machine[0] || !r->measurement[0] || !r->source[0]) {
 			snprintf(err, errlen, "%s: line %d: machine, measurement and source may not be empty "
-				 "(every row cites its seed)", path, line);
+				 "(every row cites its paper)", path, line);
 			goto bad;
 		}
 		h->n++;

@@ -1,4 +1,4 @@
-/* tools/report/hist.h — the seeds' historical machines (data/historical.csv,
+/* tools/report/hist.h — the papers' historical machines (data/historical.csv,
  * described in data/README.md): one row per machine and measurement. */
 #ifndef EEL_TOOLS_REPORT_HIST_H
 #define EEL_TOOLS_REPORT_HIST_H

@@ -10,10 +10,10 @@
 #include <string.h>
 
 static const char *const seed_files[][2] = {
-	{ "000", "000_08b5a44ef913033a.txt: Evaluation of current high-performance networks (EEL, o_s, o_r, g, G)" },
-	{ "002", "002_68bc8c52f50e3ed7.txt: Culler et al., assessing fast network interfaces (signature, bulk)" },
-	{ "003", "003_0bd87bee947bb014.txt: message-passing overhead on high-speed clusters (t0, ti, tb)" },
-	{ "004", "004_2f81966ac17d92d2.txt: Dongarra and Dunigan, message-passing performance (alpha, beta, n_1/2)" },
+	{ "000", "Bell et al. 2003: Evaluation of current high-performance networks (EEL, o_s, o_r, g, G)" },
+	{ "002", "Culler et al. 1996: Culler et al., assessing fast network interfaces (signature, bulk)" },
+	{ "003", "Taboada et al. 2003: message-passing overhead on high-speed clusters (t0, ti, tb)" },
+	{ "004", "Dongarra & Dunigan 1997: Dongarra and Dunigan, message-passing performance (alpha, beta, n_1/2)" },
 };
 
 static void text(struct sbuf *h, const char *s)
@@ -101,15 +101,15 @@ static void parameters(struct sbuf *h, const struct jr_val *root)
 		param_row(h, "G", num_at(p, "G.ns_per_byte"), NAN, NAN, NAN, "ns/B", how);
 	}
 	if (jr_num(p, "M_bytes", &x))
-		param_row(h, "M = g/G", x, NAN, NAN, NAN, "B", "messages larger than this are bandwidth-bound (seed 000 5.5)");
+		param_row(h, "M = g/G", x, NAN, NAN, NAN, "B", "messages larger than this are bandwidth-bound (Bell et al. 2003 5.5)");
 	if (jr_num(p, "overlap_potential_ns", &x))
 		param_row(h, "EEL - (o_s + o_r)", x, NAN, NAN, NAN, "ns",
-			  "computation that can overlap one message (seed 000 5.2); negative: the CPU is busy longer "
+			  "computation that can overlap one message (Bell et al. 2003 5.2); negative: the CPU is busy longer "
 			  "than the message takes");
 	if (jr_get(p, "L"))
 		param_row(h, "L", num_at(p, "L.ns"), NAN, NAN, num_at(p, "L.cycles"), "ns", jr_str(p, "L.method"));
-	sb_printf(h, "</table>\n<p class=\"note\">min is what seed 000 reports (the minimum over runs); the spread is "
-		     "the interquartile range over the median; cycles are the host counter's (seed 004 Table 2 gives "
+	sb_printf(h, "</table>\n<p class=\"note\">min is what Bell et al. 2003 reports (the minimum over runs); the spread is "
+		     "the interquartile range over the median; cycles are the host counter's (Dongarra & Dunigan 1997 Table 2 gives "
 		     "latency in CPU cycles).</p></section>\n");
 }
 
@@ -217,7 +217,7 @@ static void signature(struct sbuf *h, const struct jr_val *root)
 
 	if (!s)
 		return;
-	sb_printf(h, "<section id=\"signature\"><h2>Signature (seed 002)</h2>\n<table>\n<tr><th>RTT</th><th>o_s</th>"
+	sb_printf(h, "<section id=\"signature\"><h2>Signature (Culler et al. 1996)</h2>\n<table>\n<tr><th>RTT</th><th>o_s</th>"
 		     "<th>g</th><th>o_r</th><th>L</th><th>size</th></tr>\n<tr>");
 	td(h, num_at(s, "rtt_ns"), "%.1f", "ns");
 	td(h, num_at(s, "o_s_ns"), "%.1f", "ns");
@@ -307,7 +307,7 @@ static void bulk(struct sbuf *h, const struct jr_val *root)
 	sb_printf(h, "</table>\n");
 	if (jr_len(v, "")) {
 		sb_printf(h, "<details><summary>validation: %zu sizes</summary>\n<table>\n<tr><th>n</th><th>measured</th>"
-			     "<th>Hockney</th><th>seed 003</th><th>LogGP</th></tr>\n", jr_len(v, ""));
+			     "<th>Hockney</th><th>Taboada et al. 2003</th><th>LogGP</th></tr>\n", jr_len(v, ""));
 		for (size_t i = 0; i < jr_len(v, ""); i++) {
 			const struct jr_val *p = jr_at(v, i);
 
@@ -356,7 +356,7 @@ static void compare_history(struct sbuf *h, const struct report *r)
 
 	if (!r->hist->n)
 		return;
-	sb_printf(h, "<section id=\"history\"><h2>Beside the seeds' machines</h2>\n<table>\n<tr><th>machine</th>"
+	sb_printf(h, "<section id=\"history\"><h2>Beside the papers' machines</h2>\n<table>\n<tr><th>machine</th>"
 		     "<th>software</th><th>EEL</th><th>o_s</th><th>o_r</th><th>g</th><th>L</th><th>source</th></tr>\n"
 		     "<tr class=\"mine\"><th>this NIC</th>");
 	td_text(h, r->nic);
@@ -389,9 +389,9 @@ static void compare_history(struct sbuf *h, const struct report *r)
 	}
 	sb_printf(h, "</table>\n<p class=\"note\">%d machines from ", shown);
 	text(h, r->hist->path);
-	sb_printf(h, " (seed 000's text and seed 002's Table 4; see data/README.md for what was left out).</p>\n");
-	/* seed 004 Table 2: the latency in the node's CPU cycles, against EEL in the host counter's */
-	sb_printf(h, "<details><summary>latency in CPU cycles (seed 004 Table 2)</summary>\n<table>\n<tr><th>machine</th>"
+	sb_printf(h, " (Bell et al. 2003's text and Culler et al. 1996's Table 4; see data/README.md for what was left out).</p>\n");
+	/* Dongarra & Dunigan 1997 Table 2: the latency in the node's CPU cycles, against EEL in the host counter's */
+	sb_printf(h, "<details><summary>latency in CPU cycles (Dongarra & Dunigan 1997 Table 2)</summary>\n<table>\n<tr><th>machine</th>"
 		     "<th>software</th><th>latency</th><th>source</th></tr>\n<tr class=\"mine\"><th>this NIC (EEL)</th>");
 	td_text(h, r->nic);
 	td(h, num_at(root, "parameters.eel.cycles.min"), "%.0f", "cycles");

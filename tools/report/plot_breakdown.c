@@ -1,7 +1,7 @@
-/* tools/report/plot_breakdown.c — seed 000 Fig. 3 style stacked bars: the
+/* tools/report/plot_breakdown.c — Bell et al. 2003 Fig. 3 style stacked bars: the
  * stamped stages of one put (medians), decompose's parts with the method
  * behind each, and EEL with o_s and o_r superimposed (from the bottom and
- * from the top, as seed 000 draws them: where they overlap, o_s + o_r > EEL). */
+ * from the top, as Bell et al. 2003 draws them: where they overlap, o_s + o_r > EEL). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -141,7 +141,7 @@ int plot_breakdown(const struct report *r, struct sbuf *gp, struct sbuf *caption
 				   "modelled, remainder).");
 	if (isfinite(eel))
 		sb_printf(caption, " Right: EEL (ping-pong RTT/2, minimum) with o_s from the bottom and o_r from the top, "
-				   "as in seed 000 Fig. 3; where they overlap, o_s + o_r > EEL.");
+				   "as in Bell et al. 2003 Fig. 3; where they overlap, o_s + o_r > EEL.");
 	sb_free(&boxes);
 	sb_free(&labels);
 	sb_free(&keys);

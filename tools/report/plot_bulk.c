@@ -1,10 +1,10 @@
 /* tools/report/plot_bulk.c — bulk transfers against message size n:
- *   bulk_time  T(n) (an n-byte store and its completion, seed 002 Fig. 7a),
- *              the echo (RTT/2 of n bytes, seeds 003 and 004), o_s(n) (seed 002
- *              Fig. 10) and the four fits: T0 + n/R on T(n) (seed 002),
- *              alpha + beta n (Hockney, seed 004), t0 + ti n tb/(t0 + n tb) + n tb
- *              (seed 003) and o_s + L + o_r + G n (LogGP) on the echo;
- *   bulk_bw    BW(n) = n / T(n) (seed 002 Fig. 7b) and n / fit(n). */
+ *   bulk_time  T(n) (an n-byte store and its completion, Culler et al. 1996 Fig. 7a),
+ *              the echo (RTT/2 of n bytes, Taboada et al. 2003 and Dongarra & Dunigan 1997), o_s(n) (Culler et al. 1996
+ *              Fig. 10) and the four fits: T0 + n/R on T(n) (Culler et al. 1996),
+ *              alpha + beta n (Hockney, Dongarra & Dunigan 1997), t0 + ti n tb/(t0 + n tb) + n tb
+ *              (Taboada et al. 2003) and o_s + L + o_r + G n (LogGP) on the echo;
+ *   bulk_bw    BW(n) = n / T(n) (Culler et al. 1996 Fig. 7b) and n / fit(n). */
 #include <math.h>
 
 #include "plots.h"
@@ -93,19 +93,19 @@ static void fit_lines(struct sbuf *gp, const struct jr_val *fit, const struct fi
 	if (f->t0r) {
 		sb_printf(gp, ", \\\n     ");
 		sb_printf(gp, fmt, "t0r");
-		sb_printf(gp, " with lines dt 2 lw 1.5 lc rgb \"#1f77b4\" title \"T0 + n/R on T(n) (seed 002)\"");
+		sb_printf(gp, " with lines dt 2 lw 1.5 lc rgb \"#1f77b4\" title \"T0 + n/R on T(n) (Culler et al. 1996)\"");
 	}
 	if (f->hock) {
 		sb_printf(gp, ", \\\n     ");
 		sb_printf(gp, fmt, "hock");
 		sb_printf(gp, " with lines dt 3 lw 2 lc rgb \"#2ca02c\" ");
-		fit_title(gp, fit, "hockney.err", "Hockney alpha + beta n (seed 004)");
+		fit_title(gp, fit, "hockney.err", "Hockney alpha + beta n (Dongarra & Dunigan 1997)");
 	}
 	if (f->m003) {
 		sb_printf(gp, ", \\\n     ");
 		sb_printf(gp, fmt, "m003");
 		sb_printf(gp, " with lines lt 1 lw 1.5 lc rgb \"#d62728\" ");
-		fit_title(gp, fit, "model003.err", "seed 003's model");
+		fit_title(gp, fit, "model003.err", "Taboada et al. 2003's model");
 	}
 	if (f->loggp) {
 		sb_printf(gp, ", \\\n     ");
@@ -134,7 +134,7 @@ int plot_bulk_time(const struct report *r, struct sbuf *gp, struct sbuf *caption
 		      "     $val using 1:2 with points pt 2 ps 0.8 lc rgb \"#555555\" title \"echo at the validation sizes\"");
 	fit_lines(gp, fit, &f, 0);
 	sb_printf(caption, "Measured minima at each size; the lines are the fits the run reports, each with its average "
-			   "absolute relative error over the validation sizes (seed 003's accuracy measure). Seed 002 warns "
+			   "absolute relative error over the validation sizes (Taboada et al. 2003's accuracy measure). Culler et al. 1996 warns "
 			   "that T0 of T0 + n/R says little about a small message.");
 	return 1;
 }

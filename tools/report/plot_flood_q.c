@@ -1,4 +1,4 @@
-/* tools/report/plot_flood_q.c — seed 000 Fig. 5: the gap between smallest
+/* tools/report/plot_flood_q.c — Bell et al. 2003 Fig. 5: the gap between smallest
  * messages (ns per message in the flood test) against the queue depth q. */
 #include <math.h>
 
@@ -51,6 +51,6 @@ int plot_flood_q(const struct report *r, struct sbuf *gp, struct sbuf *caption)
 	sb_printf(gp, "plot $q using 1:2 with linespoints lt 1 pt 7 lw 2 title \"minimum over runs (g)\", \\\n"
 		      "     $q using 1:4:3:5 with yerrorbars lt 2 pt 1 title \"median, p25..p75\"\n");
 	sb_printf(caption, "The flood test at the smallest size (%.0f B): keep q puts outstanding, wait for q/2, issue "
-			   "q/2. g is the best minimum over the depths (seed 000 Fig. 6 takes the best g).", smallest);
+			   "q/2. g is the best minimum over the depths (Bell et al. 2003 Fig. 6 takes the best g).", smallest);
 	return 1;
 }

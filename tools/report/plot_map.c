@@ -1,10 +1,10 @@
-/* tools/report/plot_map.c — seed 004 Fig. 5: the latency/bandwidth space,
+/* tools/report/plot_map.c — Dongarra & Dunigan 1997 Fig. 5: the latency/bandwidth space,
  * log-log, small-message latency across and large-message bandwidth up: the
- * upper left is fast. The seeds' machines come from data/historical.csv:
- * seed 004 Table 1 (latency at n = 0, bandwidth at n = 10^6) and seed 003
+ * upper left is fast. The papers' machines come from data/historical.csv:
+ * Dongarra & Dunigan 1997 Table 1 (latency at n = 0, bandwidth at n = 10^6) and Taboada et al. 2003
  * Tables 1-2 (t0 and 1/tb of MPI and Java point-to-point sends). This NIC is
  * placed by its EEL (8 bytes) and its bandwidth: n / echo at the largest bulk
- * size when the run has one (seed 004's measure), else 1/G from the flood. */
+ * size when the run has one (Dongarra & Dunigan 1997's measure), else 1/G from the flood. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,7 +14,7 @@
 struct pt {
 	double lat, bw;
 	char label[64];
-	int cls;   /* 0: seed 004 multiprocessor, 1: seed 004 LAN, 2: seed 003 cluster */
+	int cls;   /* 0: Dongarra & Dunigan 1997 multiprocessor, 1: Dongarra & Dunigan 1997 LAN, 2: Taboada et al. 2003 cluster */
 };
 
 #define MAX_PTS 128
@@ -24,7 +24,7 @@ static void label_of(const struct hist_row *r, int dup, char *buf, size_t len)
 	char sw[24], *lan;
 
 	snprintf(sw, sizeof(sw), "%.23s", r->software);
-	if (!strncmp(r->source, "003", 3)) {
+	if (!strncmp(r->source, "Taboada et al. 2003", 19)) {
 		if (strstr(sw, " Send"))
 			*strstr(sw, " Send") = 0;
 		snprintf(buf, len, "%s %.23s", strncmp(r->machine, "Myrinet", 7) ? "SCI" : "Myrinet", sw);
@@ -46,8 +46,8 @@ static int history(const struct hist *h, struct pt *p)
 
 	for (int i = 0; i < h->n && n < MAX_PTS; i++) {
 		const struct hist_row *r = &h->row[i];
-		int s004 = !strncmp(r->source, "004", 3) && !strcmp(r->measurement, "latency");
-		int s003 = !strncmp(r->source, "003", 3) && !strcmp(r->measurement, "t0");
+		int s004 = !strncmp(r->source, "Dongarra & Dunigan 1997", 23) && !strcmp(r->measurement, "latency");
+		int s003 = !strncmp(r->source, "Taboada et al. 2003", 19) && !strcmp(r->measurement, "t0");
 		double bw;
 		int dup = 0;
 
@@ -71,9 +71,9 @@ static int history(const struct hist *h, struct pt *p)
 int plot_map(const struct report *r, struct sbuf *gp, struct sbuf *caption)
 {
 	static const char *const cls_title[] = {
-		"seed 004 Table 1: multiprocessors (latency n = 0, bandwidth n = 10^6)",
-		"seed 004 Table 1: LANs (TCP/IP)",
-		"seed 003 Tables 1-2: clusters (t0, 1/tb)",
+		"Dongarra & Dunigan 1997 Table 1: multiprocessors (latency n = 0, bandwidth n = 10^6)",
+		"Dongarra & Dunigan 1997 Table 1: LANs (TCP/IP)",
+		"Taboada et al. 2003 Tables 1-2: clusters (t0, 1/tb)",
 	};
 	static const char *const cls_color[] = { "#1f77b4", "#7f7f7f", "#2ca02c" };
 	const struct jr_val *root = r->run->root, *pts = jr_get(root, "bulk.points");
@@ -128,7 +128,7 @@ int plot_map(const struct report *r, struct sbuf *gp, struct sbuf *caption)
 	sb_printf(gp, "\"\nEOD\n");
 	sb_printf(gp, "set logscale xy 10\nset xrange [%g:%g]\nset yrange [%g:%g]\nset format x \"%%g\"\nset format y \"%%g\"\n",
 		  lo_l / 2, hi_l * 3, lo_b / 3, hi_b * 4);
-	sb_printf(gp, "set xlabel \"latency, ns (small message: EEL, seed 004 n = 0, seed 003 t0)\"\n"
+	sb_printf(gp, "set xlabel \"latency, ns (small message: EEL, Dongarra & Dunigan 1997 n = 0, Taboada et al. 2003 t0)\"\n"
 		      "set ylabel \"bandwidth, bytes/ns (large message)\"\n");
 	sb_printf(gp, "set key bottom left font \",8\" box opaque\nset grid lc rgb \"#e5e5e5\"\n");
 	sb_printf(gp, "set label 1 \"fast\" at graph 0.03, graph 0.95 font \",9\" tc rgb \"#999999\"\n");
@@ -138,12 +138,12 @@ int plot_map(const struct report *r, struct sbuf *gp, struct sbuf *caption)
 			      "left font \",7\" title \"%s\", \\\n     ", c, cls_color[c], cls_title[c]);
 	sb_printf(gp, "$nic using 1:2:3 with labels point pt 3 ps 2.5 lw 2 lc rgb \"#d62728\" tc rgb \"#d62728\" "
 		      "offset char 1,0.5 left font \",10\" title \"this NIC: EEL, %s\"\n", how_bw);
-	sb_printf(caption, "Seed 004 Fig. 5 places each machine by its zero-byte latency and its 1 MB bandwidth; here "
-			   "%d historical points from %s, and this NIC at EEL %.0f ns and %.3g bytes/ns (%s%s). Seed 003's "
+	sb_printf(caption, "Dongarra & Dunigan 1997 Fig. 5 places each machine by its zero-byte latency and its 1 MB bandwidth; here "
+			   "%d historical points from %s, and this NIC at EEL %.0f ns and %.3g bytes/ns (%s%s). Taboada et al. 2003's "
 			   "clusters are placed by t0 and 1/tb.",
 		  n, r->hist->n ? "data/historical.csv" : "no historical data (not found)", lat, bw, how_bw,
 		  bw_n > 0 ? "" : "");
 	if (bw_n > 0)
-		sb_printf(caption, " The largest bulk size here is %.0f bytes; seed 004 used 10^6.", bw_n);
+		sb_printf(caption, " The largest bulk size here is %.0f bytes; Dongarra & Dunigan 1997 used 10^6.", bw_n);
 	return 1;
 }

@@ -1,4 +1,4 @@
-/* tools/report/plot_overlap.c — seed 000 section 4.3, the CPU overlap test:
+/* tools/report/plot_overlap.c — Bell et al. 2003 section 4.3, the CPU overlap test:
  * the time per message at queue depth 1 as computation D is inserted per
  * message, on the sending and on the receiving side. The largest D that does
  * not raise the time is D_max, and o = g - D_max (o = g when the first D

@@ -1,4 +1,4 @@
-/* tools/report/plot_signature.c — seed 002 Fig. 4/5: the average cost of a
+/* tools/report/plot_signature.c — Culler et al. 1996 Fig. 4/5: the average cost of a
  * message vs the number M issued back to back, one curve per computation D
  * inserted between them; o_s (the send-only regime) and g (the steady state
  * at D = 0) marked. Points that did not reach the seed's 5% accuracy at 95%

@@ -3,28 +3,28 @@
 
 #include <string.h>
 
-#define S000 "seed 000 (000_08b5a44ef913033a.txt)"
-#define S002 "seed 002 (002_68bc8c52f50e3ed7.txt)"
-#define S003 "seed 003 (003_0bd87bee947bb014.txt)"
-#define S004 "seed 004 (004_2f81966ac17d92d2.txt)"
+#define S000 "Bell et al. 2003"
+#define S002 "Culler et al. 1996"
+#define S003 "Taboada et al. 2003"
+#define S004 "Dongarra & Dunigan 1997"
 
 const struct plot report_plots[] = {
-	{ "breakdown", "Where one message's time goes: stages, and o_s, o_r over EEL", "seed 000 Fig. 3",
+	{ "breakdown", "Where one message's time goes: stages, and o_s, o_r over EEL", "Bell et al. 2003 Fig. 3",
 	  S000 " Fig. 3 (o_s and o_r superimposed on EEL); the stages are eel's own", plot_breakdown },
-	{ "signature", "Signature: message cost vs burst length M, one line per delay D", "seed 002 Fig. 4/5",
+	{ "signature", "Signature: message cost vs burst length M, one line per delay D", "Culler et al. 1996 Fig. 4/5",
 	  S002 " Fig. 4 (the expected signature) and Fig. 5 (measured ones)", plot_signature },
-	{ "flood_q", "Gap g between smallest messages vs queue depth q", "seed 000 Fig. 5",
+	{ "flood_q", "Gap g between smallest messages vs queue depth q", "Bell et al. 2003 Fig. 5",
 	  S000 " Fig. 5 (effect of clustering 8-byte sends on the gap), section 4.2", plot_flood_q },
 	{ "bulk_time", "Bulk transfer time T(n), echo time, and the fits",
-	  "seed 002 Fig. 7a; seed 003 sec. 3; seed 004 sec. 2.1",
+	  "Culler et al. 1996 Fig. 7a; Taboada et al. 2003 sec. 3; Dongarra & Dunigan 1997 sec. 2.1",
 	  S002 " Fig. 7a (T(n), T0 + n/R); " S003 " section 3 (t0 + ti n tb/(t0 + n tb) + n tb); "
 	  S004 " section 2.1 (alpha + beta n)", plot_bulk_time },
 	{ "bulk_bw", "Bulk transfer bandwidth BW(n) = n / T(n), and the fits",
-	  "seed 002 Fig. 7b; seed 004 Fig. 3",
+	  "Culler et al. 1996 Fig. 7b; Dongarra & Dunigan 1997 Fig. 3",
 	  S002 " Fig. 7b (BW(n) = n/T(n)); " S004 " Fig. 3 (bandwidth vs message size)", plot_bulk_bw },
-	{ "overlap", "CPU overlap test: time per message vs computation D per message", "seed 000 sec. 4.3",
+	{ "overlap", "CPU overlap test: time per message vs computation D per message", "Bell et al. 2003 sec. 4.3",
 	  S000 " section 4.3 (o = g - D_max) and Fig. 6 (g against o_s, o_r)", plot_overlap },
-	{ "map", "Latency/bandwidth map: this NIC among the seeds' machines", "seed 004 Fig. 5",
+	{ "map", "Latency/bandwidth map: this NIC among the papers' machines", "Dongarra & Dunigan 1997 Fig. 5",
 	  S004 " Fig. 5 and Table 1; " S003 " Tables 1-2 (t0, 1/tb); data/historical.csv", plot_map },
 };
 const size_t report_nplots = sizeof(report_plots) / sizeof(report_plots[0]);

@@ -1,6 +1,6 @@
 /* tools/report/plots.h — the report's plots: each writes the body of one
  * gnuplot script (data inline) from a run, or says the run did not measure
- * what it needs. Every plot's title names the seed figure it follows. */
+ * what it needs. Every plot's title names the paper's figure it follows. */
 #ifndef EEL_TOOLS_REPORT_PLOTS_H
 #define EEL_TOOLS_REPORT_PLOTS_H
 
@@ -12,14 +12,14 @@
 
 struct report {
 	const struct run *run;
-	const struct hist *hist;     /* the seeds' historical machines (may be empty) */
+	const struct hist *hist;     /* the papers' historical machines (may be empty) */
 	char nic[160];               /* the NIC's name, for titles */
 };
 
 struct plot {
 	const char *name;            /* file stem: NAME.svg, NAME.png, gnuplot/NAME.gp */
 	const char *title;           /* what it shows */
-	const char *cite;            /* the seed figure it follows, short: in the plot's title */
+	const char *cite;            /* the paper's figure it follows, short: in the plot's title */
 	const char *source;          /* the same with the seed files' names: beside the plot in the page */
 	/* Writes the script body into gp and a caption (HTML-safe text) into caption:
 	 * 1. Or 0 when the run lacks what it needs, with the reason in caption. */
