@@ -12,7 +12,7 @@
 #include "bench.h"
 #include "json.h"
 
-#define SCHEMA_VERSION 3
+#define SCHEMA_VERSION 4
 
 static void stat_obj(struct json *j, const char *key, const struct stat *s)
 {

@@ -116,17 +116,18 @@ static void parameters(struct sbuf *h, const struct jr_val *root)
 static void breakdown(struct sbuf *h, const struct jr_val *root)
 {
 	const struct jr_val *b = jr_get(root, "breakdown"), *parts = jr_get(b, "parts");
-	double total = num_at(b, "total_ns.median");
+	double round = num_at(b, "round_ns.mean"), total = isfinite(round) ? round : num_at(b, "total_ns.mean");
 
 	if (!jr_len(parts, ""))
 		return;
 	sb_printf(h, "<section id=\"breakdown\"><h2>Where one 8-byte put goes</h2>\n<p>");
 	text(h, jr_str(b, "clock"));
-	sb_printf(h, "; %.0f stamped puts; medians</p>\n<table>\n<tr><th>stage</th><th>what</th><th>median</th>"
-		     "<th>share</th><th>p25..p75</th><th>method</th></tr>\n", num_at(b, "samples"));
+	sb_printf(h, "; %.0f stamped puts; means (they add up to EEL with the turnaround)</p>\n<table>\n"
+		     "<tr><th>stage</th><th>what</th><th>mean</th><th>share</th><th>p25..p75</th><th>method</th></tr>\n",
+		  num_at(b, "samples"));
 	for (size_t i = 0; i < jr_len(parts, ""); i++) {
 		const struct jr_val *p = jr_at(parts, i);
-		double m = num_at(p, "ns.median");
+		double m = num_at(p, "ns.mean");
 
 		sb_printf(h, "<tr><th>");
 		text(h, jr_str(p, "name"));
@@ -142,7 +143,14 @@ static void breakdown(struct sbuf *h, const struct jr_val *root)
 		td_text(h, jr_str(p, "method"));
 		sb_printf(h, "</tr>\n");
 	}
-	sb_printf(h, "<tr><th>total</th><td>one way, DETECT - POST</td>");
+	if (isfinite(num_at(b, "turn_ns.mean"))) {
+		sb_printf(h, "<tr><th>turn</th><td>ping-pong turnaround: data seen to next put</td>");
+		td(h, num_at(b, "turn_ns.mean"), "%.1f", "ns");
+		td(h, isfinite(total) && total > 0 ? num_at(b, "turn_ns.mean") / total * 100 : NAN, "%.1f", "%");
+		sb_printf(h, "<td></td><td>stamped</td></tr>\n");
+	}
+	sb_printf(h, "<tr><th>total</th><td>%s</td>", isfinite(round) ? "EEL: RTT/2 of the stamped rounds, less the "
+		  "stamps' cost" : "one way, DETECT - POST");
 	td(h, total, "%.1f", "ns");
 	sb_printf(h, "<td></td><td class=\"num\">residual ");
 	val(h, num_at(b, "residual_ns"), "%.1f", "ns");

@@ -41,7 +41,7 @@ int plot_breakdown(const struct report *r, struct sbuf *gp, struct sbuf *caption
 		for (size_t i = 0; i < jr_len(parts, ""); i++) {
 			const struct jr_val *p = jr_at(parts, i);
 			const char *name = jr_str(p, "name"), *method = jr_str(p, "method");
-			double ns = which ? num_at(p, "ns") : num_at(p, "ns.median");
+			double ns = which ? num_at(p, "ns") : num_at(p, "ns.mean");
 			char label[96];
 			int known = 0;
 
@@ -62,6 +62,15 @@ int plot_breakdown(const struct report *r, struct sbuf *gp, struct sbuf *caption
 			}
 			y += ns;
 		}
+		if (!which && isfinite(num_at(root, "breakdown.turn_ns.mean")) && num_at(root, "breakdown.turn_ns.mean") > 0) {
+			double ns = num_at(root, "breakdown.turn_ns.mean");
+			char label[64];
+
+			/* schema 4: the ping-pong's turnaround, the part that makes the stages add up to EEL */
+			snprintf(label, sizeof(label), "turn %.0f ns", ns);
+			box(&boxes, x, y, y + ns, stage_color("turn"), label);
+			y += ns;
+		}
 		if (which) {
 			double res = num_at(root, "decompose.residual_ns"), deel = num_at(root, "decompose.eel_ns");
 
@@ -77,10 +86,11 @@ int plot_breakdown(const struct report *r, struct sbuf *gp, struct sbuf *caption
 				sb_printf(&labels, "%g %g \"sum %.0f ns\"\n", x, y, y);
 			}
 		} else {
-			sb_printf(&labels, "%g %g \"one way %.0f ns\"\n", x, y, y);
+			sb_printf(&labels, "%g %g \"%s %.0f ns\"\n", x, y,
+				  isfinite(num_at(root, "breakdown.round_ns.mean")) ? "EEL" : "one way", y);
 		}
 		sb_printf(&tics, "%s\"%s\" %g", nbars ? ", " : "", which ? "decompose\\n(method per part)" :
-			  "stamped stages\\n(medians)", x);
+			  "stamped stages\\n(means)", x);
 		top = fmax(top, y);
 		x += STEP;
 		nbars++;
@@ -134,8 +144,8 @@ int plot_breakdown(const struct report *r, struct sbuf *gp, struct sbuf *caption
 		  top * 0.04, sb_str(&keys));
 	sb_printf(caption, "Stacked bars, bottom to top in the order of the stages.");
 	if (jr_len(bd, ""))
-		sb_printf(caption, " Stamped stages: medians of the stamped puts (their sum is the median one-way time, "
-				   "not the ping-pong EEL).");
+		sb_printf(caption, " Stamped stages: means over the stamped ping-pong rounds; with the turnaround "
+				   "(turn) they add up to EEL (schema 4; older runs: no turn, the one-way time).");
 	if (jr_len(dec, ""))
 		sb_printf(caption, " Decompose: each part says how it was obtained (stamped, nic_clock, difference, "
 				   "modelled, remainder).");

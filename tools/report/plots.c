@@ -54,7 +54,7 @@ unsigned stage_color(const char *name)
 	static const struct { const char *name; unsigned rgb; } known[] = {
 		{ "post", 0x1f77b4 }, { "doorbell", 0xff7f0e }, { "fetch", 0x2ca02c }, { "descriptor", 0x2ca02c },
 		{ "tx", 0xd62728 }, { "payload", 0xff9896 }, { "wire", 0x9467bd }, { "rx", 0x8c564b },
-		{ "dma", 0xe377c2 }, { "detect", 0x7f7f7f }, { "remainder", 0xbcbd22 },
+		{ "dma", 0xe377c2 }, { "detect", 0x7f7f7f }, { "remainder", 0xbcbd22 }, { "turn", 0x17becf },
 	};
 	static const unsigned other[] = { 0x17becf, 0xaec7e8, 0xffbb78, 0x98df8a, 0xc5b0d5, 0xc49c94, 0xf7b6d2 };
 	unsigned h = 5381;
