@@ -91,6 +91,10 @@ int main(int argc, char **argv)
 	while ((o = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (o) {
 		case 'o':
+			if (!*optarg) {
+				fprintf(stderr, "eel-report: -o '': give the folder to write, e.g. -o report\n");
+				return 2;
+			}
 			out = optarg;
 			break;
 		case 'H':

@@ -407,6 +407,11 @@ static int number(struct parser *p, struct jr_val *v)
 		free(copy);
 	if (isinf(v->num) || isnan(v->num))
 		return BAD(p, start, "the number does not fit in a double");
+	/* nothing eel writes comes near this; beyond it, the plots' arithmetic
+	 * (a range, a label's place) could overflow to inf, which gnuplot takes
+	 * for an undefined variable */
+	if (fabs(v->num) > JR_NUM_MAX)
+		return BAD(p, start, "the number is beyond %g, more than eel ever writes", JR_NUM_MAX);
 	return 0;
 }
 
@@ -607,17 +612,21 @@ struct jr_doc *jr_parse_file(const char *path, const struct jr_limits *lim, char
 	char *buf = NULL, e[256];
 	struct jr_doc *d;
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO with no writer must not hang the open */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return NULL;
 	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "%s: is a folder, not a file", path);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: is %s, not a regular file", path,
+			 S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO" :
+			 S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "not a file");
 		close(fd);
 		return NULL;
 	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	for (;;) {
 		ssize_t r;
 

@@ -20,6 +20,10 @@
 
 enum jr_type { JR_NULL, JR_BOOL, JR_NUM, JR_STR, JR_ARR, JR_OBJ };
 
+/* The largest magnitude a number may have: nothing eel writes comes near it
+ * (ns, bytes, Hz), and a plot's arithmetic on it cannot overflow. */
+#define JR_NUM_MAX 1e30
+
 struct jr_val {
 	enum jr_type type;
 	size_t off;               /* byte offset of the value in the document */

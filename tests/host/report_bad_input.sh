@@ -73,7 +73,7 @@ expect 2 "malformed at byte 49 (line 1, column 50): byte 0xff is not UTF-8" badu
 expect 2 "malformed at byte 42 (line 1, column 43): expected a member name" comma.json
 expect 2 "too deep at byte 64" deep.json
 expect 2 "empty.json: truncated at byte 0 (line 1, column 1): the document is empty" empty.json
-expect 2 "is a folder, not a file" notmine
+expect 2 "is a folder, not a regular file" notmine
 expect 2 "notmine exists and is not a folder eel-report made: give -o a new folder, or remove it" good.json -o notmine
 expect 2 "afile exists and is not a folder eel-report made" good.json -o afile
 expect 2 "cannot make /nonexistent/dir/r.tmp-" good.json -o /nonexistent/dir/r

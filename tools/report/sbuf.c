@@ -69,14 +69,19 @@ void sb_html(struct sbuf *b, const char *s)
 	}
 }
 
+/* Text for a double-quoted gnuplot string that nothing in it can leave or
+ * turn into a command: gnuplot runs `backquoted` text inside double quotes
+ * as a shell command (checked: gnuplot 5.4); a quote or a backslash would end
+ * the string or escape out of it. Each is replaced by a harmless look-alike,
+ * and control characters (a newline would end the command) are dropped. */
 void sb_gpstr(struct sbuf *b, const char *s)
 {
 	for (; s && *s; s++) {
-		if (*s == '"')
+		if (*s == '"' || *s == '`')
 			sb_put(b, "'", 1);
 		else if (*s == '\\')
 			sb_put(b, "/", 1);
-		else if ((unsigned char)*s >= 0x20)
+		else if ((unsigned char)*s >= 0x20 && *s != 0x7f)
 			sb_put(b, s, 1);
 	}
 }
