@@ -1,4 +1,5 @@
 /* bench/cli.c — eel-bench's command line: options into a plan, checked. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "safe_text.h"
 
 static const char usage_text[] =
 "usage: eel-bench [options]              both ends here (softnic), or a server\n"
@@ -67,8 +69,10 @@ void cli_usage(FILE *f)
 /* One line naming the problem and the fix, then exit 2. */
 static void bad(const char *fmt, const char *arg, const char *fix)
 {
+	char safe[256];
+
 	fprintf(stderr, "eel-bench: ");
-	fprintf(stderr, fmt, arg);
+	fprintf(stderr, fmt, arg ? safe_text(arg, safe, sizeof(safe)) : "");
 	fprintf(stderr, "%s%s\n", fix ? ": " : "", fix ? fix : "");
 	exit(2);
 }
@@ -80,14 +84,19 @@ static uint64_t number(const char *opt, const char *s, uint64_t min, uint64_t ma
 
 	errno = 0;
 	v = strtoull(s, &end, 10);
-	snprintf(fix, sizeof(fix), "give a whole number from %llu to %llu", (unsigned long long)min,
+	snprintf(fix, sizeof(fix), "give %s a whole number from %llu to %llu", opt, (unsigned long long)min,
 		 (unsigned long long)max);
-	if (errno || end == s || *end || s[0] == '-')
-		bad("%s is not a number", s, fix);
-	if (v < min || v > max) {
-		char what[64];
+	if (errno == ERANGE || (!errno && !*end && s[0] != '-' && *s && (v < min || v > max))) {
+		char what[320], safe[200];
 
-		snprintf(what, sizeof(what), "%s %s is out of range", opt, s);
+		snprintf(what, sizeof(what), "%s %s is out of range", opt, safe_text(s, safe, sizeof(safe)));
+		bad("%s", what, fix);
+	}
+	if (errno || end == s || *end || s[0] == '-' || s[0] == '+' || isspace((unsigned char)s[0])) {
+		char what[320], safe[200];
+
+		snprintf(what, sizeof(what), "%s: '%s' is not a whole number", opt,
+			 *s ? safe_text(s, safe, sizeof(safe)) : "");
 		bad("%s", what, fix);
 	}
 	return v;
@@ -103,10 +112,16 @@ static uint32_t list(const char *opt, const char *s, uint32_t *out, uint32_t cap
 
 	snprintf(msg, sizeof(msg), "%s takes A..B or A,B,C", opt);
 	if (strlen(s) >= sizeof(buf))
-		bad("%s: list too long", opt, NULL);
+		bad("%s: the list is too long (over 255 characters)", opt, "give at most 32 values");
 	if (dots) {
 		uint64_t a, b;
 
+		if (dots == s || !dots[2]) {
+			char what[320], safe[256];
+
+			snprintf(what, sizeof(what), "%s %s: a range needs both ends", opt, safe_text(s, safe, sizeof(safe)));
+			bad("%s", what, "write it A..B, e.g. 8..131072");
+		}
 		snprintf(buf, sizeof(buf), "%.*s", (int)(dots - s), s);
 		a = number(opt, buf, min, max);
 		b = number(opt, dots + 2, min, max);
@@ -140,9 +155,11 @@ static uint32_t list(const char *opt, const char *s, uint32_t *out, uint32_t cap
 
 static uint32_t tests(const char *s)
 {
-	char buf[128];
+	char buf[256];
 	uint32_t t = 0;
 
+	if (strlen(s) >= sizeof(buf))
+		bad("-t: the list is too long (%s)", "over 255 characters", "name each test once");
 	snprintf(buf, sizeof(buf), "%s", s);
 	for (char *w = strtok(buf, ","); w; w = strtok(NULL, ",")) {
 		if (!strcmp(w, "pingpong"))
@@ -164,6 +181,8 @@ static uint32_t tests(const char *s)
 		else
 			bad("unknown test '%s'", w, "use pingpong, flood, overlap, limit, signature, bulk, decompose or all");
 	}
+	if (!t)
+		bad("-t '%s' names no test", s, "use pingpong, flood, overlap, limit, signature, bulk, decompose or all");
 	return t;
 }
 
@@ -293,6 +312,11 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		c->pair = 1;
 	else if (!c->host && !c->pair)
 		c->server = 1;
+	if (c->server && c->json)
+		bad("%s", "--json on the server: the server keeps no results",
+		    "give --json to the client (eel-bench ... --json FILE SERVER-HOST)");
+	if (c->server && c->quiet)
+		bad("%s", "--quiet on the server: the server prints only errors anyway", "drop --quiet");
 	for (uint32_t i = 0; i < p->ndepths; i++)
 		if (p->depths[i] > p->flood_msgs)
 			bad("%s", "a queue depth is larger than --flood-msgs", "lower --depths or raise --flood-msgs");

@@ -11,18 +11,41 @@ static void indent(struct json *j)
 		fputs("  ", j->f);
 }
 
+/* The length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), or 0. */
+static int utf8_len(const unsigned char *s)
+{
+	int n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : 0;
+
+	if (s[0] >= 0xF5)
+		return 0;
+	for (int k = 1; k < n; k++)
+		if ((s[k] & 0xC0) != 0x80)
+			return 0;
+	if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) || (s[0] == 0xF0 && s[1] < 0x90) ||
+	    (s[0] == 0xF4 && s[1] >= 0x90))
+		return 0;
+	return n;
+}
+
+/* A JSON string. Text that is not UTF-8 (a file name in another encoding
+ * given on the command line) would make the document invalid JSON: each
+ * byte of an ill-formed sequence is written as the character of that value
+ * (\u00XX), so the document stays valid and the byte can be read back. */
 static void string(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	while (*s) {
+		const unsigned char *u = (const unsigned char *)s;
+		int n = *u >= 0x80 ? utf8_len(u) : 1;
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
+		if (*u == '"' || *u == '\\')
+			fprintf(f, "\\%c", *u);
+		else if (*u < 0x20 || *u == 0x7f || !n)
+			fprintf(f, "\\u%04x", *u);
 		else
-			fputc(c, f);
+			fwrite(s, 1, (size_t)n, f);
+		s += n ? n : 1;
 	}
 	fputc('"', f);
 }

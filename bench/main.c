@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "safe_text.h"
 #include "cli.h"
 
 static int pin(int cpu)
@@ -127,6 +128,31 @@ static int goodbye(struct session *s)
 }
 
 /* One end, from opening the NIC to the last goodbye. */
+/* The server waits for its client: a connection that is not one (a port
+ * scan, garbage, a client that says nothing within --timeout) is named and
+ * dropped, and the server goes back to waiting for the rest of wait_ms. */
+static int accept_client(struct eel_oob_listener *l, uint32_t wait_ms, uint32_t hello_ms, struct eel_oob **oob)
+{
+	struct timespec t;
+	int64_t end;
+	int rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	end = (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000 + wait_ms;
+	for (;;) {
+		int64_t left;
+		char safe[512];
+
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		left = end - ((int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000);
+		rc = eel_oob_accept(l, left > 0 ? (uint32_t)left : 0, hello_ms, oob);
+		if (rc != -ECONNABORTED)
+			return rc;
+		fprintf(stderr, "eel-bench: dropped: %s; waiting for the client\n",
+			safe_text(eel_errmsg(), safe, sizeof(safe)));
+	}
+}
+
 static int run_end(struct cli *c, struct session *s, struct results *r, const char *uri,
 		   struct eel_oob_listener *l, uint32_t accept_ms)
 {
@@ -153,12 +179,24 @@ static int run_end(struct cli *c, struct session *s, struct results *r, const ch
 	}
 	if (rc)
 		return bench_fail("opening the NIC");
+	/* a flood keeps q puts in flight: the send queue must hold the deepest */
+	for (uint32_t i = 0; !s->server && (c->plan.tests & T_FLOOD) && i < c->plan.ndepths; i++)
+		if (c->plan.depths[i] > eel_caps(s->dev)->sq_depth) {
+			char safe[256];
+
+			fprintf(stderr, "eel-bench: --depths %u is more than this NIC's send queue (%u puts): lower "
+				"--depths, or raise the queue with the URI option sq_depth (a power of two up to "
+				"4096: -d '%s%csq_depth=%u')\n", c->plan.depths[i], eel_caps(s->dev)->sq_depth,
+				safe_text(c->uri, safe, sizeof(safe)), strchr(c->uri, '?') ? '&' : '?',
+				c->plan.depths[i] > 2048 ? 4096 : 1u << (32 - __builtin_clz(c->plan.depths[i] - 1)));
+			return -1;
+		}
 	if (!s->server)
 		nic_pci_get(eel_caps(s->dev), &r->pci);
 	if (s->server && !s->pair)
 		fprintf(stderr, "eel-bench: %s: waiting for a client on port %u\n", eel_caps(s->dev)->name,
 			c->port);
-	rc = s->server ? eel_oob_accept(l, accept_ms, &s->oob)
+	rc = s->server ? accept_client(l, accept_ms, c->plan.timeout_ms, &s->oob)
 		       : eel_oob_connect(c->host ? c->host : "127.0.0.1", c->port, c->plan.timeout_ms, &s->oob);
 	if (rc)
 		return bench_fail(s->server ? "waiting for the client" : "connecting to the server");

@@ -26,10 +26,22 @@ int put_slot(struct session *s, int slot, uint64_t value)
 
 /* Wait until at least `want` completions arrived (an error completion is a
  * failure); returns how many, or -1. */
+/* The peer, about once a millisecond of empty polls: a lost peer is named at
+ * once, not after the timeout as missing completions. */
+static int peer_lost(struct session *s, uint64_t *next, const char *what)
+{
+	uint64_t now = eel_cycles();
+
+	if (now < *next)
+		return 0;
+	*next = now + (uint64_t)(s->clk->hz / 1000);
+	return eel_peer_check(s->dev) ? bench_fail(what) : 0;
+}
+
 int poll_at_least(struct session *s, int want, const char *what)
 {
 	struct eel_cqe c[64];
-	uint64_t end = eel_cycles() + (uint64_t)(s->clk->hz / 1000 * s->plan.timeout_ms);
+	uint64_t end = eel_cycles() + (uint64_t)(s->clk->hz / 1000 * s->plan.timeout_ms), next = 0;
 	int got = 0;
 
 	while (got < want) {
@@ -41,6 +53,8 @@ int poll_at_least(struct session *s, int want, const char *what)
 			if (c[i].status)
 				return bench_fail(what);
 		got += n;
+		if (!n && peer_lost(s, &next, what))
+			return -1;
 		if (!n && eel_cycles() > end) {
 			fprintf(stderr, "eel-bench: %s: no completion for %u ms (%d of %d)\n", what,
 				s->plan.timeout_ms, got, want);
@@ -57,7 +71,7 @@ int poll_at_least(struct session *s, int want, const char *what)
 int poll_until(struct session *s, uint32_t *completed, uint32_t target, const char *what)
 {
 	struct eel_cqe c[64];
-	uint64_t end = eel_cycles() + (uint64_t)(s->clk->hz / 1000 * s->plan.timeout_ms);
+	uint64_t end = eel_cycles() + (uint64_t)(s->clk->hz / 1000 * s->plan.timeout_ms), next = 0;
 
 	while (*completed < target) {
 		int n = eel_poll(s->dev, c, 64);
@@ -70,6 +84,8 @@ int poll_until(struct session *s, uint32_t *completed, uint32_t target, const ch
 			if (c[i].wr_id + 1 > *completed)
 				*completed = (uint32_t)c[i].wr_id + 1;
 		}
+		if (!n && peer_lost(s, &next, what))
+			return -1;
 		if (!n && eel_cycles() > end) {
 			fprintf(stderr, "eel-bench: %s: no completion for %u ms (%u of %u)\n", what,
 				s->plan.timeout_ms, *completed, target);

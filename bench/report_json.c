@@ -1,5 +1,5 @@
 /* bench/report_json.c — the run as one JSON document (schema "eel.run",
- * described in README.md "JSON schema"). Written to FILE.tmp and renamed,
+ * described in README.md "JSON schema"). Written to a new temporary file and renamed,
  * so a failed run never leaves half a file. */
 #include <errno.h>
 #include <math.h>
@@ -11,6 +11,7 @@
 
 #include "bench.h"
 #include "json.h"
+#include "outfile.h"
 
 #define SCHEMA_VERSION 4
 
@@ -555,45 +556,28 @@ static void curves(struct json *j, const struct results *r)
 	json_obj_end(j);
 }
 
-/* The document is written to PATH.tmp, renamed at the end: NULL (and the
- * one line) when that cannot be opened. */
-static FILE *open_tmp(const char *path, char *tmp, size_t n)
-{
-	FILE *f;
-
-	snprintf(tmp, n, "%s.tmp", path);
-	f = fopen(tmp, "w");
-	if (!f)
-		fprintf(stderr, "eel-bench: cannot write %s: %s: give --json a path in a writable folder\n", path,
-			strerror(errno));
-	return f;
-}
-
 /* Before anything is measured: can the document be written where it is to go?
  * (Found out after a long run, a bad path would lose the run.) */
 int report_json_check(const char *path)
 {
-	char tmp[4096];
-	FILE *f = open_tmp(path, tmp, sizeof(tmp));
+	struct out o;
 
-	if (!f)
-		return -1;
-	fclose(f);
-	unlink(tmp);
-	return 0;
+	return out_open(path, &o, 1);
 }
 
 int report_json(const char *path, const struct session *s, const struct results *r, const char *uri,
 		int argc, char **argv)
 {
-	char tmp[4096], when[32], w[MAX_WARNINGS][240];
+	char when[32], w[MAX_WARNINGS][240];
 	int nw = report_warnings(s, r, w, MAX_WARNINGS);
 	time_t now = time(NULL);
 	struct json j;
-	FILE *f = open_tmp(path, tmp, sizeof(tmp));
+	struct out o;
+	FILE *f;
 
-	if (!f)
+	if (out_open(path, &o, 0))
 		return -1;
+	f = o.f;
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	json_begin(&j, f);
 	json_str(&j, "schema", "eel.run");
@@ -649,10 +633,5 @@ int report_json(const char *path, const struct session *s, const struct results 
 	json_arr_end(&j);
 	json_num(&j, "wall_s", r->wall_s);
 	json_end(&j);
-	if (fflush(f) || ferror(f) || fclose(f) || rename(tmp, path)) {
-		fprintf(stderr, "eel-bench: writing %s failed: %s\n", path, strerror(errno));
-		remove(tmp);
-		return -1;
-	}
-	return 0;
+	return out_close(path, &o);
 }

@@ -7,13 +7,16 @@
 #include <sys/mman.h>
 
 #include "bench.h"
+#include "safe_text.h"
 
 int verbose;
 
 /* Print what failed and why (the library's last message), return -1. */
 int bench_fail(const char *what)
 {
-	fprintf(stderr, "eel-bench: %s: %s\n", what, eel_errmsg());
+	char safe[512];
+
+	fprintf(stderr, "eel-bench: %s: %s\n", what, safe_text(eel_errmsg(), safe, sizeof(safe)));
 	return -1;
 }
 
@@ -131,15 +134,17 @@ int server_done(struct session *s, const struct point_done *d)
 
 int client_await_done(struct session *s, struct point_done *d)
 {
+	char safe[512];
+
 	if (eel_oob_recv(s->oob, OOB_DONE, d, sizeof(*d), NULL, s->plan.timeout_ms, s->dev))
 		return bench_fail("waiting for the server's report");
 	d->msg[sizeof(d->msg) - 1] = 0;
-	if (d->status) {
-		fprintf(stderr, "eel-bench: the server failed: %s\n", d->msg);
+	if (d->status) {  /* the peer's text: made safe to print */
+		fprintf(stderr, "eel-bench: the server failed: %s\n", safe_text(d->msg, safe, sizeof(safe)));
 		return -1;
 	}
 	if (d->bad_words) {
-		fprintf(stderr, "eel-bench: --verify: %s\n", d->msg);
+		fprintf(stderr, "eel-bench: --verify: %s\n", safe_text(d->msg, safe, sizeof(safe)));
 		return -1;
 	}
 	return 0;

@@ -62,11 +62,12 @@ static uint32_t replied(struct session *s)
 static int await_replies(struct session *s, uint32_t want, const char *what)
 {
 	uint64_t end = eel_cycles() + (uint64_t)(s->clk->hz / 1000 * s->plan.timeout_ms);
+	uint32_t spins = 0;
 
 	while (replied(s) < want) {
 		struct eel_cqe c[64];
 
-		if (eel_poll(s->dev, c, 64) < 0)
+		if (eel_poll(s->dev, c, 64) < 0 || (!(++spins & 1023) && eel_peer_check(s->dev)))
 			return bench_fail(what);
 		if (eel_cycles() > end) {
 			fprintf(stderr, "eel-bench: %s: no reply from the peer for %u ms\n", what, s->plan.timeout_ms);
@@ -298,7 +299,7 @@ void sig_extract(struct signature_res *r)
 static int serve_requests(struct session *s, struct point_done *d)
 {
 	uint64_t quiet = (uint64_t)(s->clk->hz / 1000 * s->plan.timeout_ms), end = eel_cycles() + quiet;
-	uint32_t k = 1;
+	uint32_t k = 1, spins = 0;
 
 	for (;;) {
 		volatile uint64_t *slot = (volatile uint64_t *)(s->data + (size_t)((k - 1) % SIG_RING) * 8);
@@ -312,7 +313,7 @@ static int serve_requests(struct session *s, struct point_done *d)
 		}
 		if (*SLOT(s, SLOT_DONE) == token(s, 0))
 			return 0;
-		if (eel_progress(s->dev) < 0)
+		if (eel_progress(s->dev) < 0 || (!(++spins & 1023) && eel_peer_check(s->dev)))
 			return snprintf(d->msg, sizeof(d->msg), "signature: %s", eel_errmsg()), -EIO;
 		if (eel_cycles() > end)
 			return snprintf(d->msg, sizeof(d->msg), "signature: no request from the peer for %u ms",

@@ -209,6 +209,14 @@ int eel_progress(struct eel_dev *dev)
 	return dev->be->progress ? dev->be->progress(dev) : 0;
 }
 
+int eel_peer_check(struct eel_dev *dev)
+{
+	if (dev->oob && eel_oob_peer_gone(dev->oob))
+		return eel_err(-ECONNRESET, "the peer's process is gone (its out-of-band connection closed): "
+			       "check the peer's output");
+	return 0;
+}
+
 int eel_floor(struct eel_dev *dev, int server, uint32_t iters, double *one_way_ns)
 {
 	if (!dev->connected)

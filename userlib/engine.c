@@ -79,8 +79,13 @@ static int check(struct eel_dev *dev, struct engine *e, struct eel_wait *w)
 	if (++w->spins & 255)
 		return 0;
 	eel_wait_heard(dev, w, heard(e));
-	if ((rc = eel_wait_slow(dev, w)))
+	if ((rc = eel_wait_slow(dev, w))) {
+		/* nothing heard because this end's wire drops every frame: say that */
+		if (rc == -ETIMEDOUT && e->fo.drop >= 1)
+			return eel_err(rc, "%s: the wire dropped every packet (this NIC's URI sets drop=1): nothing "
+				       "can arrive; give drop= a value below 1", w->what);
 		return rc;
+	}
 	return conn_error(e);
 }
 

@@ -4,6 +4,7 @@
  * other with a clear message instead of misreading each other's bytes. */
 #include <errno.h>
 #include <fcntl.h>
+#include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -232,22 +233,38 @@ uint16_t eel_oob_listener_port(const struct eel_oob_listener *l)
 	return l->port;
 }
 
-int eel_oob_accept(struct eel_oob_listener *l, uint32_t timeout_ms, struct eel_oob **out)
+int eel_oob_accept(struct eel_oob_listener *l, uint32_t wait_ms, uint32_t hello_ms, struct eel_oob **out)
 {
 	struct pollfd pfd = { .fd = l->fd, .events = POLLIN };
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char who[INET6_ADDRSTRLEN + 8] = "?";
 	int rc, fd;
 
 	*out = NULL;
 	do
-		rc = poll(&pfd, 1, (int)timeout_ms);
+		rc = poll(&pfd, 1, (int)wait_ms);
 	while (rc < 0 && errno == EINTR);
 	if (rc == 0)
 		return eel_err(-ETIMEDOUT, "no client connected to port %u within %u ms: start the client "
-			       "with this host's name (eel-bench <host>)", l->port, timeout_ms);
-	fd = accept4(l->fd, NULL, NULL, SOCK_CLOEXEC);
+			       "with this host's name (eel-bench <host>)", l->port, wait_ms);
+	fd = accept4(l->fd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
 	if (fd < 0)
 		return eel_err(-errno, "accept on port %u failed: %s", l->port, strerror(errno));
-	return oob_new(fd, 1, timeout_ms, out);
+	if (ss.ss_family == AF_INET)
+		inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, who, sizeof(who));
+	else if (ss.ss_family == AF_INET6)
+		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr, who, sizeof(who));
+	rc = oob_new(fd, 1, hello_ms, out);
+	/* not an eel peer (a port scan, a stray client, garbage, silence): the
+	 * listener is fine, the caller may wait for the next connection */
+	if (rc) {
+		char why[256];
+
+		snprintf(why, sizeof(why), "%s", eel_errmsg());
+		return eel_err(-ECONNABORTED, "a connection from %s was not an eel-bench client: %s", who, why);
+	}
+	return 0;
 }
 
 void eel_oob_listener_close(struct eel_oob_listener *l)
@@ -256,6 +273,36 @@ void eel_oob_listener_close(struct eel_oob_listener *l)
 		return;
 	close(l->fd);
 	free(l);
+}
+
+/* connect() that gives up at the deadline: a listener that never accepts
+ * (its backlog full, a firewall that drops) would block a plain connect for
+ * the kernel's minutes. 0, or the errno. */
+static int connect_by(int fd, const struct addrinfo *a, int64_t deadline)
+{
+	int flags = fcntl(fd, F_GETFL), err = 0, rc;
+	socklen_t len = sizeof(err);
+	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+
+	fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+	if (connect(fd, a->ai_addr, a->ai_addrlen) == 0)
+		goto done;
+	if (errno != EINPROGRESS)
+		return errno;
+	do {
+		int64_t left = deadline - now_ms();
+
+		rc = poll(&pfd, 1, left > 0 ? (int)left : 0);
+	} while (rc < 0 && errno == EINTR);
+	if (rc == 0)
+		return ETIMEDOUT;
+	if (rc < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len))
+		return errno;
+	if (err)
+		return err;
+done:
+	fcntl(fd, F_SETFL, flags);
+	return 0;
 }
 
 int eel_oob_connect(const char *host, uint16_t port, uint32_t timeout_ms, struct eel_oob **out)
@@ -277,11 +324,10 @@ int eel_oob_connect(const char *host, uint16_t port, uint32_t timeout_ms, struct
 
 			if (fd < 0)
 				continue;
-			if (connect(fd, a->ai_addr, a->ai_addrlen) == 0) {
+			if (!(err = connect_by(fd, a, deadline))) {
 				freeaddrinfo(res);
 				return oob_new(fd, 0, timeout_ms, out);
 			}
-			err = errno;
 			close(fd);
 		}
 		if (now_ms() >= deadline || (err != ECONNREFUSED && err != ETIMEDOUT && err != ENETUNREACH))

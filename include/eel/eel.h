@@ -129,7 +129,10 @@ int eel_mr_dereg(struct eel_dev *dev, struct eel_mr *mr);
 /* Server: listen on addr (NULL = any) and port (0 = pick one). */
 int eel_oob_listen(const char *addr, uint16_t port, struct eel_oob_listener **l);
 uint16_t eel_oob_listener_port(const struct eel_oob_listener *l);
-int eel_oob_accept(struct eel_oob_listener *l, uint32_t timeout_ms, struct eel_oob **oob);
+/* Wait up to wait_ms for a connection, then up to hello_ms for its hello.
+ * -ECONNABORTED: a connection came that was not an eel peer (the message
+ * says from where and why); the listener is fine, wait again. */
+int eel_oob_accept(struct eel_oob_listener *l, uint32_t wait_ms, uint32_t hello_ms, struct eel_oob **oob);
 void eel_oob_listener_close(struct eel_oob_listener *l);
 /* Client: connect, retrying until timeout_ms while the server starts. */
 int eel_oob_connect(const char *host, uint16_t port, uint32_t timeout_ms, struct eel_oob **oob);
@@ -189,6 +192,11 @@ int eel_wait_u64(struct eel_dev *dev, const volatile uint64_t *addr, uint64_t va
 /* Let the NIC make progress without waiting. Returns 1 when the NIC needs the
  * caller's thread to run (the software NIC inline), 0 when it runs by itself. */
 int eel_progress(struct eel_dev *dev);
+/* Is the peer still there? 0 while its process is; -ECONNRESET (with the
+ * message) once its out-of-band connection closed, or the connection's
+ * error (a NAK, a retry limit). For a loop that polls completions itself,
+ * about once a millisecond (eel_wait_u64 and eel_quiet look on their own). */
+int eel_peer_check(struct eel_dev *dev);
 
 /* The floor under this NIC's EEL: a bare echo of one minimum-size frame on
  * the NIC's own carrier (a DPDK port's tx/rx burst, an e1000's descriptor

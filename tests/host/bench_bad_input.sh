@@ -31,7 +31,7 @@ expect 2 "--sizes 0 is out of range" --sizes 0..64
 expect 2 "out of range" --depths 0
 expect 2 "--iters 0 is out of range" -n 0
 expect 2 "--runs 0 is out of range" -r 0
-expect 2 "is not a number" -n ten
+expect 2 "--iters: 'ten' is not a whole number" -n ten
 expect 2 "unknown option '--bogus'" --bogus
 expect 2 "unknown test 'nonsense'" -t nonsense
 expect 2 "needs a value" --json
@@ -41,7 +41,7 @@ expect 2 "a queue depth is larger" --depths 1,8 --flood-msgs 4
 expect 2 "needs more than 8 GiB of buffers" --sizes 8..1073741824 -t flood
 # a path that cannot be written is found before anything is measured (-n 10^7:
 # the run would take minutes; the 30 s timeout of expect would say so)
-expect 1 "cannot write /nonexistent/dir/r.json" -t pingpong -n 10000000 -r 10 --json /nonexistent/dir/r.json
+expect 1 "json /nonexistent/dir/r.json: its folder does not exist" -t pingpong -n 10000000 -r 10 --json /nonexistent/dir/r.json
 [ ! -e /nonexistent/dir/r.json ] || { echo "FAILED: half-written JSON"; fail=1; }
 
 # a peer that is not there, and a peer that is not eel-bench

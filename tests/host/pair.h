@@ -63,7 +63,7 @@ static inline void pair_start(struct pair *p, const char *uri, size_t len, uint3
 	o.timeout_ms = timeout_ms;
 	if (eel_open(uri, &o, &p->dev))
 		pair_die(p, "eel_open");
-	if (p->server ? eel_oob_accept(l, timeout_ms, &p->oob)
+	if (p->server ? eel_oob_accept(l, timeout_ms, timeout_ms, &p->oob)
 		      : eel_oob_connect("127.0.0.1", eel_oob_listener_port(l), timeout_ms, &p->oob))
 		pair_die(p, "out-of-band connect");
 	eel_oob_listener_close(l);

@@ -56,7 +56,7 @@ static struct eel_oob_listener *listener;
 
 static int oob_up(struct end *e)
 {
-	int rc = host ? eel_oob_connect(host, port, 60000, &e->oob) : eel_oob_accept(listener, 60000, &e->oob);
+	int rc = host ? eel_oob_connect(host, port, 60000, &e->oob) : eel_oob_accept(listener, 60000, 60000, &e->oob);
 
 	if (rc)
 		FAIL("out-of-band channel: %s", eel_errmsg());
