@@ -14,6 +14,7 @@
 UNIT_SRC   := $(sort $(wildcard tests/unit/*.c))
 HOSTC_SRC  := $(sort $(wildcard tests/host/*.c))
 HOSTSH     := $(sort $(wildcard tests/host/*.sh))
+HOSTILE    := $(sort $(wildcard tests/hostile/*.sh))   # hostile input, stray and dead peers (issue 15)
 TEST_BIN    = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC)) \
               $(patsubst tests/host/%.c,$(BUILD)/tests/%,$(HOSTC_SRC))
 BENCH_LIB_OBJ = $(filter-out $(BUILD)/obj/bench/main.o,$(BENCH_OBJ))
@@ -37,7 +38,9 @@ define test_list
 	  for t in $(UNIT_SRC) $(HOSTC_SRC); do n=$${t##*/}; n=$${n%.c}; \
 	    echo "$(2)$$n | EEL_BUILD=$(1) $(1)/tests/$$n"; done; \
 	  for t in $(HOSTSH); do n=$${t##*/}; n=$${n%.sh}; \
-	    echo "$(2)$$n | EEL_BUILD=$(1) bash $$t"; done; } > $(LISTS)/$(3).list
+	    echo "$(2)$$n | EEL_BUILD=$(1) bash $$t"; done; \
+	  for t in $(HOSTILE); do n=$${t##*/}; n=$${n%.sh}; \
+	    echo "$(2)hostile-$$n | EEL_BUILD=$(1) bash $$t"; done; } > $(LISTS)/$(3).list
 endef
 
 test-lists:

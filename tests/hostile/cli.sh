@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Hostile command lines (issue 15): one line naming the problem and the fix,
+# exit 2, terminal escapes shown escaped, never a run.
+set -uo pipefail
+B=${EEL_BUILD:-build}
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+fail=0
+expect() {  # expect 'text' ARGS...
+  local text=$1; shift
+  timeout 20 "$B/eel-bench" "$@" >"$d/out" 2>"$d/err"
+  local rc=$?
+  if [ $rc -ne 2 ] || [ "$(wc -l <"$d/err")" -ne 1 ] || ! grep -qF -- "$text" "$d/err" || [ -s "$d/out" ] ||
+     grep -q $'\x1b' "$d/err"; then
+    echo "FAILED: eel-bench $(printf '%q ' "$@"): exit $rc:"; cat -v "$d/err" | sed 's/^/    /'; fail=1
+  else
+    echo "ok: $(printf '%q ' "$@")-> $(cat "$d/err")"
+  fi
+}
+expect "names no test" -t ''
+expect "names no test" -t ,
+expect "names no test" --test=
+expect "--json on the server" --server --json "$d/r.json"
+expect "--iters: '-5' is not a whole number" -n -5
+expect "--runs 0 is out of range" -r 0
+expect "--sizes 8..: a range needs both ends" --sizes 8..
+expect "the list is too long" --depths "$(seq -s, 1 200)"
+expect 'unknown test' -t $'ping\x1b[31mpong'
+expect '\x1b' -t $'ping\x1b[2Jpong'
+expect 'not warm or cold' --flood-memory tepid
+# a --json name that is not UTF-8 still gives valid JSON (the command line is in it)
+name="$d/$(printf 'r\xff\xfe').json"
+"$B/eel-bench" -t pingpong -n 300 -r 2 --warmup 30 -q --json "$name" || { echo "FAILED: eel-bench"; fail=1; }
+jq -e '.command | length > 0' "$name" >/dev/null || { echo "FAILED: not valid JSON with a non-UTF-8 name"; fail=1; }
+echo "ok: a non-UTF-8 --json name gives valid JSON"
+exit $fail
