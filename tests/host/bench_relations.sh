@@ -43,7 +43,8 @@ echo "note: CPU-overlap o_s $(jq .parameters.o_s.ns "$out/r.json") ns, EEL $(jq 
 case $B in
   *asan*) echo "note: not asserted under ASan: signature o_s $(jq .signature.o_s_ns "$out/r.json") <= EEL" \
             "$(jq .parameters.eel.ns.median "$out/r.json") ns, signature g $(jq .signature.g_ns "$out/r.json") >= o_s" ;;
-  *)      check '.signature.o_s_ns <= .parameters.eel.ns.median' 'signature o_s <= EEL (Culler et al. 1996: EEL = o_s + L + o_r)' || return 1
+  *) check '((.breakdown.parts_sum_ns - .parameters.eel.ns.median) | fabs) <= 0.03 * .parameters.eel.ns.median' 'the breakdown parts add up to EEL within 3%' || return 1
+     check '.signature.o_s_ns <= .parameters.eel.ns.median' 'signature o_s <= EEL (Culler et al. 1996: EEL = o_s + L + o_r)' || return 1
      check '.signature.g_ns >= .signature.o_s_ns' 'Culler et al. 1996 signature: g >= o_s (the steady state holds the sending)' || return 1 ;;
 esac
 check '.parameters.g.ns > 0 and .parameters.G.ns_per_byte > 0 and .parameters.M_bytes > 0' 'g > 0, G > 0, M > 0' || return 1
@@ -55,7 +56,8 @@ check '.breakdown.samples > 0 and (.breakdown.parts | length) == 8' 'a stamped b
 # within 3% of the EEL the table prints (the stamps' cost in place comes off).
 # Before, the stages were medians of one-way records, 10-15% short of EEL.
 check '((.breakdown.parts | map(.ns.mean) | add) + .breakdown.turn_ns.mean) as $s | (($s - .breakdown.round_ns.mean) | fabs) <= 1e-6 * .breakdown.round_ns.mean' 'the stages and the turnaround add up to the rounds RTT/2 (means, exactly)' || return 1
-check '((.breakdown.parts_sum_ns - .parameters.eel.ns.median) | fabs) <= 0.03 * .parameters.eel.ns.median' 'the parts add up to EEL within 3%' || return 1
+# (within 3% of EEL: asserted for the optimised build below; under ASan a
+# stamp's instrumented record costs the path several times its read)
 check '.breakdown.residual_ns | fabs < 1e-3' 'no residual' || return 1
 check '.limit.one_way_ns.min > 0 and .limit.eel_over_limit > 0' 'the cache-line limit and EEL / limit' || return 1
 check '.counters.local.tx_messages > 0 and .counters.peer.rx_messages > 0' 'NIC counters from both ends' || return 1
