@@ -210,15 +210,23 @@ static void eel_remove(struct pci_dev *pdev)
 	list_for_each_entry(ef, &edev->files, node)
 		unmap_mapping_range(ef->filp->f_mapping, 0, 0, 1);
 	pci_clear_master(pdev);
+	left = 0;
 	list_for_each_entry(ef, &edev->files, node)
-		list_for_each_entry_safe(buf, tmp, &ef->bufs, node)
+		list_for_each_entry_safe(buf, tmp, &ef->bufs, node) {
+			/*
+			 * Its pages are zapped: the memory goes now, while the
+			 * device is still ours to free it for; the record stays
+			 * for its last VMA's close.
+			 */
+			left += buf->maps > 0;
+			eel_dma_release_memory(buf);
 			eel_dma_disown(ef, buf);
+		}
 	memset(edev->bar, 0, sizeof(edev->bar));
-	left = edev->nbufs;
 	mutex_unlock(&edev->lock);
 
 	if (left)
-		pci_info(pdev, "unbound; %u mapped DMA buffers go with their mappings\n",
+		pci_info(pdev, "unbound; %u DMA buffers were still mapped: freed, their mappings now fault\n",
 			 left);
 	else
 		pci_info(pdev, "unbound\n");

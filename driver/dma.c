@@ -7,7 +7,9 @@
  * so user space can build descriptor rings and payload buffers with or
  * without an IOMMU. A buffer belongs to the open file that allocated it and
  * is freed by EEL_PCI_IOC_DMA_FREE, by the file's release, or on unbind;
- * while a VMA still maps it, freeing waits for the last munmap.
+ * while a VMA still maps it, freeing waits for the last munmap, but on
+ * unbind its memory goes at once (the mappings are zapped first) and only
+ * its record waits, so no DMA memory outlives the driver's binding.
  *
  * All functions here run under edev->lock.
  */
@@ -31,14 +33,21 @@ int eel_dma_set_mask(struct eel_dev *edev, unsigned int bits)
 	return err;
 }
 
-struct eel_buf *eel_dma_find(struct eel_file *ef, u32 id)
+/* A buffer of this file by id, pending ones too or not. */
+static struct eel_buf *eel_dma_lookup(struct eel_file *ef, u32 id, bool pending)
 {
 	struct eel_buf *buf;
 
 	list_for_each_entry(buf, &ef->bufs, node)
-		if (buf->id == id)
+		if (buf->id == id && (pending || !buf->pending))
 			return buf;
 	return NULL;
+}
+
+/* A buffer user space knows of (not one whose id is still on its way). */
+struct eel_buf *eel_dma_find(struct eel_file *ef, u32 id)
+{
+	return eel_dma_lookup(ef, id, false);
 }
 
 /* Lowest id not in use by this file: ids stay below EEL_PCI_DMA_MAX_BUFS. */
@@ -47,12 +56,18 @@ static u32 eel_dma_free_id(struct eel_file *ef)
 	u32 id;
 
 	for (id = 0; id < EEL_PCI_DMA_MAX_BUFS; id++)
-		if (!eel_dma_find(ef, id))
+		if (!eel_dma_lookup(ef, id, true))
 			break;
 	return id;
 }
 
-int eel_dma_alloc(struct eel_file *ef, struct eel_pci_dma_alloc *req)
+/*
+ * The buffer is made pending: no FREE finds it and no ALLOC takes its id
+ * until eel_dma_told() says whether user space got its id, so the ioctl can
+ * drop the lock to copy the answer out and still free this very buffer if
+ * the copy fails (freeing by id then could free another's new buffer).
+ */
+int eel_dma_alloc(struct eel_file *ef, struct eel_pci_dma_alloc *req, struct eel_buf **made)
 {
 	struct eel_dev *edev = ef->edev;
 	struct eel_buf *buf;
@@ -65,7 +80,8 @@ int eel_dma_alloc(struct eel_file *ef, struct eel_pci_dma_alloc *req)
 		return -EINVAL;
 	size = PAGE_ALIGN(req->size);
 	if (ef->nbufs >= EEL_PCI_DMA_MAX_BUFS ||
-	    ef->dma_bytes + size > EEL_PCI_DMA_MAX_TOTAL)
+	    ef->dma_bytes + size > EEL_PCI_DMA_MAX_TOTAL ||
+	    edev->dma_bytes + size > EEL_PCI_DMA_MAX_DEVICE)
 		return -ENOSPC;
 
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
@@ -82,10 +98,13 @@ int eel_dma_alloc(struct eel_file *ef, struct eel_pci_dma_alloc *req)
 	buf->size = size;
 	buf->id = eel_dma_free_id(ef);
 	buf->owned = true;
+	buf->pending = true;
 	list_add_tail(&buf->node, &ef->bufs);
 	ef->nbufs++;
 	ef->dma_bytes += size;
 	edev->nbufs++;
+	edev->dma_bytes += size;
+	*made = buf;
 
 	req->id = buf->id;
 	req->bus_addr = buf->bus;
@@ -94,12 +113,30 @@ int eel_dma_alloc(struct eel_file *ef, struct eel_pci_dma_alloc *req)
 	return 0;
 }
 
-static void eel_buf_free(struct eel_buf *buf)
+/* User space has the buffer's id (ok), or could not be told: free it. */
+void eel_dma_told(struct eel_file *ef, struct eel_buf *buf, bool ok)
+{
+	buf->pending = false;
+	if (!ok)
+		eel_dma_disown(ef, buf);
+}
+
+/* The buffer's DMA memory, now (its record may stay for a VMA's close). */
+void eel_dma_release_memory(struct eel_buf *buf)
 {
 	struct eel_dev *edev = buf->edev;
 
+	if (!buf->cpu)
+		return;
 	dma_free_coherent(&edev->pdev->dev, buf->size, buf->cpu, buf->bus);
+	buf->cpu = NULL;
 	edev->nbufs--;
+	edev->dma_bytes -= buf->size;
+}
+
+static void eel_buf_free(struct eel_buf *buf)
+{
+	eel_dma_release_memory(buf);
 	kfree(buf);
 }
 

@@ -36,6 +36,7 @@ struct eel_dev {
 	void __iomem *bar[EEL_PCI_NUM_BARS];	/* memory BARs, for timing */
 	struct list_head files;		/* struct eel_file.node */
 	unsigned int nbufs;		/* DMA buffers alive on this device */
+	u64 dma_bytes;			/* their bytes, at most EEL_PCI_DMA_MAX_DEVICE */
 	struct miscdevice misc;
 	char name[32];			/* misc name: eel_pci-0000:00:03.0 */
 	char nodename[40];		/* /dev/eel_pci/0000:00:03.0 */
@@ -54,6 +55,7 @@ struct eel_buf {
 	struct eel_dev *edev;		/* outlived: the owner file holds it */
 	struct list_head node;		/* in eel_file.bufs while owned */
 	bool owned;
+	bool pending;			/* allocated, its id not yet told to user space */
 	u32 id;
 	size_t size;			/* page multiple */
 	void *cpu;
@@ -65,7 +67,9 @@ struct eel_buf {
 void eel_dev_put(struct eel_dev *edev);
 
 /* dma.c: everything under edev->lock */
-int eel_dma_alloc(struct eel_file *ef, struct eel_pci_dma_alloc *req);
+int eel_dma_alloc(struct eel_file *ef, struct eel_pci_dma_alloc *req, struct eel_buf **made);
+void eel_dma_told(struct eel_file *ef, struct eel_buf *buf, bool ok);
+void eel_dma_release_memory(struct eel_buf *buf);
 int eel_dma_free(struct eel_file *ef, u32 id);
 struct eel_buf *eel_dma_find(struct eel_file *ef, u32 id);
 void eel_dma_disown(struct eel_file *ef, struct eel_buf *buf);

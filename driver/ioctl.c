@@ -57,7 +57,7 @@ union eel_ioctl_arg {
 };
 
 static int eel_ioctl_locked(struct eel_file *ef, unsigned int cmd,
-			    union eel_ioctl_arg *u)
+			    union eel_ioctl_arg *u, struct eel_buf **made)
 {
 	struct eel_dev *edev = ef->edev;
 
@@ -70,7 +70,7 @@ static int eel_ioctl_locked(struct eel_file *ef, unsigned int cmd,
 			return -EINVAL;
 		return eel_dma_set_mask(edev, u->mask.bits);
 	case EEL_PCI_IOC_DMA_ALLOC:
-		return eel_dma_alloc(ef, &u->alloc);
+		return eel_dma_alloc(ef, &u->alloc, made);
 	case EEL_PCI_IOC_DMA_FREE:
 		if (u->free.reserved)
 			return -EINVAL;
@@ -88,6 +88,8 @@ long eel_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	void __user *uarg = (void __user *)arg;
 	unsigned int size = _IOC_SIZE(cmd);
 	union eel_ioctl_arg u;
+	struct eel_buf *made = NULL;
+	bool told;
 	int err;
 
 	switch (cmd) {
@@ -104,20 +106,21 @@ long eel_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		return -EFAULT;
 
 	mutex_lock(&edev->lock);
-	err = edev->dead ? -ENODEV : eel_ioctl_locked(ef, cmd, &u);
+	err = edev->dead ? -ENODEV : eel_ioctl_locked(ef, cmd, &u, &made);
 	mutex_unlock(&edev->lock);
 	if (err)
 		return err;
 
-	if ((_IOC_DIR(cmd) & _IOC_READ) && copy_to_user(uarg, &u, size)) {
-		/* The caller cannot learn the buffer's id: do not leak it. */
-		if (cmd == EEL_PCI_IOC_DMA_ALLOC) {
-			mutex_lock(&edev->lock);
-			if (!edev->dead)
-				eel_dma_free(ef, u.alloc.id);
-			mutex_unlock(&edev->lock);
-		}
-		return -EFAULT;
+	told = !(_IOC_DIR(cmd) & _IOC_READ) || !copy_to_user(uarg, &u, size);
+	if (made) {
+		/*
+		 * The new buffer is pending: nothing else could free it or take
+		 * its id meanwhile. Unbind may have freed it, with every other.
+		 */
+		mutex_lock(&edev->lock);
+		if (!edev->dead)
+			eel_dma_told(ef, made, told);
+		mutex_unlock(&edev->lock);
 	}
-	return 0;
+	return told ? 0 : -EFAULT;
 }

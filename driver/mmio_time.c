@@ -4,8 +4,11 @@
  *
  * Each sample is one access (or a store and a load) between two reads of
  * the cycle counter, taken with preemption and interrupts off so nothing on
- * this CPU lands inside it. Interrupts are re-enabled between chunks of
- * EEL_MMIO_CHUNK samples so a long run never holds them off for long.
+ * this CPU lands inside it. Interrupts are re-enabled between chunks of at
+ * most EEL_MMIO_CHUNK samples and EEL_MMIO_IRQOFF_US, so a long run never
+ * holds them off for long; a device that does not answer (each read waiting
+ * out its completion timeout, up to tens of ms) ends the call with -EIO after
+ * one such access, rather than keeping interrupts off for a chunk of them.
  * A load from an uncached BAR completes only when the device's completion
  * TLP is back, so a READ sample is a full non-posted round trip; a WRITE
  * sample is the (posted) store's issue cost; WRITE_READ adds the load that
@@ -25,7 +28,9 @@
 
 #include "eel_pci.h"
 
-#define EEL_MMIO_CHUNK	64	/* samples per interrupts-off section */
+#define EEL_MMIO_CHUNK	64	/* samples per interrupts-off section, at most */
+#define EEL_MMIO_IRQOFF_US	50	/* ... and about this long, at most */
+#define EEL_MMIO_STALL_US	1000	/* one access this long: the device does not answer */
 
 /* Serialising cycle counter read: earlier loads finish before it. */
 static __always_inline u64 eel_cycles(void)
@@ -156,7 +161,7 @@ int eel_mmio_time(struct eel_dev *edev, struct eel_pci_mmio_time *req)
 	void __iomem *addr;
 	u64 *s, t0, t1, val = 0;
 	unsigned long flags;
-	u32 i, j, n;
+	u32 i, j, n, khz;
 	int err;
 
 	err = eel_mmio_validate(edev, req);
@@ -168,10 +173,14 @@ int eel_mmio_time(struct eel_dev *edev, struct eel_pci_mmio_time *req)
 	if (!s)
 		return -ENOMEM;
 
+	khz = eel_cycles_khz();
 	for (i = 0; i < req->count; i += n) {
+		u64 start;
+
 		n = min_t(u32, req->count - i, EEL_MMIO_CHUNK);
 		preempt_disable();
 		local_irq_save(flags);
+		start = eel_cycles();
 		for (j = 0; j < n; j++) {
 			t0 = eel_cycles();
 			if (req->op != EEL_PCI_MMIO_READ)
@@ -180,9 +189,19 @@ int eel_mmio_time(struct eel_dev *edev, struct eel_pci_mmio_time *req)
 				val = eel_mmio_read(addr, req->width);
 			t1 = eel_cycles();
 			s[i + j] = t1 - t0;
+			/* the interrupts-off section ends early when it ran long */
+			if (khz && (t1 - t0 > (u64)khz * EEL_MMIO_STALL_US / 1000 ||
+				    t1 - start > (u64)khz * EEL_MMIO_IRQOFF_US / 1000)) {
+				n = j + 1;
+				break;
+			}
 		}
 		local_irq_restore(flags);
 		preempt_enable();
+		if (khz && s[i + n - 1] > (u64)khz * EEL_MMIO_STALL_US / 1000) {
+			kvfree(s);
+			return -EIO;	/* no completion in time: the device does not answer */
+		}
 		if (fatal_signal_pending(current)) {
 			kvfree(s);
 			return -EINTR;

@@ -25,15 +25,20 @@
 #include <linux/types.h>
 
 #define EEL_PCI_ABI_MAGIC	0x45454c50u	/* "EELP" */
-#define EEL_PCI_ABI_VERSION	1u
+#define EEL_PCI_ABI_VERSION	2u	/* 2: mmap regions of 36 bits (were 40) */
 
 #define EEL_PCI_DEV_DIR		"/dev/eel_pci"	/* + "/0000:00:03.0" */
 #define EEL_PCI_DRIVER_NAME	"eel_pci"
 
 #define EEL_PCI_NUM_BARS	6
 
-/* mmap offsets: region number << EEL_PCI_REGION_SHIFT | offset in region */
-#define EEL_PCI_REGION_SHIFT	40
+/*
+ * mmap offsets: region number << EEL_PCI_REGION_SHIFT | offset in region.
+ * A region holds a BAR of up to 64 GiB; the largest offset, of the last DMA
+ * buffer, in pages ((16 + 64) << 36 >> 12 = 80 << 24) fits the 32-bit page
+ * offset of mmap2() on 32-bit systems (it did not with a shift of 40).
+ */
+#define EEL_PCI_REGION_SHIFT	36
 #define EEL_PCI_REGION_WC	8	/* regions 8..13: BARs 0..5, WC */
 #define EEL_PCI_REGION_DMA	16	/* regions 16..: DMA buffer ids 0.. */
 #define EEL_PCI_MMAP_BAR(n)	((__u64)(n) << EEL_PCI_REGION_SHIFT)
@@ -46,6 +51,7 @@
 #define EEL_PCI_DMA_MAX_SIZE	(4u << 20)	/* one buffer: 4 MiB */
 #define EEL_PCI_DMA_MAX_BUFS	64u		/* live buffers per open file */
 #define EEL_PCI_DMA_MAX_TOTAL	(64u << 20)	/* bytes per open file */
+#define EEL_PCI_DMA_MAX_DEVICE	(96u << 20)	/* bytes per device, all files (ENOSPC) */
 #define EEL_PCI_MMIO_MAX_COUNT	4096u		/* samples per timing call */
 
 /* struct eel_pci_bar.flags */

@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -524,6 +525,10 @@ static int cmd_bad_args(const char *dev)
 	a = (struct eel_pci_dma_alloc){ .size = 100 };
 	expect_ioctl(fd, EEL_PCI_IOC_DMA_ALLOC, &a, 0, "DMA_ALLOC 100 bytes");
 	check(a.mapped_size == 4096, "size rounded up to a page");
+	/* mmap2() on a 32-bit system takes the offset in pages in 32 bits */
+	check((EEL_PCI_MMAP_DMA(EEL_PCI_DMA_MAX_BUFS - 1) >> 12) <= UINT32_MAX &&
+	      (a.mmap_offset >> 12) <= UINT32_MAX,
+	      "every DMA mmap offset fits mmap2's 32-bit page offset");
 	m = (struct eel_pci_dma_mask){ .bits = 32 };
 	expect_ioctl(fd, EEL_PCI_IOC_SET_DMA_MASK, &m, EBUSY,
 		     "DMA mask change with a buffer alive");
@@ -555,6 +560,85 @@ static int cmd_bad_args(const char *dev)
 		if (ioctl(fd, EEL_PCI_IOC_DMA_FREE, &fr))
 			check(0, "free of a capped buffer");
 	}
+	close(fd);
+	return failures != 0;
+}
+
+/* DMA memory is capped per device, not only per open file: two opens of the
+ * same function fill EEL_PCI_DMA_MAX_DEVICE between them (1 MiB buffers). */
+static int cmd_dma_cap(const char *dev)
+{
+	int fd[2] = { open_dev(dev), open_dev(dev) }, n[2] = { 0, 0 }, freed = 0;
+	uint32_t ids[2][EEL_PCI_DMA_MAX_BUFS];
+	struct eel_pci_dma_alloc a;
+	struct eel_pci_dma_free fr;
+
+	for (int f = 0; f < 2; f++) {
+		for (;;) {
+			a = (struct eel_pci_dma_alloc){ .size = 1u << 20 };
+			if (ioctl(fd[f], EEL_PCI_IOC_DMA_ALLOC, &a))
+				break;
+			ids[f][n[f]++] = a.id;
+		}
+		check(errno == ENOSPC, "the cap says ENOSPC");
+	}
+	printf("file 1: %d MiB, file 2: %d MiB\n", n[0], n[1]);
+	check(n[0] == (int)(EEL_PCI_DMA_MAX_TOTAL >> 20), "the first file reaches the per-file cap");
+	check(n[0] + n[1] == (int)(EEL_PCI_DMA_MAX_DEVICE >> 20),
+	      "the two files together stop at the per-device cap");
+	for (int f = 0; f < 2; f++)
+		for (int k = 0; k < n[f]; k++) {
+			fr = (struct eel_pci_dma_free){ .id = ids[f][k] };
+			freed += ioctl(fd[f], EEL_PCI_IOC_DMA_FREE, &fr) == 0;
+		}
+	check(freed == n[0] + n[1], "every buffer freed");
+	close(fd[0]);
+	close(fd[1]);
+	return failures != 0;
+}
+
+struct churn {
+	int fd;
+	int bad;
+};
+
+/* Allocate and free from one thread while others do the same on the same
+ * file: each frees only what it allocated, and always finds it. */
+static void *churn_thread(void *arg)
+{
+	struct churn *c = arg;
+
+	for (int k = 0; k < 2000; k++) {
+		struct eel_pci_dma_alloc a = { .size = 4096 };
+		struct eel_pci_dma_free fr;
+
+		if (ioctl(c->fd, EEL_PCI_IOC_DMA_ALLOC, &a)) {
+			if (errno != ENOSPC)
+				c->bad++;
+			continue;
+		}
+		fr = (struct eel_pci_dma_free){ .id = a.id };
+		if (ioctl(c->fd, EEL_PCI_IOC_DMA_FREE, &fr))
+			c->bad++;
+	}
+	return NULL;
+}
+
+static int cmd_dma_churn(const char *dev)
+{
+	int fd = open_dev(dev), bad = 0;
+	struct churn c[4];
+	pthread_t t[4];
+
+	for (int k = 0; k < 4; k++) {
+		c[k] = (struct churn){ fd, 0 };
+		pthread_create(&t[k], NULL, churn_thread, &c[k]);
+	}
+	for (int k = 0; k < 4; k++) {
+		pthread_join(t[k], NULL);
+		bad += c[k].bad;
+	}
+	check(bad == 0, "4 threads x 2000 allocations and frees on one file: every free found its own buffer");
 	close(fd);
 	return failures != 0;
 }
@@ -684,6 +768,10 @@ int main(int argc, char **argv)
 		return cmd_mmio_time(argv[2], parse_u64(argv[3]));
 	if (argc == 3 && !strcmp(cmd, "bad-args"))
 		return cmd_bad_args(argv[2]);
+	if (argc == 3 && !strcmp(cmd, "dma-cap"))
+		return cmd_dma_cap(argv[2]);
+	if (argc == 3 && !strcmp(cmd, "dma-churn"))
+		return cmd_dma_churn(argv[2]);
 	if (argc == 4 && !strcmp(cmd, "open"))
 		return cmd_open(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(cmd, "wc"))
@@ -691,7 +779,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(cmd, "hold"))
 		return cmd_hold(argv[2]);
 	fprintf(stderr,
-		"usage: eel-pci-check info|edu-dma|e1000-status|bad-args|hold DEV\n"
+		"usage: eel-pci-check info|edu-dma|e1000-status|bad-args|dma-cap|dma-churn|hold DEV\n"
 		"       eel-pci-check mmio-time DEV OFFSET | wc DEV BAR | open DEV ok|EACCES|EPERM|...\n");
 	return 2;
 }

@@ -111,6 +111,8 @@ is "bus mastering off once the last file is closed" "$(master_of "$EDU")" 0
 run "edu DMA again: the next open turns bus mastering back on" $CHECK edu-dma "$DEV"
 run "MMIO timing on edu" $CHECK mmio-time "$DEV" 0
 run "bad arguments on edu" $CHECK bad-args "$DEV"
+run "DMA memory capped per device across two opens" $CHECK dma-cap "$DEV"
+run "DMA alloc and free from 4 threads on one file" $CHECK dma-churn "$DEV"
 run "non-root open: file mode says no" "${NOBODY[@]}" "$PUB/eel-pci-check" open "$DEV" EACCES
 chmod 0666 "$DEV"
 run "non-root open of a 0666 node: the module says no" "${NOBODY[@]}" "$PUB/eel-pci-check" open "$DEV" EPERM
