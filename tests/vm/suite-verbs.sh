@@ -59,19 +59,29 @@ check '.counters.local.puts > 0 and .counters.local.errors == 0 and .counters.pe
 depth=$(awk '{print $3}' "$o/perftest-args.txt")
 lat_row() { awk '$1 == 8 && NF >= 6 { print $3, $5, $6; exit }' "$1"; }  # t_min t_typical t_avg (us)
 bw_rate() { awk '$1 == 8 && NF >= 5 { print $5 * 1e6; exit }' "$1"; }     # MsgRate, messages/s
-read -r _ p_typ1 p_avg1 < <(lat_row "$o/ib_write_lat-1.txt")
-read -r _ p_typ2 p_avg2 < <(lat_row "$o/ib_write_lat-2.txt")
+read -r p_min1 p_typ1 p_avg1 < <(lat_row "$o/ib_write_lat-1.txt")
+read -r p_min2 p_typ2 p_avg2 < <(lat_row "$o/ib_write_lat-2.txt")
 p_rate1=$(bw_rate "$o/ib_write_bw-1.txt")
 p_rate2=$(bw_rate "$o/ib_write_bw-2.txt")
 [ -n "${p_typ1:-}" ] && [ -n "${p_typ2:-}" ] && [ -n "$p_rate1" ] && [ -n "$p_rate2" ] ||
   die "cannot read perftest's 8-byte rows in $o/ib_write_{lat,bw}-{1,2}.txt"
-read -r e_med e_mean < <(jq -r '.parameters.eel.ns | "\(.median) \(.mean)"' "$j")
+# A run that measured nothing (0 /s, 0 us) failed: the comparison fails with
+# it, naming it, rather than averaging a zero into perftest's figure.
+for v in "ib_write_lat run 1:$p_min1:$p_typ1" "ib_write_lat run 2:$p_min2:$p_typ2" \
+         "ib_write_bw run 1:$p_rate1" "ib_write_bw run 2:$p_rate2"; do
+  IFS=: read -r what a b <<<"$v"
+  awk -v a="$a" -v b="${b:-1}" 'BEGIN { exit !(a > 0 && b > 0) }' ||
+    die "perftest's $what measured nothing ($a${b:+, $b}): the comparison is refused, not averaged"
+done
+read -r e_min e_med e_mean < <(jq -r '.parameters.eel.ns | "\(.min) \(.median) \(.mean)"' "$j")
+awk -v a="$e_min" -v b="$e_med" 'BEGIN { exit !(a > 0 && b > 0) }' || die "eel's EEL is not positive: the comparison is refused"
 e_gap=$(jq -r --argjson q "$depth" '.curves.flood[] | select(.size == 8 and .q == $q) | .ns_per_msg.median' "$j")
 o_s=$(jq -r '.parameters.o_s.ns' "$j")
 [ -n "$e_gap" ] || die "no 8-byte flood point at q=$depth in $j"
 
 table=$res/eel-vs-perftest.txt
 awk -v t1="$p_typ1" -v t2="$p_typ2" -v a1="$p_avg1" -v a2="$p_avg2" -v r1="$p_rate1" -v r2="$p_rate2" \
+    -v m1="$p_min1" -v m2="$p_min2" -v emin="$e_min" \
     -v emed="$e_med" -v emean="$e_mean" -v egap="$e_gap" -v q="$depth" -v os="$o_s" -v wall="$wall" '
 BEGIN {
   ptyp = (t1 + t2) / 2; pavg = (a1 + a2) / 2; prate = (r1 + r2) / 2; erate = 1e9 / egap
@@ -81,10 +91,14 @@ BEGIN {
   printf "%-32s %12s %12s %12s %12s %7s\n", "", "eel", "perftest", "perftest 1", "perftest 2", "ratio"
   printf "%-32s %9.1f us %9.1f us %9.1f us %9.1f us %7.2f  (target <= 1.00)\n", "latency: median EEL / t_typical", emed / 1e3, ptyp, t1, t2, emed / (ptyp * 1e3)
   printf "%-32s %9.1f us %9.1f us %9.1f us %9.1f us %7.2f\n", "latency: mean EEL / t_avg", emean / 1e3, pavg, a1, a2, emean / (pavg * 1e3)
+  pmin = m1 < m2 ? m1 : m2
+  printf "%-32s %9.1f us %9.1f us %9.1f us %9.1f us %7.2f\n", "latency: min EEL / t_min", emin / 1e3, pmin, m1, m2, emin / (pmin * 1e3)
+  printf "%-32s %12.1f %12.1f   (typical / minimum: how much of the typical is emulation stalls)\n", "typical / min", emed / emin, ptyp / pmin
   printf "%-32s %9.0f /s %9.0f /s %9.0f /s %9.0f /s %7.2f  (target >= 1.00)\n", "8-byte message rate at q=" q, erate, prate, r1, r2, erate / prate
   printf "\neel: EEL = median over ping-pong runs of RTT/2 (each run the mean of its round trips);\n"
   printf "     rate = 1 / median ns per message of the 8-byte flood at q=%s (which ends with the\n", q
   printf "     receiver'"'"'s reply).\n"
+  printf "     min = the best run'"'"'s mean RTT/2 (perftest'"'"'s t_min is its best single round trip / 2).\n"
   printf "perftest: t_typical = median of per-iteration RTT/2, t_avg their mean (ib_write_lat);\n"
   printf "     MsgRate of ib_write_bw -t %s.\n", q
   printf "o_s = %.1f us, EEL median %.1f us: o_s %s EEL\n", os / 1e3, emed / 1e3, os <= emed ? "<=" : ">"
