@@ -201,7 +201,7 @@ static void breakdown_rows(FILE *f, const struct session *s, const struct result
 			fabs(bd->stamp_ns - bd->stamp_alone_ns));
 	else if (bd->have_rounds && isfinite(bd->stamp_in_place_ns))
 		fprintf(f, "    (each part less the %.1f ns a stamp costs alone: in place it came out %.1f ns, beyond "
-			"1/2x..2x of that,\n     so the stamped and unstamped runs saw different machines)\n",
+			"1/2x..3x of that,\n     so the stamped and unstamped runs saw different machines)\n",
 			bd->stamp_ns, bd->stamp_in_place_ns);
 	else
 		fprintf(f, "    (each part less the %.1f ns of the stamp that ends it)\n", bd->stamp_ns);
