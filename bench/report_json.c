@@ -467,7 +467,7 @@ static void bulk(struct json *j, const struct results *r)
 	json_str(j, "on", "echo_ns");
 	json_str(j, "method", "Taboada et al. 2003 2: Hockney's T = t0 + n tb, t0 measured at the smallest size, tb the slope");
 	json_obj_end(j);
-	json_obj(j, "seed004");
+	json_obj(j, "echo_test");
 	json_num(j, "latency_ns", b->lat0_ns);
 	json_num(j, "bw_1e6_bytes_per_ns", b->bw_1e6);
 	json_str(j, "method", "Dongarra & Dunigan 1997: echo at the smallest size; 10^6 B / (RTT/2)");
