@@ -20,6 +20,9 @@ for i in 1 2 3; do
   "$B/eel-bench" -d "$slow" "${args[@]}" --json "$out/slow$i.json"
 done
 median() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
+# 2% (issue 13) on the optimised build; under ASan 5%: its poll loop is ~3x
+# slower, and a wire delay ends at the receiver's next poll (seen: +3.2%)
+case $B in *asan*) tol=0.05 ;; *) tol=0.02 ;; esac
 stage() { jq ".breakdown.parts[] | select(.name == \"$1\") | .ns.median" "$2"; }
 fail=0
 for sd in doorbell:3000 fetch:4000 tx:5000 wire:6000 rx:7000 dma:8000; do
@@ -30,7 +33,7 @@ for sd in doorbell:3000 fetch:4000 tx:5000 wire:6000 rx:7000 dma:8000; do
     diffs+=("$(jq -n "$v - $b")") bases+=("$b")
   done
   got=$(median "${diffs[@]}")
-  verdict=$(jq -rn "if (($got - $d) | fabs) <= 0.02 * $d then \"ok\" else \"FAILED\" end")
+  verdict=$(jq -rn "if (($got - $d) | fabs) <= $tol * $d then \"ok\" else \"FAILED\" end")
   printf '%-8s injected %5d ns, recovered %8.1f ns (per pair, with less without: %s; without: %s): %s\n' \
     "$s" "$d" "$got" "$(printf '%.0f ' "${diffs[@]}")" "$(printf '%.0f ' "${bases[@]}")" "$verdict"
   [ "$verdict" = ok ] || fail=1
