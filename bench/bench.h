@@ -333,7 +333,7 @@ struct dec_part {
 	char merged[96];    /* the stages it merges (a remainder, or a part stamped as one) */
 	double ns;
 	double stamped_ns;  /* a check: the exact stamp beside a difference estimate */
-	double noise_ns;    /* a check: how far the difference itself is known (IQR + a tick) */
+	double noise_ns;    /* a check: how far the difference itself is known (IQR + two steps of the counter) */
 	int has_check, agrees;
 	char within[48];    /* a check against a stamped part holding more than this stage
 			     * (its name): agrees = the difference fits inside it */

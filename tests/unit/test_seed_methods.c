@@ -338,13 +338,15 @@ static void decompose(void)
 		static struct breakdown pair[2];
 
 		pair[0] = pair[1] = bd;
-		pair[1].part[3].mean = bd.part[3].mean + 1000;
+		for (int k = 0; k < STAGE_PARTS; k++)
+			pair[0].part[k].median = pair[1].part[k].median = bd.part[k].mean;
+		pair[1].part[3].median = bd.part[3].mean + 1000;
 		d.payload_stamped_ns = 1000;
 		d.payload_noise_ns = 5;
 		decompose_build(&d, &bd, &pair[0], &pair[1], NULL, 80);
 		CHECK(d.check[1].isolated && d.check[1].agrees, "payload alone: isolated %d agrees %d",
 		      d.check[1].isolated, d.check[1].agrees);
-		pair[1].part[5].mean = bd.part[5].mean - 300;  /* rx cheaper too */
+		pair[1].part[5].median = bd.part[5].mean - 300;  /* rx cheaper too */
 		d.payload_diff_ns = 700;
 		decompose_build(&d, &bd, &pair[0], &pair[1], NULL, 80);
 		CHECK(!d.check[1].isolated && strstr(d.check[1].why_not, "rx"), "payload and rx: isolated %d (%s)",
