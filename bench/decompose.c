@@ -106,22 +106,41 @@ static double se3(const struct stat *a, const struct stat *b)
  * the noise, three standard errors and 10% of the difference in k? Names
  * them into why. */
 static int differ_elsewhere(const struct breakdown *a, const struct breakdown *b, int k, double noise_ns,
-			    char *why, size_t cap)
+			    char *why, size_t cap, double *others)
 {
 	double dk = fabs(b->part[k].median - a->part[k].median);
 	int n = 0;
 
 	why[0] = 0;
+	/* b less a in every other stage and the turnaround: small ones add up */
+	*others = a->have_rounds && b->have_rounds ? b->turn_st.median - a->turn_st.median : 0;
 	for (int i = 0; i < STAGE_PARTS; i++) {
 		double di = b->part[i].median - a->part[i].median;
 
-		if (i == k || a->absorbed[i] || !a->have[i] || !b->have[i] ||
-		    fabs(di) <= fmax(fmax(noise_ns, se3(&a->part[i], &b->part[i])), AGREE * dk))
+		if (i == k || a->absorbed[i] || !a->have[i] || !b->have[i])
+			continue;
+		*others += di;
+		if (fabs(di) <= fmax(fmax(noise_ns, se3(&a->part[i], &b->part[i])), AGREE * dk))
 			continue;
 		snprintf(why + strlen(why), cap - strlen(why), "%s%s %+.1f ns", n++ ? ", " : "",
 			 a->spans_set ? a->name[i] : stage_part_name[i], di);
 	}
 	return n;
+}
+
+/* A check that does not agree with its stage alone, where the stamps' small
+ * differences in every other stage (others, in the difference's sense) add up
+ * to what it missed: the variants differ in more than the stage, spread
+ * thin; it cannot isolate the stage (not a DISAGREE: the method held). */
+static void spread_elsewhere(struct dec_part *p, double others)
+{
+	double all = p->stamped_ns + others;
+
+	if (p->agrees || fabs(p->ns - all) > fmax(AGREE * fabs(all), p->noise_ns))
+		return;
+	p->isolated = 0;
+	snprintf(p->why_not, sizeof(p->why_not), "the stamps' other stages differ by %+.1f ns in all, each within "
+		 "its noise; with them the stamps give %.1f ns", others, all);
 }
 
 /* Take a stage's name out of the remainder's list ("a,b,c"), or mark it. */
@@ -187,15 +206,18 @@ void decompose_build(struct decompose_res *d, const struct breakdown *bd, const 
 						      both ? put->part[2].median - ereg->part[2].median : bd->part[2].median,
 						      d->fetch_noise_ns);
 			char why[140];
+			double others = 0;
 
 			if (!both) {
 				/* whether the two differ in the fetch alone cannot be told */
 				p->isolated = 0;
 				snprintf(p->why_not, sizeof(p->why_not), "an E-register store is not stamped here");
-			} else if (differ_elsewhere(put, ereg, 2, d->fetch_noise_ns, why, sizeof(why))) {
+			} else if (differ_elsewhere(put, ereg, 2, d->fetch_noise_ns, why, sizeof(why), &others)) {
 				p->isolated = 0;
 				snprintf(p->why_not, sizeof(p->why_not), "the stamps show the variants differ elsewhere "
 					 "too: %s", why);
+			} else {
+				spread_elsewhere(p, -others);  /* the put's stages less the store's */
 			}
 		} else {
 			add(d, "descriptor", "NIC fetches the descriptor", fmax(d->fetch_diff_ns, 0), "difference",
@@ -215,11 +237,15 @@ void decompose_build(struct decompose_res *d, const struct breakdown *bd, const 
 				struct dec_part *p = check_of(d, bd, 3, owner[3], "payload", how, d->payload_diff_ns,
 							      d->payload_stamped_ns, d->payload_noise_ns);
 				char why[140];
+				double others = 0;
 
-				if (put && dma && differ_elsewhere(put, dma, 3, d->payload_noise_ns, why, sizeof(why))) {
+				if (put && dma && differ_elsewhere(put, dma, 3, d->payload_noise_ns, why, sizeof(why),
+								    &others)) {
 					p->isolated = 0;
 					snprintf(p->why_not, sizeof(p->why_not), "the stamps show the variants "
 						 "differ elsewhere too: %s", why);
+				} else if (put && dma) {
+					spread_elsewhere(p, others);  /* the DMA'd put's stages less the inline's */
 				}
 			}
 		} else {

@@ -346,6 +346,20 @@ static void decompose(void)
 		decompose_build(&d, &bd, &pair[0], &pair[1], NULL, 80);
 		CHECK(d.check[1].isolated && d.check[1].agrees, "payload alone: isolated %d agrees %d",
 		      d.check[1].isolated, d.check[1].agrees);
+		/* small differences in every other stage, each within the noise,
+		 * adding up to what the payload alone misses: cannot isolate (it
+		 * said DISAGREE) */
+		for (int k = 0; k < STAGE_PARTS; k++)
+			pair[1].part[k].median = pair[0].part[k].median + (k == 3 ? 100 : 25);
+		d.payload_diff_ns = 100 + 7 * 25 + 20;
+		d.payload_noise_ns = 30;
+		decompose_build(&d, &bd, &pair[0], &pair[1], NULL, 80);
+		CHECK(!d.check[1].agrees && !d.check[1].isolated && strstr(d.check[1].why_not, "in all"),
+		      "spread thin: agrees %d isolated %d (%s)", d.check[1].agrees, d.check[1].isolated,
+		      d.check[1].why_not);
+		for (int k = 0; k < STAGE_PARTS; k++)
+			pair[1].part[k].median = pair[0].part[k].median + (k == 3 ? 1000 : 0);
+		d.payload_noise_ns = 5;
 		pair[1].part[5].median = bd.part[5].mean - 300;  /* rx cheaper too */
 		d.payload_diff_ns = 700;
 		decompose_build(&d, &bd, &pair[0], &pair[1], NULL, 80);
