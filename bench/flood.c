@@ -256,10 +256,31 @@ void flood_derive(const struct session *s, struct flood_res *f)
 			f->g_q = lo->q;
 		}
 	}
-	f->G_q = f->g_q;
-	f->G_min_size = f->g_ns > 0 ? bandwidth_bound_from(f, p, f->G_q, f->g_ns) : 0;
-	if (f->G_min_size)
-		f->G_ns_per_byte = fmax(0, slope(f, p, f->G_q, f->G_min_size, -1));
+	/* at g's depth; where the times do not grow with the size there (an
+	 * emulated NIC's noise), at the depth with the next best 8-byte gap that
+	 * gives a slope (the table says which) */
+	for (uint32_t q = f->g_q; f->g_ns > 0 && !f->G_ns_per_byte && q;) {
+		uint32_t next = 0;
+		double best = 0;
+
+		f->G_q = q;
+		f->G_min_size = bandwidth_bound_from(f, p, q, f->g_ns);
+		if (f->G_min_size)
+			f->G_ns_per_byte = fmax(0, slope(f, p, q, f->G_min_size, -1));
+		for (uint32_t k = 0; k < p->ndepths; k++) {
+			const struct flood_point *lo = point_at(f, smin, p->depths[k]);
+			const struct flood_point *cur = point_at(f, smin, q);
+
+			if (lo && cur && (lo->t.min > cur->t.min || (lo->t.min == cur->t.min && lo->q > q)) &&
+			    (!next || lo->t.min < best)) {
+				next = lo->q;
+				best = lo->t.min;
+			}
+		}
+		q = next;
+	}
+	if (!f->G_ns_per_byte)
+		f->G_q = f->g_q;
 	f->bw_bytes_per_ns = f->G_ns_per_byte > 0 ? 1 / f->G_ns_per_byte : 0;
 	f->M_bytes = f->G_ns_per_byte > 0 ? f->g_ns / f->G_ns_per_byte : 0;
 	flood_runs_derive(f, p);

@@ -268,9 +268,10 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 		if (r->fl.G_ns_per_byte > 0) {
 			/* the first column: from the minimum timings (Bell et al. 2003), as g's; then the
 			 * median and spread of the same taken run by run */
-			fprintf(f, "  %-20s %8.4f ns/B %8.4f ns/B %6.1f %%  %8s   least squares, flood %u..%u B at g's q=%u, "
+			fprintf(f, "  %-20s %8.4f ns/B %8.4f ns/B %6.1f %%  %8s   least squares, flood %u..%u B at %sq=%u, "
 				"%s memory (4.2)\n", "G", r->fl.G_ns_per_byte, r->fl.G_runs.median, 100 * r->fl.G_runs.spread,
-				"", r->fl.G_min_size, s->plan.sizes[s->plan.nsizes - 1], r->fl.G_q,
+				"", r->fl.G_min_size, s->plan.sizes[s->plan.nsizes - 1],
+				r->fl.G_q == r->fl.g_q ? "g's " : "the next best ", r->fl.G_q,
 				s->plan.flood_cold ? "cold" : "warm");
 			fprintf(f, "  %-20s %8.2f GB/s %8.2f GB/s %6.1f %%  %8s   1/G\n", "bandwidth",
 				r->fl.bw_bytes_per_ns, r->fl.bw_runs.median, 100 * r->fl.bw_runs.spread, "");

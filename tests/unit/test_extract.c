@@ -217,7 +217,8 @@ static void test_flood(void)
 	CHECK_EQ_D(f.bw_bytes_per_ns, 1 / 0.3, 1e-9);
 	CHECK_EQ_D(f.M_bytes, 400 / 0.3, 1e-9);
 
-	/* g's depth has no large-size point: no G (not another depth's) */
+	/* g's depth has no large-size point: G from the depth with the next best
+	 * 8-byte gap that gives one, and it says which */
 	f.npt = 0;
 	n = 0;
 	pts[n++] = point(8, 1, 1000, 0.125);
@@ -227,7 +228,8 @@ static void test_flood(void)
 	f.npt = n;
 	flood_derive(&s, &f);
 	CHECK_EQ_D(f.g_ns, 300, 0);
-	CHECK(f.G_ns_per_byte == 0 && f.M_bytes == 0, "no G at g's depth: G %g M %g", f.G_ns_per_byte, f.M_bytes);
+	CHECK(f.G_ns_per_byte == 0.125 && f.G_q == 1 && f.g_q == 4, "G at the next depth: G %g at q %u, g at q %u",
+	      f.G_ns_per_byte, f.G_q, f.g_q);
 
 	/* no per-byte cost at all: G, bandwidth and M are 0, not infinite */
 	n = 0;
