@@ -27,7 +27,7 @@ endif
 
 # Each room lists its own sources; the firmware is built into libeel, which hosts it.
 FW_SRC      := $(wildcard firmware/*.c)
-USERLIB_SRC := $(wildcard userlib/*.c)
+USERLIB_SRC := $(wildcard userlib/*/*.c)
 BENCH_SRC   := $(wildcard bench/*.c)
 
 OBJ          = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
@@ -46,8 +46,8 @@ BUILD_GOALS := $(filter-out $(SETUP_GOALS),$(or $(MAKECMDGOALS),all))
 .PHONY: all run test vmtest module clean host-tests tidy
 .DEFAULT_GOAL := all
 
-# Each room's fragments (userlib/verbs.mk, tests/tests.mk, tests/vm/vm.mk, ...).
--include $(sort $(wildcard userlib/*.mk bench/*.mk tools/*.mk tests/*.mk tests/vm/*.mk driver/*.mk))
+# Each room's fragments (userlib/verbs/verbs.mk, tests/tests.mk, tests/vm/vm.mk, ...).
+-include $(sort $(wildcard userlib/*/*.mk bench/*.mk tools/*.mk tests/*.mk tests/vm/*.mk driver/*.mk))
 
 all: $(BUILD)/libeel.a $(BUILD)/libeel.so $(BUILD)/eel-bench $(TOOLS_BIN)
 

@@ -17,14 +17,14 @@ FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/%,$(wildcard tests/fuzz/fu
 
 # What each target exercises.
 FUZZ_SRC_fuzz_pkt := $(wildcard firmware/*.c)
-FUZZ_SRC_fuzz_oob := userlib/oob.c userlib/error.c
-FUZZ_SRC_fuzz_uri := userlib/uri.c userlib/error.c
+FUZZ_SRC_fuzz_oob := userlib/core/oob.c userlib/core/error.c
+FUZZ_SRC_fuzz_uri := userlib/core/uri.c userlib/core/error.c
 
 .PHONY: fuzz
 fuzz: $(FUZZ_TARGETS)
 
 define fuzz_rule
-$(FUZZ_DIR)/$(1): tests/fuzz/$(1).c $(FUZZ_SRC_$(1)) tests/unit/fakenic.h $(wildcard include/eel/*.h firmware/*.h userlib/*.h)
+$(FUZZ_DIR)/$(1): tests/fuzz/$(1).c $(FUZZ_SRC_$(1)) tests/unit/fakenic.h $(wildcard include/eel/*.h firmware/*.h userlib/*/*.h)
 	@mkdir -p $(FUZZ_DIR)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $$@ tests/fuzz/$(1).c $(FUZZ_SRC_$(1))
 endef

@@ -4,7 +4,7 @@
  *   eel-probe [--all] [--json] [--dump FILE] [ADDRESS...]
  *
  * Network controllers by default, every function with --all, or the
- * functions named. Facts come from userlib/pci_facts.c (libpci, pci.ids,
+ * functions named. Facts come from userlib/pci/pci_facts.c (libpci, pci.ids,
  * sysfs); this file only prints them: a table, or JSON with --json.
  */
 #include <eel/pci_facts.h>

@@ -2,7 +2,7 @@
  *
  * This is the software NIC's "datasheet": what the host writes, where, and what
  * the firmware answers. It is shared by firmware/ (which implements the NIC)
- * and by every host driver that hosts that firmware (userlib/backend_softnic.c,
+ * and by every host driver that hosts that firmware (userlib/softnic/backend_softnic.c,
  * and the DPDK and raw backends that run the same protocol engine).
  *
  * The NIC has:

@@ -1,5 +1,5 @@
 /* tests/fuzz/fuzz_oob.c — libFuzzer target: the out-of-band channel's
- * receive side (eel_oob_recv, userlib/oob.c) reading arbitrary bytes from
+ * receive side (eel_oob_recv, userlib/core/oob.c) reading arbitrary bytes from
  * its peer.
  *
  * Input: 2 bytes of expected message type (bit 15: the caller wants an
@@ -13,11 +13,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "userlib/dev.h"
+#include "userlib/core/dev.h"
 
 #define ASSERT(c) do { if (!(c)) __builtin_trap(); } while (0)
 
-/* userlib/oob.c's channel; eel_oob_is_server() below checks the layout. */
+/* userlib/core/oob.c's channel; eel_oob_is_server() below checks the layout. */
 struct eel_oob {
 	int fd;
 	int server;

@@ -1,4 +1,4 @@
-/* tests/fuzz/fuzz_uri.c — libFuzzer target: device URIs (userlib/uri.c).
+/* tests/fuzz/fuzz_uri.c — libFuzzer target: device URIs (userlib/core/uri.c).
  *
  * Any string either parses into a URI whose parts are bounded,
  * NUL-terminated and taken from the string, or is refused with -EINVAL and a
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "userlib/dev.h"
+#include "userlib/core/dev.h"
 
 #define ASSERT(c) do { if (!(c)) __builtin_trap(); } while (0)
 

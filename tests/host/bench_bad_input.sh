@@ -51,7 +51,7 @@ printf 'HTTP/1.0 200 OK\r\n\r\nhello\r\n' | busybox nc -l -p $((port + 1)) >/dev
 sleep 0.3
 expect 1 "does not speak eel" --timeout 5 -p $((port + 1)) -t pingpong 127.0.0.1
 
-# an eel peer of another protocol version (userlib/oob.c's hello: header
+# an eel peer of another protocol version (userlib/core/oob.c's hello: header
 # "EELO", type 1, then protocol, byte order, version string)
 python3 - "$((port + 2))" <<'PY' &
 import socket, struct, sys

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "userlib/verbs.h"
+#include "userlib/verbs/verbs.h"
 
 static void paths(void)
 {

@@ -1,5 +1,5 @@
 /* tests/unit/test_clock_fit.c — the calibration maths (eel_clock_fit,
- * userlib/clock.c): the least-squares slope of the counter (each sample's
+ * userlib/core/clock.c): the least-squares slope of the counter (each sample's
  * bracket midpoint) against CLOCK_MONOTONIC_RAW ns, in Hz, recovered exactly
  * from synthetic samples with known answers. */
 #include "check.h"

@@ -1,10 +1,10 @@
-/* tests/unit/test_uri.c — device URIs (userlib/uri.c): scheme, path and
+/* tests/unit/test_uri.c — device URIs (userlib/core/uri.c): scheme, path and
  * options; lookups with bounds; the errors a person sees. */
 #include <errno.h>
 #include <string.h>
 
 #include "check.h"
-#include "userlib/dev.h"
+#include "userlib/core/dev.h"
 
 static void test_shapes(void)
 {

@@ -1,4 +1,4 @@
-/* tests/unit/test_wire_faults.c — the fault layer (userlib/wire_faults.c) over
+/* tests/unit/test_wire_faults.c — the fault layer (userlib/engine/wire_faults.c) over
  * the shared-memory wire, both ends in one process. Probabilities 0 and 1
  * give exact outcomes; the end-to-end CRC catches a flipped bit anywhere in
  * the frame; a delay holds frames until their due time (time here is the
@@ -11,9 +11,9 @@
 #include <eel/cycles.h>
 
 #include "check.h"
-#include "userlib/crc32.h"
-#include "userlib/wire_faults.h"
-#include "userlib/wire_shm.h"
+#include "userlib/engine/crc32.h"
+#include "userlib/engine/wire_faults.h"
+#include "userlib/softnic/wire_shm.h"
 
 #define MAXF 200u
 

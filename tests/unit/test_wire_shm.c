@@ -1,5 +1,5 @@
 /* tests/unit/test_wire_shm.c — the software NIC's shared-memory wire
- * (userlib/wire_shm.c): both sides attached in one process; frames in order,
+ * (userlib/softnic/wire_shm.c): both sides attached in one process; frames in order,
  * a full ring refuses, the ring wraps (and its counters wrap 2^32), a frame
  * too large is refused, a slot with a length no peer could have written is
  * skipped, a bad object is not attached. */
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "userlib/wire_shm.h"
+#include "userlib/softnic/wire_shm.h"
 
 #define MAXF 300u
 

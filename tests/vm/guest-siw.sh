@@ -4,7 +4,7 @@
 #
 # Soft-iWARP (siw) on eth0 in each VM: an iWARP queue pair cannot be brought to
 # RTS by ibv_modify_qp alone, so eel's verbs backend connects it through the
-# RDMA connection manager (userlib/verbs_cm.c). Then eel-bench's ping-pong,
+# RDMA connection manager (userlib/verbs/verbs_cm.c). Then eel-bench's ping-pong,
 # flood and overlap with --verify and --json; and a wrong peer address is one
 # clear line. Outputs in $EEL_VM_OUT; the host checks the JSON.
 set -euo pipefail

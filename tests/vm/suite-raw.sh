@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/vm/suite-raw.sh — eel's raw e1000 driver (userlib/backend_raw_e1000.c) on QEMU's
+# tests/vm/suite-raw.sh — eel's raw e1000 driver (userlib/raw/backend_raw_e1000.c) on QEMU's
 # emulated e1000 (82540EM) and e1000e (82574L), through eel_pci.ko.
 #
 # One VM per model, two NICs on one QEMU hub and two vCPUs: eel_pci.ko (built on the host

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/vm/suite-siw.sh — the verbs backend on Soft-iWARP (siw) between two VMs (guest
 # half: tests/vm/guest-siw.sh): an iWARP queue pair connected through the RDMA
-# connection manager (userlib/verbs_cm.c), then eel-bench's ping-pong, flood and overlap
+# connection manager (userlib/verbs/verbs_cm.c), then eel-bench's ping-pong, flood and overlap
 # with every put verified. Debian's kernel ships no siw module: tests/vm/lib/siw.sh builds
 # it from Debian's source of the guest kernel. Checked here: the JSON is complete and
 # consistent, the NIC says it is iWARP without notify (no immediate data in an iWARP

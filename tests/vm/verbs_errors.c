@@ -26,11 +26,11 @@
 
 #include <eel/eel.h>
 
-#include "userlib/verbs.h"
+#include "userlib/verbs/verbs.h"
 
 #define WIN 4096
 #define GUARD 0x5a
-#define OOB_CONN 2 /* the message type eel_connect exchanges connection info with (userlib/eel.c) */
+#define OOB_CONN 2 /* the message type eel_connect exchanges connection info with (userlib/core/eel.c) */
 enum { MSG_WIN = EEL_OOB_USER + 1, MSG_DONE, MSG_VERDICT };
 
 static int failures;

@@ -1,0 +1,251 @@
+/* userlib/core/eel.c — the public API: open a device by URI and pass every call
+ * to its backend (userlib/core/dev.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "userlib/core/dev.h"
+
+static const struct eel_backend *const backends[] = {
+	&eel_backend_softnic,
+	&eel_backend_dpdk,
+	&eel_backend_verbs,
+	&eel_backend_raw_e1000,
+};
+
+void eel_opts_default(struct eel_opts *o)
+{
+	o->timeout_ms = 10000;
+	o->stamp_every = 64;
+	o->sq_depth = 256;
+	o->backend_args = NULL;
+}
+
+int eel_open(const char *uri, const struct eel_opts *opts, struct eel_dev **out)
+{
+	struct eel_uri u;
+	struct eel_dev *dev;
+	const struct eel_backend *be = NULL;
+	uint64_t v;
+	int rc;
+
+	*out = NULL;
+	rc = eel_uri_parse(uri, &u);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+		if (!strcmp(backends[i]->scheme, u.scheme))
+			be = backends[i];
+	if (!be)
+		return eel_err(-ENODEV, "unknown NIC type '%s' in '%s': use softnic, verbs:<ibdev>, "
+			       "dpdk:<port> or raw:<pci-address>", u.scheme, uri);
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return eel_err(-ENOMEM, "out of memory opening %s", uri);
+	dev->be = be;
+	if (opts)
+		dev->opts = *opts;
+	else
+		eel_opts_default(&dev->opts);
+	/* Options every backend takes. */
+	if ((rc = eel_uri_u64(&u, "timeout_ms", 1, 3600000, &v)) < 0)
+		goto fail;
+	if (rc == 0)
+		dev->opts.timeout_ms = (uint32_t)v;
+	if ((rc = eel_uri_u64(&u, "stamp_every", 0, 1u << 20, &v)) < 0)
+		goto fail;
+	if (rc == 0)
+		dev->opts.stamp_every = (uint32_t)v;
+	if ((rc = eel_uri_u64(&u, "sq_depth", 16, 4096, &v)) < 0)
+		goto fail;
+	if (rc == 0)
+		dev->opts.sq_depth = (uint32_t)v;
+	if (!dev->opts.timeout_ms || !dev->opts.sq_depth || (dev->opts.sq_depth & (dev->opts.sq_depth - 1))) {
+		rc = eel_err(-EINVAL, "bad options: timeout_ms must be > 0 and sq_depth a power of two");
+		goto fail;
+	}
+	if (dev->opts.backend_args && dev->opts.backend_args[0] && strcmp(be->scheme, "dpdk")) {
+		rc = eel_err(-EINVAL, "backend arguments (\"%s\") are for dpdk: ports (EAL arguments); "
+			     "%s takes none: drop them", dev->opts.backend_args, be->scheme);
+		goto fail;
+	}
+	dev->timeout_cycles = (uint64_t)(eel_clock()->hz / 1000.0 * dev->opts.timeout_ms);
+	rc = be->open(dev, &u);
+	if (rc)
+		goto fail;
+	*out = dev;
+	return 0;
+fail:
+	free(dev);
+	return rc;
+}
+
+void eel_close(struct eel_dev *dev)
+{
+	if (!dev)
+		return;
+	dev->be->close(dev);
+	free(dev);
+}
+
+const struct eel_caps *eel_caps(const struct eel_dev *dev)
+{
+	return &dev->caps;
+}
+
+int eel_connect(struct eel_dev *dev, struct eel_oob *oob)
+{
+	enum { OOB_CONN = 2 };
+	uint8_t mine[512], theirs[512];
+	uint32_t n = 0, m = 0;
+	int server = eel_oob_is_server(oob);
+	int rc;
+
+	if (dev->connected)
+		return eel_err(-EISCONN, "this device is already connected: open another for a second peer");
+	rc = dev->be->conn_info(dev, server, mine, sizeof(mine), &n);
+	if (!rc)
+		rc = eel_oob_send(oob, OOB_CONN, mine, n);
+	if (!rc)
+		rc = eel_oob_recv(oob, OOB_CONN, theirs, sizeof(theirs), &m, dev->opts.timeout_ms, NULL);
+	if (!rc)
+		rc = dev->be->connect(dev, server, theirs, m, oob);
+	if (rc)
+		return rc;
+	dev->oob = oob;
+	dev->connected = 1;
+	return 0;
+}
+
+int eel_mr_reg(struct eel_dev *dev, void *addr, size_t len, unsigned access, struct eel_mr **out)
+{
+	struct eel_mr *mr;
+	int rc;
+
+	*out = NULL;
+	if (!addr || !len)
+		return eel_err(-EINVAL, "eel_mr_reg: empty region (address %p, %zu bytes)", addr, len);
+	if (access & ~(unsigned)(EEL_ACCESS_REMOTE_WRITE | EEL_ACCESS_REMOTE_READ))
+		return eel_err(-EINVAL, "eel_mr_reg: unknown access bits 0x%x", access);
+	mr = calloc(1, sizeof(*mr));
+	if (!mr)
+		return eel_err(-ENOMEM, "eel_mr_reg: out of memory");
+	mr->addr = addr;
+	mr->len = len;
+	rc = dev->be->mr_reg(dev, mr, access);
+	if (rc) {
+		free(mr);
+		return rc;
+	}
+	*out = mr;
+	return 0;
+}
+
+int eel_mr_dereg(struct eel_dev *dev, struct eel_mr *mr)
+{
+	int rc;
+
+	if (!mr)
+		return 0;
+	rc = dev->be->mr_dereg(dev, mr);
+	free(mr);
+	return rc;
+}
+
+static int need_link(struct eel_dev *dev, const char *call)
+{
+	if (dev->connected)
+		return 0;
+	return eel_err(-ENOTCONN, "%s: not connected: call eel_connect first", call);
+}
+
+int eel_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, size_t len,
+	    const struct eel_window *dst, uint64_t dst_off, unsigned flags, uint64_t wr_id, uint32_t imm)
+{
+	if (__builtin_expect(!dev->connected, 0))
+		return need_link(dev, "eel_put");
+	return dev->be->put(dev, lmr, src, len, dst, dst_off, flags, wr_id, imm);
+}
+
+int eel_eput(struct eel_dev *dev, const struct eel_window *dst, uint64_t off, uint64_t value)
+{
+	if (!dev->connected)
+		return need_link(dev, "eel_eput");
+	if (!dev->be->eput)
+		return eel_err(-EOPNOTSUPP, "%s has no E-registers", dev->caps.name);
+	return dev->be->eput(dev, dst, off, value);
+}
+
+int eel_eget(struct eel_dev *dev, const struct eel_window *src, uint64_t off, uint64_t *value)
+{
+	if (!dev->connected)
+		return need_link(dev, "eel_eget");
+	if (!dev->be->eget)
+		return eel_err(-EOPNOTSUPP, "%s has no E-registers", dev->caps.name);
+	return dev->be->eget(dev, src, off, value);
+}
+
+int eel_poll(struct eel_dev *dev, struct eel_cqe *cqe, int max)
+{
+	return dev->be->poll(dev, cqe, max);
+}
+
+int eel_quiet(struct eel_dev *dev)
+{
+	if (!dev->connected)
+		return need_link(dev, "eel_quiet");
+	return dev->be->quiet(dev);
+}
+
+int eel_wait_u64(struct eel_dev *dev, const volatile uint64_t *addr, uint64_t value)
+{
+	if (__builtin_expect(!dev->connected, 0))
+		return need_link(dev, "eel_wait_u64");
+	return dev->be->wait_u64(dev, addr, value);
+}
+
+int eel_progress(struct eel_dev *dev)
+{
+	return dev->be->progress ? dev->be->progress(dev) : 0;
+}
+
+int eel_peer_check(struct eel_dev *dev)
+{
+	if (dev->oob && eel_oob_peer_gone(dev->oob))
+		return eel_err(-ECONNRESET, "the peer's process is gone (its out-of-band connection closed): "
+			       "check the peer's output");
+	return 0;
+}
+
+int eel_floor(struct eel_dev *dev, int server, uint32_t iters, double *one_way_ns)
+{
+	if (!dev->connected)
+		return need_link(dev, "eel_floor");
+	if (!dev->be->floor)
+		return eel_err(-EOPNOTSUPP, "%s has no carrier of its own to measure a bare echo on",
+			       dev->caps.name);
+	if (!iters)
+		return eel_err(-EINVAL, "eel_floor: zero iterations");
+	return dev->be->floor(dev, server, iters, one_way_ns);
+}
+
+void eel_set_stamp_every(struct eel_dev *dev, uint32_t every)
+{
+	dev->opts.stamp_every = every;
+	if (dev->be->set_stamp_every)
+		dev->be->set_stamp_every(dev, every);
+}
+
+int eel_trace_drain(struct eel_dev *dev, enum eel_trace_dir dir, struct eel_trace *out, int max)
+{
+	if (!dev->be->trace_drain)
+		return 0;
+	return dev->be->trace_drain(dev, dir, out, max);
+}
+
+int eel_counters(struct eel_dev *dev, struct eel_counter *out, int max)
+{
+	if (!dev->be->counters)
+		return 0;
+	return dev->be->counters(dev, out, max);
+}

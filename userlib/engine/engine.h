@@ -1,0 +1,156 @@
+/* userlib/engine/engine.h — eel's NIC firmware hosted on this machine, and its host
+ * driver.
+ *
+ * Three backends run the very same firmware (firmware/) on a host core and
+ * differ only in the wire its frames travel on: the software NIC (a shared-
+ * memory wire, wire_shm.c), DPDK (any PMD's port) and eel's raw e1000
+ * driver. The engine is everything they share: the NIC's BAR0 (a page of
+ * memory), its firmware's state (the NIC's on-chip memory), the host memory it
+ * reaches by DMA — send queue, completion queue, memory-region table, status
+ * block, trace records — laid out exactly as include/eel/fw_abi.h says, the
+ * host driver behind every eel_* call, and the optional fault layer.
+ *
+ * The firmware runs either on the caller's thread — once at each doorbell and
+ * whenever the host polls or waits (inline: correct on any number of cores;
+ * the NIC works only while the host is in the library) — or on a thread of its
+ * own (thread: a communication processor beside the CPU, as on the Paragon,
+ * Culler et al. 1996 Table 2).
+ */
+#ifndef EEL_USERLIB_ENGINE_H
+#define EEL_USERLIB_ENGINE_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include <eel/fw_abi.h>
+
+#include "userlib/core/dev.h"
+#include "firmware/fw.h"
+#include "userlib/engine/wire.h"
+#include "userlib/engine/wire_faults.h"
+
+enum engine_mode { ENGINE_INLINE = 0, ENGINE_THREAD = 1 };
+
+#define ENGINE_MR_ENTRIES 256u
+#define ENGINE_TRACE_RECS 1024u
+
+/* URI options every engine-hosting backend takes. */
+#define ENGINE_OPTIONS "doorbell_ns fetch_ns payload_ns tx_ns wire_ns rx_ns dma_ns drop dup reorder corrupt seed " \
+		       "mtu rto_us oversubscribe fw_cpu timeout_ms stamp_every sq_depth"
+
+/* What one end tells the other about its engine, inside its connection info. */
+struct engine_conn {
+	uint32_t mtu;
+	uint32_t crc;  /* this end corrupts frames (corrupt=): both ends carry a frame CRC */
+};
+
+struct engine {
+	struct eel_fw_bar *bar;
+	struct fw fw;
+	struct wire wire;           /* what the firmware's frames go through */
+	struct wire_faults faults;  /* between the firmware and the carrier, when asked */
+	int faulty;
+	int mode;
+	int oversubscribe;          /* thread mode on too few cores: every loop yields */
+	int fw_cpu;                 /* thread mode: pin the firmware here (-1: no) */
+	pthread_t thread;
+	int thread_running;
+	int stop;
+
+	/* host memory the NIC reaches by DMA (one mapping) */
+	void *mem;
+	size_t mem_len;
+	struct eel_fw_sqe *sq;
+	struct eel_fw_cqe *cq;
+	struct eel_fw_mr *mrt;
+	struct eel_fw_status *status;
+	struct eel_trace *trace;    /* ENGINE_TRACE_RECS TX records, then as many RX */
+
+	/* host driver state */
+	uint32_t sq_depth, cq_size;
+	uint64_t sq_prod, sq_cons_seen;
+	uint64_t cq_cons;
+	uint32_t signaled_out;      /* signalled puts whose CQE is not yet read */
+	uint32_t stamp_pos;         /* where the puts are in the stamping period (eel_stamp_due) */
+	uint32_t stamp_every;
+	uint32_t tx_trace_next, tx_drain, rx_drain;
+	uint32_t ereg_seq[EEL_FW_EREGS];
+	uint32_t ereg_next;
+	uint64_t ereg_db;
+	uint32_t mr_tag;
+
+	/* options */
+	uint32_t mtu;
+	uint64_t rto_cycles;
+	uint64_t doorbell_cycles;   /* emulated stage costs */
+	uint64_t delay_fetch, delay_tx, delay_rx, delay_dma, delay_payload;
+	struct wire_faults_opts fo;
+
+	void *backend;              /* the hosting backend's own state */
+};
+
+/* The engine of a device. */
+static inline struct engine *ENGINE(struct eel_dev *dev)
+{
+	return dev->priv;
+}
+
+/* Parse the engine's URI options and the mode ("", "inline" or "thread").
+ * threads_per_machine: busy threads a connected pair keeps on one machine in
+ * thread mode (4 when both ends share it, as the software NIC's do; 2 else). */
+int engine_parse(struct engine *e, struct eel_dev *dev, struct eel_uri *u, const char *mode,
+		 int threads_per_machine);
+/* Power the NIC on: host memory, firmware reset and configuration, thread. */
+int engine_start(struct engine *e);
+/* The largest frame the carrier must carry (firmware packet + CRC). */
+uint32_t engine_max_frame(const struct engine *e);
+void engine_conn_info(const struct engine *e, struct engine_conn *c);
+/* Join the carrier and bring the link up; checks the peer's engine agrees. */
+int engine_link_up(struct engine *e, struct wire carrier, const struct engine_conn *peer);
+/* NIC off and the firmware thread joined: after this the carrier may go. */
+void engine_stop(struct engine *e);
+void engine_free(struct engine *e);
+/* The capabilities every engine has; the backend then says its own. */
+void engine_caps(const struct engine *e, struct eel_caps *c);
+int engine_needs_caller(const struct engine *e);
+
+/* The eel_backend operations, shared by every backend that hosts the engine. */
+int engine_mr_reg(struct eel_dev *dev, struct eel_mr *mr, unsigned access);
+int engine_mr_dereg(struct eel_dev *dev, struct eel_mr *mr);
+int engine_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, size_t len,
+	       const struct eel_window *dst, uint64_t dst_off, unsigned flags, uint64_t wr_id, uint32_t imm);
+int engine_eput(struct eel_dev *dev, const struct eel_window *dst, uint64_t off, uint64_t v);
+int engine_eget(struct eel_dev *dev, const struct eel_window *src, uint64_t off, uint64_t *v);
+int engine_poll(struct eel_dev *dev, struct eel_cqe *cqe, int max);
+int engine_quiet(struct eel_dev *dev);
+int engine_wait_u64(struct eel_dev *dev, const volatile uint64_t *addr, uint64_t value);
+int engine_progress(struct eel_dev *dev);
+void engine_set_stamp_every(struct eel_dev *dev, uint32_t every);
+int engine_trace_drain(struct eel_dev *dev, enum eel_trace_dir dir, struct eel_trace *out, int max);
+int engine_counters(struct eel_dev *dev, struct eel_counter *out, int max);
+/* engine_floor.c: eel_floor on the backend's own carrier, the firmware paused */
+int engine_floor(struct eel_dev *dev, int server, uint32_t iters, double *one_way_ns);
+
+/* The data path every engine-hosting backend (softnic, dpdk, raw) takes as it
+ * is, for its struct eel_backend; each adds open, close, conn_info, connect,
+ * progress, trace_drain and counters of its own. */
+#define ENGINE_DATA_OPS                                                                        \
+	.mr_reg = engine_mr_reg, .mr_dereg = engine_mr_dereg, .put = engine_put, .eput = engine_eput, \
+	.eget = engine_eget, .poll = engine_poll, .quiet = engine_quiet, .wait_u64 = engine_wait_u64, \
+	.floor = engine_floor, .set_stamp_every = engine_set_stamp_every
+
+/* engine_hal.c: the HAL that hosts the firmware, and thread mode */
+extern const struct fw_hal_ops engine_hal_ops;
+int engine_thread_start(struct engine *e);
+void engine_thread_stop(struct engine *e);
+
+static inline void engine_relax(void)
+{
+#if defined(__x86_64__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ volatile("yield");
+#endif
+}
+
+#endif

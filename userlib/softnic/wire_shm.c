@@ -1,0 +1,125 @@
+/* userlib/softnic/wire_shm.c — the software NIC's shared-memory wire (wire_shm.h). */
+#include <string.h>
+
+#include "userlib/softnic/wire_shm.h"
+
+static uint32_t slot_size_for(uint32_t max_frame)
+{
+	return (SHM_SLOT_HDR + max_frame + 63) & ~63u;
+}
+
+size_t shm_wire_size(uint32_t max_frame)
+{
+	return 4096 + 2 * (64 + (size_t)SHM_SLOTS * slot_size_for(max_frame));
+}
+
+void shm_wire_format(struct shm_wire_hdr *shm, uint32_t max_frame)
+{
+	size_t ring = 64 + (size_t)SHM_SLOTS * slot_size_for(max_frame);
+
+	memset(shm, 0, shm_wire_size(max_frame));
+	shm->version = SHM_WIRE_VERSION;
+	shm->nslots = SHM_SLOTS;
+	shm->slot_size = slot_size_for(max_frame);
+	shm->max_frame = max_frame;
+	shm->ring_off[0] = 4096;
+	shm->ring_off[1] = 4096 + ring;
+	__atomic_store_n(&shm->magic, SHM_WIRE_MAGIC, __ATOMIC_RELEASE);
+}
+
+/* A ring: a line holding the consumer's count, then the slots. */
+static uint8_t *ring_slots(struct shm_wire_hdr *shm, int d)
+{
+	return (uint8_t *)shm + shm->ring_off[d] + 64;
+}
+
+static volatile uint32_t *ring_cons(struct shm_wire_hdr *shm, int d)
+{
+	return (volatile uint32_t *)((uint8_t *)shm + shm->ring_off[d]);
+}
+
+int shm_wire_attach(struct shm_wire *w, struct shm_wire_hdr *shm, size_t len, int side)
+{
+	memset(w, 0, sizeof(*w));
+	if (len < sizeof(*shm) || __atomic_load_n(&shm->magic, __ATOMIC_ACQUIRE) != SHM_WIRE_MAGIC ||
+	    shm->version != SHM_WIRE_VERSION || shm->nslots != SHM_SLOTS ||
+	    shm->slot_size != slot_size_for(shm->max_frame) || len < shm_wire_size(shm->max_frame))
+		return -1;
+	w->shm = shm;
+	w->shm_len = len;
+	w->side = side;
+	w->nslots = shm->nslots;
+	w->slot_size = shm->slot_size;
+	w->max_frame = shm->max_frame;
+	w->tx_slots = ring_slots(shm, side);
+	w->tx_cons = ring_cons(shm, side);
+	w->rx_slots = ring_slots(shm, !side);
+	w->rx_cons_pub = ring_cons(shm, !side);
+	return 0;
+}
+
+static struct shm_slot *slot(uint8_t *slots, const struct shm_wire *w, uint32_t i)
+{
+	return (struct shm_slot *)(slots + (size_t)(i & (w->nslots - 1)) * w->slot_size);
+}
+
+static void *shm_tx_alloc(void *ctx, uint32_t len)
+{
+	struct shm_wire *w = ctx;
+
+	if (len > w->max_frame)
+		return NULL;
+	/* The consumer's count lives on a line the consumer writes: read it
+	 * only when the last count read says the ring is full. */
+	if (w->tx_prod - w->tx_cons_seen >= w->nslots) {
+		w->tx_cons_seen = __atomic_load_n(w->tx_cons, __ATOMIC_ACQUIRE);
+		if (w->tx_prod - w->tx_cons_seen >= w->nslots)
+			return NULL;
+	}
+	return slot(w->tx_slots, w, w->tx_prod)->frame;
+}
+
+static void shm_tx_send(void *ctx, void *frame, uint32_t len)
+{
+	struct shm_wire *w = ctx;
+	struct shm_slot *s = slot(w->tx_slots, w, w->tx_prod);
+
+	(void)frame;
+	s->len = len;
+	__atomic_store_n(&s->seq, w->tx_prod + 1, __ATOMIC_RELEASE);
+	w->tx_prod++;
+}
+
+static const void *shm_rx(void *ctx, uint32_t *len)
+{
+	struct shm_wire *w = ctx;
+
+	for (;;) {
+		struct shm_slot *s = slot(w->rx_slots, w, w->rx_cons);
+
+		if (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) != w->rx_cons + 1)
+			return NULL;
+		if (s->len <= w->max_frame) {
+			*len = s->len;
+			return s->frame;
+		}
+		/* a length the peer could not have written: skip the slot */
+		w->rx_cons++;
+		__atomic_store_n(w->rx_cons_pub, w->rx_cons, __ATOMIC_RELEASE);
+	}
+}
+
+static void shm_rx_done(void *ctx)
+{
+	struct shm_wire *w = ctx;
+
+	w->rx_cons++;
+	__atomic_store_n(w->rx_cons_pub, w->rx_cons, __ATOMIC_RELEASE);
+}
+
+const struct wire_ops shm_wire_ops = {
+	.tx_alloc = shm_tx_alloc,
+	.tx_send = shm_tx_send,
+	.rx = shm_rx,
+	.rx_done = shm_rx_done,
+};
