@@ -10,8 +10,12 @@
  *   fw_send    packets onto the wire within the window, go-back-N resends,
  *              the retransmission timer, owed ACKs           (fw_send.c)
  *
- * Completions, the status block, trace stamps and counters are written by
- * fw_host.c; key and bounds checks live in fw_mr.c. The firmware touches the
+ * Completions, the status block, trace stamps, counters, E-register answers
+ * and the error state are written by fw_host.c; key and bounds checks live in
+ * fw_mr.c. Each part declares its functions in its own header (fw_main.h,
+ * fw_recv.h, fw_send.h, fw_ereg.h, fw_mr.h, fw_host.h); calls point one way:
+ * fw_main -> fw_recv, fw_ereg -> fw_send -> fw_host -> hal.h, and fw_mr is
+ * called by fw_recv only. The firmware touches the
  * outside only through its HAL (hal.h) and includes nothing but <stdint.h>,
  * <stddef.h> and the shared ABI headers, so it builds freestanding
  * (tests/firmware_freestanding.sh).
@@ -111,43 +115,8 @@ struct fw {
 	uint64_t cnt[EEL_FW_COUNTERS];
 };
 
-/* fw_main.c: the NIC's life */
-void fw_reset(struct fw *fw, const struct fw_hal *hal);
-int fw_step(struct fw *fw);
-int fw_doorbell(struct fw *fw);
-int fw_receive(struct fw *fw);
-void fw_delay(struct fw *fw, uint64_t ticks);
-void fw_fail(struct fw *fw, uint32_t code, uint32_t info);
-
-/* fw_send.c */
-int fw_fetch_sq(struct fw *fw);
-int fw_send(struct fw *fw);
-void fw_on_ack(struct fw *fw, uint32_t ack);
-void fw_go_back(struct fw *fw, uint32_t psn);
-struct fw_msg *fw_msg_alloc(struct fw *fw, uint32_t npkts);
-int fw_send_ctrl(struct fw *fw, uint8_t op, uint8_t syndrome, uint32_t psn);
-
-/* fw_recv.c */
-int fw_recv(struct fw *fw);
-
-/* fw_ereg.c */
-int fw_fetch_eregs(struct fw *fw);
-void fw_ereg_done(struct fw *fw, const struct fw_msg *m, uint32_t status, const uint64_t *value);
-
-/* fw_mr.c */
-int fw_mr_check(struct fw *fw, uint32_t key, uint64_t addr, uint64_t len, uint32_t need);
-
-/* fw_host.c: what the NIC writes for its host */
-void fw_complete(struct fw *fw, struct fw_msg *m, uint32_t status);
-void fw_cqe(struct fw *fw, uint8_t opcode, uint8_t status, uint64_t wr_id, uint32_t len,
-	    uint32_t imm, uint32_t msg_id, uint32_t trace);
-void fw_status_write(struct fw *fw, uint32_t field_off, const void *v, uint32_t len);
-void fw_stamp(struct fw *fw, int rx, uint32_t rec, int stage, uint64_t t);
-void fw_trace_begin(struct fw *fw, int rx, uint32_t rec, uint32_t msg_id);
-void fw_trace_end(struct fw *fw, int rx, uint32_t rec);
-void fw_count(struct fw *fw, int counter, uint64_t n);
-
 #define FW_REG(field) ((uint32_t)offsetof(struct eel_fw_bar, field))
+#define EREG(i, field) FW_REG(ereg[0].field) + (uint32_t)(i) * (uint32_t)sizeof(struct eel_fw_ereg)
 
 static inline void fw_copy(void *dst, const void *src, uint32_t n)
 {
@@ -156,6 +125,15 @@ static inline void fw_copy(void *dst, const void *src, uint32_t n)
 
 	while (n--)
 		*d++ = *s++;
+}
+
+/* Busy-wait on the NIC clock: the emulated cost of a slower stage. */
+static inline void fw_delay(struct fw *fw, uint64_t ticks)
+{
+	uint64_t t0 = hal_now(&fw->hal);
+
+	while (hal_now(&fw->hal) - t0 < ticks)
+		;
 }
 
 #endif

@@ -6,9 +6,10 @@
  * descriptor DMA — and sends one fixed-length 8-byte store or load. The
  * answer goes back into the same register: `value` for a load, then `status`.
  */
-#include "fw.h"
+#include "fw_ereg.h"
+#include "fw_send.h"
+#include "fw_host.h"
 
-#define EREG(i, field) FW_REG(ereg[0].field) + (uint32_t)(i) * (uint32_t)sizeof(struct eel_fw_ereg)
 
 int fw_fetch_eregs(struct fw *fw)
 {
@@ -65,15 +66,4 @@ int fw_fetch_eregs(struct fw *fw)
 	}
 	fw->ereg_db_seen = db;
 	return work;
-}
-
-/* Answer in the register: the loaded value first, then the status the host
- * waits on. */
-void fw_ereg_done(struct fw *fw, const struct fw_msg *m, uint32_t status, const uint64_t *value)
-{
-	const struct fw_hal *h = &fw->hal;
-
-	if (value)
-		hal_reg_write64(h, EREG(m->ereg, value), *value);
-	hal_reg_write32(h, EREG(m->ereg, status), m->ereg_seq << 8 | EEL_FW_EREG_DONE | status);
 }

@@ -1,6 +1,6 @@
 /* firmware/fw_host.c — what the NIC writes for its host: completions, the
  * status block, trace stamps, counters (struct layouts in eel/fw_abi.h). */
-#include "fw.h"
+#include "fw_host.h"
 
 /* A completion queue entry: body first, then `owner` (the pass over the ring,
  * starting at 1), so a host that sees the new owner sees the whole entry —
@@ -81,4 +81,38 @@ void fw_count(struct fw *fw, int counter, uint64_t n)
 {
 	fw->cnt[counter] += n;
 	hal_reg_write64(&fw->hal, FW_REG(counters[counter]), fw->cnt[counter]);
+}
+
+/* Answer in the register: the loaded value first, then the status the host
+ * waits on. */
+void fw_ereg_done(struct fw *fw, const struct fw_msg *m, uint32_t status, const uint64_t *value)
+{
+	const struct fw_hal *h = &fw->hal;
+
+	if (value)
+		hal_reg_write64(h, EREG(m->ereg, value), *value);
+	hal_reg_write32(h, EREG(m->ereg, status), m->ereg_seq << 8 | EEL_FW_EREG_DONE | status);
+}
+
+/* The connection failed (a refused access, a dead peer, a bad layout): remember
+ * why, tell the host, and finish everything in flight as flushed. From now on
+ * the NIC refuses new work with EEL_FW_ERR_FLUSHED, like an RC queue pair in
+ * the error state. */
+void fw_fail(struct fw *fw, uint32_t code, uint32_t info)
+{
+	if (fw->error)
+		return;
+	fw->error = code;
+	fw->error_info = info;
+	fw_status_write(fw, offsetof(struct eel_fw_status, error_info), &info, 4);
+	fw_status_write(fw, offsetof(struct eel_fw_status, error), &code, 4);
+	while (fw->msg_head != fw->msg_tail) {
+		struct fw_msg *m = &fw->msg[fw->msg_head & (FW_MSGS - 1)];
+
+		fw_complete(fw, m, EEL_FW_ERR_FLUSHED);
+		fw->msg_head++;
+	}
+	fw->msg_tx = fw->msg_head;
+	fw->snd_una = fw->snd_nxt = fw->snd_max = fw->psn_next;
+	fw->rto_deadline = 0;
 }

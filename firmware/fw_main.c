@@ -1,5 +1,9 @@
 /* firmware/fw_main.c — power-on, configuration, and the main loop. */
-#include "fw.h"
+#include "fw_main.h"
+#include "fw_recv.h"
+#include "fw_send.h"
+#include "fw_ereg.h"
+#include "fw_host.h"
 
 /* Power-on reset: everything cleared, the ABI version published. */
 void fw_reset(struct fw *fw, const struct fw_hal *hal)
@@ -104,36 +108,4 @@ int fw_doorbell(struct fw *fw)
 int fw_receive(struct fw *fw)
 {
 	return fw_ready(fw) ? fw_recv(fw) : fw_step(fw);
-}
-
-/* Busy-wait on the NIC clock: the emulated cost of a slower stage. */
-void fw_delay(struct fw *fw, uint64_t ticks)
-{
-	uint64_t t0 = hal_now(&fw->hal);
-
-	while (hal_now(&fw->hal) - t0 < ticks)
-		;
-}
-
-/* The connection failed (a refused access, a dead peer, a bad layout): remember
- * why, tell the host, and finish everything in flight as flushed. From now on
- * the NIC refuses new work with EEL_FW_ERR_FLUSHED, like an RC queue pair in
- * the error state. */
-void fw_fail(struct fw *fw, uint32_t code, uint32_t info)
-{
-	if (fw->error)
-		return;
-	fw->error = code;
-	fw->error_info = info;
-	fw_status_write(fw, offsetof(struct eel_fw_status, error_info), &info, 4);
-	fw_status_write(fw, offsetof(struct eel_fw_status, error), &code, 4);
-	while (fw->msg_head != fw->msg_tail) {
-		struct fw_msg *m = &fw->msg[fw->msg_head & (FW_MSGS - 1)];
-
-		fw_complete(fw, m, EEL_FW_ERR_FLUSHED);
-		fw->msg_head++;
-	}
-	fw->msg_tx = fw->msg_head;
-	fw->snd_una = fw->snd_nxt = fw->snd_max = fw->psn_next;
-	fw->rto_deadline = 0;
 }

@@ -4,7 +4,8 @@
  * the NIC fetches entries by DMA and keeps a few on chip, direct-mapped by
  * key index, refetched when the host bumps mr_gen after a change.
  */
-#include "fw.h"
+#include "fw_mr.h"
+#include "fw_host.h"
 
 int fw_mr_check(struct fw *fw, uint32_t key, uint64_t addr, uint64_t len, uint32_t need)
 {

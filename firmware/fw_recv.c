@@ -1,6 +1,9 @@
 /* firmware/fw_recv.c — the receive side: frames off the wire.
  * Protocol: firmware/wire.h. */
-#include "fw.h"
+#include "fw_recv.h"
+#include "fw_send.h"
+#include "fw_host.h"
+#include "fw_mr.h"
 
 _Static_assert(offsetof(struct fw_pkt, flags) == 2, "fw_recv reads the flags at byte 2");
 

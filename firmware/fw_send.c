@@ -1,7 +1,9 @@
 /* firmware/fw_send.c — the send side: descriptor fetch, packets onto the wire,
  * acknowledgements, go-back-N resends and the retransmission timer.
  * Protocol: firmware/wire.h. */
-#include "fw.h"
+#include "fw_send.h"
+#include "fw_host.h"
+#include "fw_mr.h"
 
 static struct fw_msg *msg_at(struct fw *fw, uint32_t i)
 {

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "firmware/fw.h"
+#include "firmware/fw_main.h"
 
 #define FN_SQ 64u          /* send-queue entries */
 #define FN_CQ_MAX 256u     /* completion-queue entries, at most */

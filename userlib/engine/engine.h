@@ -25,7 +25,7 @@
 #include <eel/fw_abi.h>
 
 #include "userlib/core/dev.h"
-#include "firmware/fw.h"
+#include "firmware/fw_main.h"
 #include "userlib/engine/wire.h"
 #include "userlib/engine/wire_faults.h"
 

@@ -1,0 +1,20 @@
+/* firmware/fw_host.h — what the NIC writes for its host (fw_host.c):
+ * completions, E-register answers, the status block and the error state,
+ * trace stamps, counters. */
+#ifndef EEL_FW_HOST_H
+#define EEL_FW_HOST_H
+
+#include "fw.h"
+
+void fw_complete(struct fw *fw, struct fw_msg *m, uint32_t status);
+void fw_cqe(struct fw *fw, uint8_t opcode, uint8_t status, uint64_t wr_id, uint32_t len,
+	    uint32_t imm, uint32_t msg_id, uint32_t trace);
+void fw_ereg_done(struct fw *fw, const struct fw_msg *m, uint32_t status, const uint64_t *value);
+void fw_status_write(struct fw *fw, uint32_t field_off, const void *v, uint32_t len);
+void fw_fail(struct fw *fw, uint32_t code, uint32_t info);
+void fw_stamp(struct fw *fw, int rx, uint32_t rec, int stage, uint64_t t);
+void fw_trace_begin(struct fw *fw, int rx, uint32_t rec, uint32_t msg_id);
+void fw_trace_end(struct fw *fw, int rx, uint32_t rec);
+void fw_count(struct fw *fw, int counter, uint64_t n);
+
+#endif

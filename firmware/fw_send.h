@@ -1,0 +1,15 @@
+/* firmware/fw_send.h — the send side (fw_send.c): descriptors in, packets out,
+ * acknowledgements, go-back-N and the retransmission timer. */
+#ifndef EEL_FW_SEND_H
+#define EEL_FW_SEND_H
+
+#include "fw.h"
+
+int fw_fetch_sq(struct fw *fw);
+int fw_send(struct fw *fw);
+void fw_on_ack(struct fw *fw, uint32_t ack);
+void fw_go_back(struct fw *fw, uint32_t psn);
+struct fw_msg *fw_msg_alloc(struct fw *fw, uint32_t npkts);
+int fw_send_ctrl(struct fw *fw, uint8_t op, uint8_t syndrome, uint32_t psn);
+
+#endif
