@@ -463,8 +463,19 @@ uint64_t pattern_token(uint64_t point, uint32_t msg);
 /* The most buffer memory a flood point may need at each end (every message has
  * its own destination, for --verify): 8 GiB, messages up to 64 MiB. */
 #define FLOOD_MAX_BYTES (1ull << 33)
-/* flood.c, used by overlap too: size -> messages per run */
-uint32_t flood_msgs_for(const struct plan *p, uint32_t size);
+/* The plan's rule for a flood or overlap run: size -> messages per run
+ * (flood_bytes' worth, at least FLOOD_MIN_MSGS, at most flood_msgs). An
+ * inline of the plan's, so that the session can size its buffers without
+ * calling into flood.c, which calls the session. */
+#define FLOOD_MIN_MSGS 128u
+static inline uint32_t flood_msgs_for(const struct plan *p, uint32_t size)
+{
+	uint32_t n = p->flood_bytes / size;
+
+	if (n < FLOOD_MIN_MSGS)
+		n = FLOOD_MIN_MSGS;
+	return n < p->flood_msgs ? n : p->flood_msgs;
+}
 /* g, G, bandwidth and M from the flood points (exposed for tests) */
 void flood_derive(const struct session *s, struct flood_res *f);
 

@@ -26,7 +26,6 @@
 #include "bench.h"
 #include "post.h"
 
-#define FLOOD_MIN_MSGS 128u
 #define FLOOD_WARM_BYTES (256u << 10)
 
 /* The places the first n - 1 of a run's n messages cycle through; the last
@@ -47,15 +46,6 @@ static uint32_t place(uint32_t i, uint32_t slots, uint32_t n)
 static uint32_t last_at(uint32_t j, uint32_t slots, uint32_t n)
 {
 	return j == slots ? n - 1 : j + (n - 2 - j) / slots * slots;
-}
-
-uint32_t flood_msgs_for(const struct plan *p, uint32_t size)
-{
-	uint32_t n = p->flood_bytes / size;
-
-	if (n < FLOOD_MIN_MSGS)
-		n = FLOOD_MIN_MSGS;
-	return n < p->flood_msgs ? n : p->flood_msgs;
 }
 
 /* Client: the timed loop. Returns ns per message. */

@@ -166,7 +166,7 @@ int main(int argc, char **argv)
 
 		memset(&res[k], 0, sizeof(res[k]));
 		res[k].plot = p;
-		res[k].made = p->make(&rep, &gp, &res[k].caption);
+		res[k].made = p->make(p, &rep, &gp, &res[k].caption);
 		if (res[k].made && (gp.oom || gp_render(tmp, p->name, sb_str(&gp), err, sizeof(err)))) {
 			fprintf(stderr, "eel-report: %s: %s\n", p->name, gp.oom ? "out of memory" : err);
 			sb_free(&gp);

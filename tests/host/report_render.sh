@@ -130,6 +130,13 @@ echo "ok: the decompose run: $(head -1 "$d/out")"
 import json, sys
 r = json.load(open(sys.argv[1]))
 r["schema_version"] = 1
+# the map needs a bandwidth; on a loaded machine the short flood may find no
+# per-byte cost (G is then absent, as it should be): take bulk's, as a
+# version 1 run with a flood would have had one
+par = r.setdefault("parameters", {})
+if not par.get("bandwidth_bytes_per_ns"):
+    pts = [p for p in r.get("bulk", {}).get("points", []) if p.get("echo_ns", {}).get("min")]
+    par["bandwidth_bytes_per_ns"] = max(p["size"] / p["echo_ns"]["min"] for p in pts)
 for k in ("signature", "bulk", "decompose"):
     r.pop(k, None)
 r.get("parameters", {}).pop("L", None)

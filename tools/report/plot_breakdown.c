@@ -18,7 +18,7 @@ static void box(struct sbuf *b, double x, double lo, double hi, unsigned rgb, co
 	sb_printf(b, "\"\n");
 }
 
-int plot_breakdown(const struct report *r, struct sbuf *gp, struct sbuf *caption)
+int plot_breakdown(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption)
 {
 	const struct jr_val *root = r->run->root;
 	const struct jr_val *bd = jr_get(root, "breakdown.parts"), *dec = jr_get(root, "decompose.parts");
@@ -131,7 +131,7 @@ int plot_breakdown(const struct report *r, struct sbuf *gp, struct sbuf *caption
 		nbars++;
 	}
 
-	gp_title(gp, r, plot_by_name("breakdown"));
+	gp_title(gp, r, self);
 	sb_printf(gp, "$boxes << EOD\n%sEOD\n$totals << EOD\n%sEOD\n", sb_str(&boxes), sb_str(&labels));
 	sb_printf(gp, "set ylabel \"ns (one 8-byte put)\"\nset xrange [0.3:%g]\nset yrange [0:%g]\n", x - STEP + 1.6,
 		  top * 1.12);

@@ -116,13 +116,13 @@ static void fit_lines(struct sbuf *gp, const struct jr_val *fit, const struct fi
 	sb_printf(gp, "\n");
 }
 
-int plot_bulk_time(const struct report *r, struct sbuf *gp, struct sbuf *caption)
+int plot_bulk_time(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption)
 {
 	const struct jr_val *fit = jr_get(r->run->root, "bulk.fits");
 	struct fits f = { 0 };
 	double lo, hi;
 
-	gp_title(gp, r, plot_by_name("bulk_time"));
+	gp_title(gp, r, self);
 	if (!data(r, gp, caption, &f, &lo, &hi))
 		return 0;
 	sb_printf(gp, "set logscale xy 10\nset xrange [%g:%g]\nset samples 400\nset format y \"%%g\"\n", lo / 1.5, hi * 1.5);
@@ -139,13 +139,13 @@ int plot_bulk_time(const struct report *r, struct sbuf *gp, struct sbuf *caption
 	return 1;
 }
 
-int plot_bulk_bw(const struct report *r, struct sbuf *gp, struct sbuf *caption)
+int plot_bulk_bw(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption)
 {
 	const struct jr_val *fit = jr_get(r->run->root, "bulk.fits");
 	struct fits f = { 0 };
 	double lo, hi;
 
-	gp_title(gp, r, plot_by_name("bulk_bw"));
+	gp_title(gp, r, self);
 	if (!data(r, gp, caption, &f, &lo, &hi))
 		return 0;
 	sb_printf(gp, "set logscale x 10\nset xrange [%g:%g]\nset yrange [0:*]\nset samples 400\n", lo / 1.5, hi * 1.5);

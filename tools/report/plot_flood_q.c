@@ -4,7 +4,7 @@
 
 #include "plots.h"
 
-int plot_flood_q(const struct report *r, struct sbuf *gp, struct sbuf *caption)
+int plot_flood_q(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption)
 {
 	const struct jr_val *fl = jr_get(r->run->root, "curves.flood");
 	double smallest = INFINITY, qmax = 1, top = 0, g = num_at(r->run->root, "parameters.g.ns");
@@ -21,7 +21,7 @@ int plot_flood_q(const struct report *r, struct sbuf *gp, struct sbuf *caption)
 		sb_printf(caption, "not measured: the run has no flood curves (eel-bench -t flood)");
 		return 0;
 	}
-	gp_title(gp, r, plot_by_name("flood_q"));
+	gp_title(gp, r, self);
 	sb_printf(gp, "$q << EOD\n# q min p25 median p75\n");
 	for (size_t i = 0; i < jr_len(fl, ""); i++) {
 		const struct jr_val *p = jr_at(fl, i);

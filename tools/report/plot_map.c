@@ -68,7 +68,7 @@ static int history(const struct hist *h, struct pt *p)
 	return n;
 }
 
-int plot_map(const struct report *r, struct sbuf *gp, struct sbuf *caption)
+int plot_map(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption)
 {
 	static const char *const cls_title[] = {
 		"Dongarra & Dunigan 1997 Table 1: multiprocessors (latency n = 0, bandwidth n = 10^6)",
@@ -103,7 +103,7 @@ int plot_map(const struct report *r, struct sbuf *gp, struct sbuf *caption)
 				   "(-t bulk or -t flood)");
 		return 0;
 	}
-	gp_title(gp, r, plot_by_name("map"));
+	gp_title(gp, r, self);
 	for (int c = 0; c < 3; c++) {
 		sb_printf(gp, "$h%d << EOD\n", c);
 		for (int i = 0; i < n; i++) {

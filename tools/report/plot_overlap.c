@@ -41,7 +41,7 @@ static void mark(struct sbuf *gp, int id, const struct jr_val *o, const char *si
 		  top * (id == 1 ? 0.12 : 0.05), dm > xmax / 2 ? "right offset -0.5,0" : "left offset 0.5,0", color);
 }
 
-int plot_overlap(const struct report *r, struct sbuf *gp, struct sbuf *caption)
+int plot_overlap(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption)
 {
 	const struct jr_val *root = r->run->root;
 	const struct jr_val *s = jr_get(root, "curves.overlap_send"), *v = jr_get(root, "curves.overlap_recv");
@@ -52,7 +52,7 @@ int plot_overlap(const struct report *r, struct sbuf *gp, struct sbuf *caption)
 		sb_printf(caption, "not measured: the run has no overlap curves (eel-bench -t overlap)");
 		return 0;
 	}
-	gp_title(gp, r, plot_by_name("overlap"));
+	gp_title(gp, r, self);
 	ns = curve(gp, s, "send", &top, &dmax);
 	nr = curve(gp, v, "recv", &top, &dmax);
 	if (!ns && !nr) {

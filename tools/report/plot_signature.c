@@ -15,7 +15,7 @@ static void hline(struct sbuf *gp, int id, double y, const char *what, const cha
 		  id, what, y, id == 1 ? "0.01" : "0.99", y, id == 1 ? "left" : "right", color);
 }
 
-int plot_signature(const struct report *r, struct sbuf *gp, struct sbuf *caption)
+int plot_signature(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption)
 {
 	const struct jr_val *sig = jr_get(r->run->root, "signature"), *curves = jr_get(sig, "curves");
 	struct sbuf plot = { 0 };
@@ -26,7 +26,7 @@ int plot_signature(const struct report *r, struct sbuf *gp, struct sbuf *caption
 		sb_printf(caption, "not measured: the run has no signature section (eel-bench -t signature)");
 		return 0;
 	}
-	gp_title(gp, r, plot_by_name("signature"));
+	gp_title(gp, r, self);
 	for (size_t k = 0; k < jr_len(curves, ""); k++) {
 		const struct jr_val *c = jr_at(curves, k);
 		size_t n = jr_len(c, "m");

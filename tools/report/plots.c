@@ -1,7 +1,6 @@
-/* tools/report/plots.c — the list of plots and what they share (plots.h). */
+/* tools/report/plots.c — the list of plots (plots.h); what they share is in
+ * plot_common.c. */
 #include "plots.h"
-
-#include <string.h>
 
 #define S000 "Bell et al. 2003"
 #define S002 "Culler et al. 1996"
@@ -28,41 +27,3 @@ const struct plot report_plots[] = {
 	  S004 " Fig. 5 and Table 1; " S003 " Tables 1-2 (t0, 1/tb); data/historical.csv", plot_map },
 };
 const size_t report_nplots = sizeof(report_plots) / sizeof(report_plots[0]);
-
-const struct plot *plot_by_name(const char *name)
-{
-	for (size_t k = 0; k < report_nplots; k++)
-		if (!strcmp(report_plots[k].name, name))
-			return &report_plots[k];
-	return NULL;
-}
-
-void gp_title(struct sbuf *gp, const struct report *r, const struct plot *p)
-{
-	sb_printf(gp, "set title \"");
-	sb_gpstr(gp, p->title);
-	sb_printf(gp, " - ");
-	sb_gpstr(gp, r->nic);
-	sb_printf(gp, "\\n(after ");
-	sb_gpstr(gp, p->cite);
-	sb_printf(gp, ")");
-	sb_printf(gp, "\" font \",11\"\n");
-}
-
-unsigned stage_color(const char *name)
-{
-	static const struct { const char *name; unsigned rgb; } known[] = {
-		{ "post", 0x1f77b4 }, { "doorbell", 0xff7f0e }, { "fetch", 0x2ca02c }, { "descriptor", 0x2ca02c },
-		{ "tx", 0xd62728 }, { "payload", 0xff9896 }, { "wire", 0x9467bd }, { "rx", 0x8c564b },
-		{ "dma", 0xe377c2 }, { "detect", 0x7f7f7f }, { "remainder", 0xbcbd22 }, { "turn", 0x17becf },
-	};
-	static const unsigned other[] = { 0x17becf, 0xaec7e8, 0xffbb78, 0x98df8a, 0xc5b0d5, 0xc49c94, 0xf7b6d2 };
-	unsigned h = 5381;
-
-	for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++)
-		if (!strcmp(known[k].name, name))
-			return known[k].rgb;
-	for (const char *s = name; *s; s++)
-		h = h * 33 + (unsigned char)*s;
-	return other[h % (sizeof(other) / sizeof(other[0]))];
-}

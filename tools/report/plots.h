@@ -22,24 +22,24 @@ struct plot {
 	const char *cite;            /* the paper's figure it follows, short: in the plot's title */
 	const char *source;          /* the same with the seed files' names: beside the plot in the page */
 	/* Writes the script body into gp and a caption (HTML-safe text) into caption:
-	 * 1. Or 0 when the run lacks what it needs, with the reason in caption. */
-	int (*make)(const struct report *r, struct sbuf *gp, struct sbuf *caption);
+	 * 1. Or 0 when the run lacks what it needs, with the reason in caption.
+	 * self is this entry (its title and citation). */
+	int (*make)(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
 };
 
 extern const struct plot report_plots[];
 extern const size_t report_nplots;
 
-int plot_breakdown(const struct report *r, struct sbuf *gp, struct sbuf *caption);
-int plot_signature(const struct report *r, struct sbuf *gp, struct sbuf *caption);
-int plot_flood_q(const struct report *r, struct sbuf *gp, struct sbuf *caption);
-int plot_bulk_time(const struct report *r, struct sbuf *gp, struct sbuf *caption);
-int plot_bulk_bw(const struct report *r, struct sbuf *gp, struct sbuf *caption);
-int plot_overlap(const struct report *r, struct sbuf *gp, struct sbuf *caption);
-int plot_map(const struct report *r, struct sbuf *gp, struct sbuf *caption);
+int plot_breakdown(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
+int plot_signature(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
+int plot_flood_q(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
+int plot_bulk_time(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
+int plot_bulk_bw(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
+int plot_overlap(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
+int plot_map(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
 
-/* shared by the plots (plots.c) */
+/* shared by the plots (plot_common.c) */
 void gp_title(struct sbuf *gp, const struct report *r, const struct plot *p);
-const struct plot *plot_by_name(const char *name);
 unsigned stage_color(const char *name);   /* 0xRRGGBB, the same for a stage in every bar */
 
 #endif

@@ -1,7 +1,8 @@
 /* userlib/core/dev.h — inside libeel: a device, and what a backend provides.
  *
  * eel.c dispatches every public call to the device's backend. A backend is
- * one file (backend_<name>.c) that fills a struct eel_backend.
+ * a folder (userlib/<name>/) whose backend_<name>.c fills a struct
+ * eel_backend; registry.c lists them.
  */
 #ifndef EEL_USERLIB_DEV_H
 #define EEL_USERLIB_DEV_H
@@ -88,10 +89,5 @@ static inline int eel_stamp_due(uint32_t every, uint32_t *pos)
 /* oob.c: does the peer's end of the channel still exist? */
 int eel_oob_peer_gone(struct eel_oob *oob);
 int eel_oob_is_server(const struct eel_oob *oob);
-
-extern const struct eel_backend eel_backend_softnic;
-extern const struct eel_backend eel_backend_dpdk;
-extern const struct eel_backend eel_backend_verbs;
-extern const struct eel_backend eel_backend_raw_e1000;
 
 #endif

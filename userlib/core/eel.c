@@ -5,13 +5,7 @@
 #include <string.h>
 
 #include "userlib/core/dev.h"
-
-static const struct eel_backend *const backends[] = {
-	&eel_backend_softnic,
-	&eel_backend_dpdk,
-	&eel_backend_verbs,
-	&eel_backend_raw_e1000,
-};
+#include "userlib/core/registry.h"
 
 void eel_opts_default(struct eel_opts *o)
 {
@@ -33,9 +27,7 @@ int eel_open(const char *uri, const struct eel_opts *opts, struct eel_dev **out)
 	rc = eel_uri_parse(uri, &u);
 	if (rc)
 		return rc;
-	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
-		if (!strcmp(backends[i]->scheme, u.scheme))
-			be = backends[i];
+	be = eel_backend_by_scheme(u.scheme);
 	if (!be)
 		return eel_err(-ENODEV, "unknown NIC type '%s' in '%s': use softnic, verbs:<ibdev>, "
 			       "dpdk:<port> or raw:<pci-address>", u.scheme, uri);

@@ -91,7 +91,7 @@ static int read_all(struct eel_oob *oob, void *buf, size_t len, int64_t deadline
 			return -ETIMEDOUT;
 		/* A NIC that runs on this thread keeps running while we wait;
 		 * otherwise sleep in poll, leaving the cores to those who spin. */
-		if (progress && eel_progress(progress) > 0) {
+		if (progress && progress->be->progress && progress->be->progress(progress) > 0) {
 			if (poll(&pfd, 1, 0) == 0)
 				continue;
 		} else if (poll(&pfd, 1, (int)(left > 100 ? 100 : left)) == 0) {

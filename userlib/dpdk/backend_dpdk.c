@@ -32,6 +32,7 @@
 
 #include <eel/pci_facts.h>
 
+#include "userlib/core/backends.h"
 #include "userlib/dpdk/dpdk_port.h"
 #include "userlib/engine/engine.h"
 #include "userlib/dpdk/wire_dpdk.h"

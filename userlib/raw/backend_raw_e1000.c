@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "userlib/core/backends.h"
 #include "userlib/raw/e1000.h"
 #include "userlib/engine/engine.h"
 

@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "userlib/core/backends.h"
 #include "userlib/engine/engine.h"
 #include "userlib/softnic/wire_shm.h"
 

@@ -26,6 +26,7 @@
 
 #include <rdma/rdma_cma.h>
 
+#include "userlib/core/backends.h"
 #include "userlib/verbs/verbs.h"
 
 static void vb_close(struct eel_dev *dev)

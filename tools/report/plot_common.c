@@ -1,0 +1,35 @@
+/* tools/report/plot_common.c — what the plots share: the title line, a
+ * stage's colour. */
+#include "plots.h"
+
+#include <string.h>
+
+void gp_title(struct sbuf *gp, const struct report *r, const struct plot *p)
+{
+	sb_printf(gp, "set title \"");
+	sb_gpstr(gp, p->title);
+	sb_printf(gp, " - ");
+	sb_gpstr(gp, r->nic);
+	sb_printf(gp, "\\n(after ");
+	sb_gpstr(gp, p->cite);
+	sb_printf(gp, ")");
+	sb_printf(gp, "\" font \",11\"\n");
+}
+
+unsigned stage_color(const char *name)
+{
+	static const struct { const char *name; unsigned rgb; } known[] = {
+		{ "post", 0x1f77b4 }, { "doorbell", 0xff7f0e }, { "fetch", 0x2ca02c }, { "descriptor", 0x2ca02c },
+		{ "tx", 0xd62728 }, { "payload", 0xff9896 }, { "wire", 0x9467bd }, { "rx", 0x8c564b },
+		{ "dma", 0xe377c2 }, { "detect", 0x7f7f7f }, { "remainder", 0xbcbd22 }, { "turn", 0x17becf },
+	};
+	static const unsigned other[] = { 0x17becf, 0xaec7e8, 0xffbb78, 0x98df8a, 0xc5b0d5, 0xc49c94, 0xf7b6d2 };
+	unsigned h = 5381;
+
+	for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++)
+		if (!strcmp(known[k].name, name))
+			return known[k].rgb;
+	for (const char *s = name; *s; s++)
+		h = h * 33 + (unsigned char)*s;
+	return other[h % (sizeof(other) / sizeof(other[0]))];
+}
