@@ -5,6 +5,7 @@
 #   make test       install what is missing, build, run every test (host, sanitizers, VM)
 #   make vmtest     only the VM bench (tests/vm/)
 #   make module     the eel_pci kernel module (driver/, Kbuild)
+#   make check-layers  includes point the way ARCHITECTURE.md allows, no circle of calls
 #
 # Variables: BUILD (output folder, default build), CC (gcc or clang), SAN=1
 # (AddressSanitizer + UndefinedBehaviorSanitizer), RUN_ARGS (extra eel-bench
@@ -43,7 +44,7 @@ EXT_LIBS :=
 SETUP_GOALS := run test vmtest vm-list test-lists clean module module-clean checkpatch
 BUILD_GOALS := $(filter-out $(SETUP_GOALS),$(or $(MAKECMDGOALS),all))
 
-.PHONY: all run test vmtest module clean host-tests tidy
+.PHONY: all run test vmtest module clean host-tests tidy check-layers
 .DEFAULT_GOAL := all
 
 # Each room's fragments (userlib/verbs/verbs.mk, tests/tests.mk, tests/vm/vm.mk, ...).
@@ -70,6 +71,11 @@ run:
 	@tools/setup build pci verbs dpdk
 	@$(MAKE) --no-print-directory all
 	$(BUILD)/eel-bench $(RUN_ARGS)
+
+# Dependencies point one way (ARCHITECTURE.md): includes by folder, and no
+# two files calling each other (nm on the objects just built).
+check-layers: all
+	tools/check-layers $(BUILD)
 
 clean:
 	rm -rf $(BUILD)
