@@ -20,7 +20,8 @@ SAN   ?=
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -fPIC -pthread $(WARN) -Iinclude -I. -MMD -MP
-LDLIBS   += -pthread -lm
+# jansson: the bench writes its JSON with it, the tools read it (bench/json.c, tools/json_read.c)
+LDLIBS   += -ljansson -pthread -lm
 ifeq ($(SAN),1)
 CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS  += -fsanitize=address,undefined

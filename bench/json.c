@@ -1,127 +1,159 @@
-/* bench/json.c — the JSON writer (bench/json.h). Non-finite numbers are
- * written as null: JSON has no NaN. */
+/* bench/json.c — the JSON writer (bench/json.h) over jansson. */
+#include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "json.h"
 
-static void indent(struct json *j)
+#define MAX_DEPTH ((int)(sizeof(((struct json *)0)->open) / sizeof(((struct json *)0)->open[0])))
+
+/* s as valid UTF-8 (RFC 3629), in a new buffer the caller frees. jansson
+ * refuses strings that are not (json_string returns NULL), and a file name
+ * given on the command line may be in another encoding: each byte that does
+ * not begin a sequence jansson takes is written as the character U+00XX of
+ * its value (two bytes). The test of each sequence is jansson's own. */
+static char *utf8_text(const char *s)
 {
-	fputc('\n', j->f);
-	for (int i = 0; i < j->depth; i++)
-		fputs("  ", j->f);
-}
+	size_t n = strlen(s), o = 0;
+	char *out = malloc(2 * n + 1);
 
-/* The length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
- * forms, no surrogates, nothing above U+10FFFF), or 0. */
-static int utf8_len(const unsigned char *s)
-{
-	int n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : 0;
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n;) {
+		unsigned char b = (unsigned char)s[i];
+		size_t len = b < 0x80 ? 1 : 0;
 
-	if (s[0] >= 0xF5)
-		return 0;
-	for (int k = 1; k < n; k++)
-		if ((s[k] & 0xC0) != 0x80)
-			return 0;
-	if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) || (s[0] == 0xF0 && s[1] < 0x90) ||
-	    (s[0] == 0xF4 && s[1] >= 0x90))
-		return 0;
-	return n;
-}
+		for (size_t k = 2; !len && k <= 4 && i + k <= n; k++) {
+			json_t *t = json_stringn(s + i, k);
 
-/* A JSON string. Text that is not UTF-8 (a file name in another encoding
- * given on the command line) would make the document invalid JSON: each
- * byte of an ill-formed sequence is written as the character of that value
- * (\u00XX), so the document stays valid and the byte can be read back. */
-static void string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	while (*s) {
-		const unsigned char *u = (const unsigned char *)s;
-		int n = *u >= 0x80 ? utf8_len(u) : 1;
-
-		if (*u == '"' || *u == '\\')
-			fprintf(f, "\\%c", *u);
-		else if (*u < 0x20 || *u == 0x7f || !n)
-			fprintf(f, "\\u%04x", *u);
-		else
-			fwrite(s, 1, (size_t)n, f);
-		s += n ? n : 1;
+			if (t)
+				len = k;
+			json_decref(t);
+		}
+		if (len) {
+			memcpy(out + o, s + i, len);
+			o += len;
+			i += len;
+		} else {
+			out[o++] = (char)(0xC0 | b >> 6);
+			out[o++] = (char)(0x80 | (b & 0x3F));
+			i++;
+		}
 	}
-	fputc('"', f);
+	out[o] = 0;
+	return out;
 }
 
-static void member(struct json *j, const char *key)
+/* Adds v (a new reference, taken) to the open container under key. */
+static json_t *add(struct json *j, const char *key, json_t *v)
 {
-	if (!j->first[j->depth])
-		fputc(',', j->f);
-	j->first[j->depth] = 0;
-	indent(j);
-	if (key) {
-		string(j->f, key);
-		fputs(": ", j->f);
+	json_t *parent = j->depth > 0 ? j->open[j->depth - 1] : NULL;
+	int rc = -1;
+
+	if (!v || !parent) {
+		json_decref(v);
+		j->failed = 1;
+		return NULL;
 	}
+	if (json_is_array(parent)) {
+		rc = json_array_append_new(parent, v);
+	} else if (key) {
+		char *k = utf8_text(key);
+
+		rc = k ? json_object_set_new(parent, k, v) : (json_decref(v), -1);
+		free(k);
+	} else {
+		json_decref(v);   /* an object's member needs a key */
+	}
+	if (rc) {
+		j->failed = 1;
+		return NULL;
+	}
+	return v;
 }
 
-static void open(struct json *j, const char *key, char c)
+static void open_(struct json *j, const char *key, json_t *c)
 {
-	member(j, key);
-	fputc(c, j->f);
-	j->first[++j->depth] = 1;
+	c = add(j, key, c);
+	if (!c)
+		return;
+	if (j->depth == MAX_DEPTH) {
+		j->failed = 1;
+		return;
+	}
+	j->open[j->depth++] = c;   /* borrowed: the parent holds it */
 }
 
-static void close_(struct json *j, char c)
+static void close_(struct json *j)
 {
-	int empty = j->first[j->depth];
-
-	j->depth--;
-	if (!empty)
-		indent(j);
-	fputc(c, j->f);
+	if (j->depth > 1)
+		j->depth--;
+	else
+		j->failed = 1;
 }
 
 void json_begin(struct json *j, FILE *f)
 {
 	j->f = f;
-	j->depth = 0;
-	j->first[0] = 1;
-	fputc('{', f);
-	j->first[++j->depth] = 1;
+	j->failed = 0;
+	j->open[0] = json_object();
+	j->depth = 1;
+	if (!j->open[0])
+		j->failed = 1;
 }
 
-void json_end(struct json *j)
+int json_end(struct json *j)
 {
-	close_(j, '}');
-	fputc('\n', j->f);
+	json_t *doc = j->open[0];
+	int rc = -1;
+
+	if (!j->failed && j->depth == 1 && doc &&
+	    !json_dumpf(doc, j->f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)))
+		rc = fputc('\n', j->f) == EOF ? -1 : 0;
+	json_decref(doc);
+	j->open[0] = NULL;
+	j->depth = 0;
+	return rc;
 }
 
-void json_obj(struct json *j, const char *key) { open(j, key, '{'); }
-void json_obj_end(struct json *j) { close_(j, '}'); }
-void json_arr(struct json *j, const char *key) { open(j, key, '['); }
-void json_arr_end(struct json *j) { close_(j, ']'); }
+void json_obj(struct json *j, const char *key) { open_(j, key, json_object()); }
+void json_obj_end(struct json *j) { close_(j); }
+void json_arr(struct json *j, const char *key) { open_(j, key, json_array()); }
+void json_arr_end(struct json *j) { close_(j); }
 
+/* Ten significant digits, as "%.10g": a whole number is written as one
+ * (jansson would write a real 8 as "8.0"), anything else as a real that
+ * jansson prints at the same precision. */
 void json_num(struct json *j, const char *key, double v)
 {
-	member(j, key);
-	if (isfinite(v))
-		fprintf(j->f, "%.10g", v);
+	char t[32];
+
+	if (!isfinite(v)) {
+		add(j, key, json_null());
+		return;
+	}
+	snprintf(t, sizeof(t), "%.10g", v);
+	if (strspn(t, "-0123456789") == strlen(t))
+		add(j, key, json_integer(strtoll(t, NULL, 10)));
 	else
-		fputs("null", j->f);
+		add(j, key, json_real(strtod(t, NULL)));
 }
 
 void json_u64(struct json *j, const char *key, uint64_t v)
 {
-	member(j, key);
-	fprintf(j->f, "%llu", (unsigned long long)v);
+	add(j, key, v <= INT64_MAX ? json_integer((json_int_t)v) : json_real((double)v));
 }
 
 void json_str(struct json *j, const char *key, const char *v)
 {
-	member(j, key);
-	string(j->f, v ? v : "");
+	char *t = utf8_text(v ? v : "");
+
+	add(j, key, t ? json_string(t) : NULL);
+	free(t);
 }
 
 void json_bool(struct json *j, const char *key, int v)
 {
-	member(j, key);
-	fputs(v ? "true" : "false", j->f);
+	add(j, key, json_boolean(v));
 }

@@ -632,6 +632,13 @@ int report_json(const char *path, const struct session *s, const struct results 
 		json_str(&j, NULL, w[i]);
 	json_arr_end(&j);
 	json_num(&j, "wall_s", r->wall_s);
-	json_end(&j);
+	if (json_end(&j)) {
+		/* nothing was written: the document could not be built (out of memory) */
+		fputs("eel-bench: the JSON document could not be built (out of memory)\n", stderr);
+		fclose(o.f);
+		if (!o.direct)
+			unlink(o.tmp);
+		return -1;
+	}
 	return out_close(path, &o);
 }

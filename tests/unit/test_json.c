@@ -1,7 +1,9 @@
-/* tests/unit/test_json.c — the JSON writer (bench/json.c): what it writes is
- * JSON (RFC 8259, checked by the strict little reader below), strings are
- * escaped and come back as given, non-finite numbers are null, nesting and
- * empty containers are right. */
+/* tests/unit/test_json.c — the JSON writer (bench/json.c, over jansson): what
+ * it writes is JSON (RFC 8259, checked by the strict little reader below, not
+ * jansson's), strings are escaped and come back as given, text that is not
+ * UTF-8 comes back byte for byte as U+0080..U+00FF, non-finite numbers are
+ * null, nesting and empty containers are right, calls out of place write
+ * nothing. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -292,6 +294,8 @@ static void test_document(void)
 	json_str(&j, "quote\"key", "say \"hi\"");
 	json_str(&j, "escapes", "back\\slash / tab\t nl\n cr\r bell\a \x01 \x1f end");
 	json_str(&j, "utf8", "caf\xc3\xa9 \xe2\x82\xac");
+	json_str(&j, "not_utf8", "r\xff\xfe.json \xc3( \xed\xa0\x80 \xe2\x82");
+	json_str(&j, "key \xff", "a key that is not UTF-8");
 	json_str(&j, "empty", "");
 	json_str(&j, "null_string", NULL);
 	json_num(&j, "half", 1.5);
@@ -304,6 +308,7 @@ static void test_document(void)
 	json_num(&j, "minf", -1 / zero);
 	json_num(&j, "pi", 3.14159265358979);
 	json_u64(&j, "u64max", UINT64_MAX);
+	json_u64(&j, "i64max", INT64_MAX);
 	json_bool(&j, "yes", 1);
 	json_bool(&j, "no", 0);
 	json_arr(&j, "empty_arr");
@@ -320,7 +325,7 @@ static void test_document(void)
 	json_arr_end(&j);
 	json_obj_end(&j);
 	json_arr_end(&j);
-	json_end(&j);
+	CHECK(json_end(&j) == 0, "json_end failed");
 	fclose(f);
 
 	CHECK(parse(r, text, len) == 0, "not JSON (%s at byte %zu):\n%s", r->err, r->i, text);
@@ -328,6 +333,10 @@ static void test_document(void)
 	check_str(r, "/quote\"key", "say \"hi\"");
 	check_str(r, "/escapes", "back\\slash / tab\t nl\n cr\r bell\a \x01 \x1f end");
 	check_str(r, "/utf8", "caf\xc3\xa9 \xe2\x82\xac");
+	/* each byte of an ill-formed sequence (a lone 0xff, a lead byte with no
+	 * continuation, a UTF-16 surrogate, a cut sequence) as U+00XX */
+	check_str(r, "/not_utf8", "r\xc3\xbf\xc3\xbe.json \xc3\x83( \xc3\xad\xc2\xa0\xc2\x80 \xc3\xa2\xc2\x82");
+	check_str(r, "/key \xc3\xbf", "a key that is not UTF-8");
 	check_str(r, "/empty", "");
 	check_str(r, "/null_string", "");
 	check_num(r, "/half", 1.5, 0);
@@ -339,7 +348,10 @@ static void test_document(void)
 	check_lit(r, "/inf", J_NULL, "null");
 	check_lit(r, "/minf", J_NULL, "null");
 	check_num(r, "/pi", 3.14159265358979, 1e-6); /* %.10g: ten significant digits */
-	check_lit(r, "/u64max", J_NUM, "18446744073709551615");
+	check_num(r, "/u64max", 18446744073709551615.0, 1e-9); /* above INT64_MAX: a real, 10 digits */
+	check_lit(r, "/i64max", J_NUM, "9223372036854775807");
+	check_lit(r, "/half", J_NUM, "1.5");
+	check_lit(r, "/neg", J_NUM, "-2");   /* a whole number is written as one, not -2.0 */
 	check_lit(r, "/yes", J_BOOL, "true");
 	check_lit(r, "/no", J_BOOL, "false");
 	check_lit(r, "/empty_arr", J_NULL, "[]");
@@ -376,9 +388,40 @@ static void test_reader(void)
 	free(r);
 }
 
+/* Calls out of place (a container closed twice, a member with no key in an
+ * object, one left open) make json_end fail and write nothing. */
+static void test_misuse(void)
+{
+	for (int k = 0; k < 3; k++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		struct json j;
+
+		if (!f)
+			abort();
+		json_begin(&j, f);
+		json_num(&j, "a", 1);
+		if (k == 0) {
+			json_obj(&j, "o");
+			json_obj_end(&j);
+			json_obj_end(&j);
+		} else if (k == 1) {
+			json_num(&j, NULL, 2);
+		} else {
+			json_arr(&j, "open");
+		}
+		CHECK(json_end(&j) == -1, "case %d: json_end did not fail", k);
+		fclose(f);
+		CHECK(len == 0, "case %d: %zu bytes written: %s", k, len, text);
+		free(text);
+	}
+}
+
 int main(void)
 {
 	test_reader();
 	test_document();
+	test_misuse();
 	CHECK_DONE();
 }
