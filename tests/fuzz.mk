@@ -19,6 +19,8 @@ FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/%,$(wildcard tests/fuzz/fu
 FUZZ_SRC_fuzz_pkt := $(wildcard firmware/*.c)
 FUZZ_SRC_fuzz_oob := userlib/core/oob.c userlib/core/error.c
 FUZZ_SRC_fuzz_uri := userlib/core/uri.c userlib/core/error.c
+# and the libraries it links
+FUZZ_LIBS_fuzz_json := -ljansson
 
 .PHONY: fuzz
 fuzz: $(FUZZ_TARGETS)
@@ -26,6 +28,6 @@ fuzz: $(FUZZ_TARGETS)
 define fuzz_rule
 $(FUZZ_DIR)/$(1): tests/fuzz/$(1).c $(FUZZ_SRC_$(1)) tests/unit/fakenic.h $(wildcard include/eel/*.h firmware/*.h userlib/*/*.h)
 	@mkdir -p $(FUZZ_DIR)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $$@ tests/fuzz/$(1).c $(FUZZ_SRC_$(1))
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $$@ tests/fuzz/$(1).c $(FUZZ_SRC_$(1)) $(FUZZ_LIBS_$(1))
 endef
 $(foreach t,$(patsubst $(FUZZ_DIR)/%,%,$(FUZZ_TARGETS)),$(eval $(call fuzz_rule,$(t))))

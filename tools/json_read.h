@@ -1,17 +1,23 @@
-/* tools/json_read.h — a small, strict JSON reader (RFC 8259) for eel's tools.
+/* tools/json_read.h — a strict JSON reader (RFC 8259) for eel's tools, over
+ * jansson (Debian libjansson-dev), which does the parsing.
  *
  * jr_parse() reads a whole document into a tree of jr_val nodes held by one
  * jr_doc (freed at once by jr_free). Malformed or truncated input never
- * crashes: it gives NULL and one line saying what is wrong and at which byte,
- * e.g. "truncated at byte 1234: the document ends inside an object opened at
- * byte 12". Nesting depth, document size and node count are bounded.
+ * crashes: it gives NULL and one line saying what is wrong and where, e.g.
+ * "truncated at byte 1234 (line 40, column 3): the document ends too soon
+ * ('}' expected near end of file)": "truncated" when jansson stopped at the
+ * end of the input (a file written by a run that died), "malformed" when it
+ * stopped at a wrong byte inside it (jansson's position: just past the token
+ * it could not take). Strings must be UTF-8, an object may not repeat a key,
+ * numbers beyond JR_NUM_MAX are refused ("out of range at PATH"). Nesting
+ * depth ("too deep at PATH"), document size and node count ("too large")
+ * are bounded.
  *
  * Lookups take a path of keys and array indices: "parameters.eel.ns.min",
  * "bulk.points[2].size", "[0]" on an array. A key holding '.' or '[' can be
- * reached with jr_key(). Where an object repeats a key, the first wins.
- * JSON null is a value of its own: jr_num() refuses it, so a number the
- * writer could not represent (eel-bench writes NaN and inf as null) reads
- * as absent.
+ * reached with jr_key(). JSON null is a value of its own: jr_num() refuses
+ * it, so a number the writer could not represent (eel-bench writes NaN and
+ * inf as null) reads as absent.
  */
 #ifndef EEL_TOOLS_JSON_READ_H
 #define EEL_TOOLS_JSON_READ_H
@@ -26,7 +32,6 @@ enum jr_type { JR_NULL, JR_BOOL, JR_NUM, JR_STR, JR_ARR, JR_OBJ };
 
 struct jr_val {
 	enum jr_type type;
-	size_t off;               /* byte offset of the value in the document */
 	const char *key;          /* the member's key when the parent is an object, else NULL */
 	double num;               /* JR_NUM; JR_BOOL: 0 or 1 */
 	const char *str;          /* JR_STR: decoded UTF-8, NUL-terminated (may hold NULs: see len) */
@@ -44,7 +49,7 @@ struct jr_doc;
 
 /* The whole of buf[0..len) must be one JSON value, with only white space
  * around it. lim may be NULL for the defaults. On error returns NULL and
- * writes one line to err (no file name, no newline). */
+ * writes one line to err (no file name, no newline, printable ASCII). */
 struct jr_doc *jr_parse(const char *buf, size_t len, const struct jr_limits *lim, char *err, size_t errlen);
 
 /* Reads and parses a file. Errors are prefixed with the path:

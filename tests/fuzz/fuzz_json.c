@@ -3,10 +3,11 @@
  *
  * Any bytes either parse or are refused with one line of the documented
  * shape ("truncated at byte N", always at the end of the input; "malformed
- * at byte N" inside it; "too deep", "too large"). What parses is a well-formed
- * tree (offsets inside the input, strings valid UTF-8 of their stated length,
- * members with keys exactly in objects), every member is found again by its
- * path, and the tree written back out as JSON parses to the same tree. */
+ * at byte N" within it; "too deep", "too large", "out of range at PATH"). What
+ * parses is a well-formed tree (strings valid UTF-8 of their stated length, by
+ * jansson's own check; members with keys exactly in objects; numbers within
+ * JR_NUM_MAX), every member is found again by its path, and the tree written
+ * back out as JSON parses to the same tree. */
 #include "tools/json_read.c"
 
 #define ASSERT(c) do { if (!(c)) __builtin_trap(); } while (0)
@@ -97,19 +98,17 @@ static void same(const struct jr_val *a, const struct jr_val *b)
 }
 
 /* Checks the tree under v; path is v's path from the root (or "" when it cannot be written as one). */
-static void walk(const struct jr_val *root, const struct jr_val *v, size_t size, int depth, char *path, size_t plen)
+static void check_tree(const struct jr_val *root, const struct jr_val *v, int depth, char *path, size_t plen)
 {
-	ASSERT(v->off < size);
 	ASSERT(depth <= 64);
 	if (v->type == JR_STR) {
-		ASSERT(v->str && v->str[v->len] == 0);
-		for (size_t k = 0; k < v->len;) {
-			size_t l = v->str[k] ? utf8_len((const unsigned char *)v->str + k, v->len - k) : 1;
+		json_t *t = json_stringn(v->str, v->len);
 
-			ASSERT(l);
-			k += l;
-		}
+		ASSERT(v->str && v->str[v->len] == 0 && t);
+		json_decref(t);
 	}
+	if (v->type == JR_NUM)
+		ASSERT(fabs(v->num) <= JR_NUM_MAX);
 	if (v->type != JR_ARR && v->type != JR_OBJ) {
 		ASSERT(v->len == 0 || v->type == JR_STR);
 		return;
@@ -119,10 +118,10 @@ static void walk(const struct jr_val *root, const struct jr_val *v, size_t size,
 		const struct jr_val *m = v->kids[k];
 		size_t n = plen;
 
-		ASSERT(m && m->off > v->off);
+		ASSERT(m);
 		ASSERT(v->type == JR_OBJ ? m->key != NULL : m->key == NULL);
 		if (v->type == JR_OBJ)
-			ASSERT(jr_key(v, m->key) != NULL && !strcmp(jr_key(v, m->key)->key, m->key));
+			ASSERT(jr_key(v, m->key) == m);   /* a repeated key is refused */
 		else
 			ASSERT(jr_at(v, k) == m);
 		if (plen != (size_t)-1 && plen + 40 + (m->key ? strlen(m->key) : 0) < 4096) {
@@ -145,7 +144,7 @@ static void walk(const struct jr_val *root, const struct jr_val *v, size_t size,
 		} else {
 			n = (size_t)-1;
 		}
-		walk(root, m, size, depth + 1, path, n);
+		check_tree(root, m, depth + 1, path, n);
 		if (plen != (size_t)-1)
 			path[plen] = 0;
 	}
@@ -165,12 +164,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (sscanf(err, "truncated at byte %lu ", &at) == 1)
 			ASSERT(at == size);
 		else if (sscanf(err, "malformed at byte %lu ", &at) == 1 || sscanf(err, "too deep at byte %lu ", &at) == 1)
-			ASSERT(at < size);
+			ASSERT(at <= size);
 		else
-			ASSERT(!strncmp(err, "too large", 9));
+			ASSERT(!strncmp(err, "too large", 9) || !strncmp(err, "too deep at ", 12) ||
+			       !strncmp(err, "out of range at ", 16));
 		return 0;
 	}
-	walk(jr_root(d), jr_root(d), size ? size : 1, 0, path, 0);
+	check_tree(jr_root(d), jr_root(d), 0, path, 0);
 	write_val(&o, jr_root(d));
 	d2 = jr_parse(o.b, o.n, NULL, err2, sizeof(err2));
 	ASSERT(d2);

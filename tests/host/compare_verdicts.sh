@@ -161,7 +161,7 @@ printf '{"schema": "eel.run", "schema_version": 2, "nic": {"uri": "x"}}' >"$d/em
 bad "cannot open: No such file or directory: check the path" "$d/a.json" "$d/nothere.json"
 bad "truncated at byte 700" "$d/a.json" "$d/cut.json"
 bad "run eel-bench --json again" "$d/cut.json" "$d/a.json"
-bad "malformed at byte 0 (line 1, column 1): expected a value" "$d/a.json" "$d/text.json"
+bad "malformed at byte 3 (line 1, column 4): invalid token near 'eel'" "$d/a.json" "$d/text.json"
 bad "not an eel.run document (its \"schema\" is \"other.thing\")" "$d/a.json" "$d/other.json"
 bad "not an eel.run document (the JSON is an array, not an object)" "$d/array.json" "$d/a.json"
 bad "schema_version 5 is newer than this eel-compare reads (1..4)" "$d/a.json" "$d/v4.json"

@@ -51,7 +51,8 @@ printf '%s' "$good" | sed 's/"schema_version": 2/"schema_version": 7/' >"$w/v7.j
 printf '%s' "$good" | sed 's/"schema_version": 2/"schema_version": 1.5/' >"$w/v15.json"
 printf '{"schema": "eel.run", "schema_version": 2, "x": "\xff"}' >"$w/badutf8.json"
 printf '{"schema": "eel.run", "schema_version": 2,, }' >"$w/comma.json"
-printf '%*s' 70 '' | tr ' ' '[' >"$w/deep.json"
+printf '{"schema": "eel.run", "schema_version": 2, "schema_version": 3}' >"$w/dup.json"
+{ printf '%*s' 70 '' | tr ' ' '['; printf '%*s' 70 '' | tr ' ' ']'; } >"$w/deep.json"
 : >"$w/empty.json"
 printf 'machine,software\nx,y\n' >"$w/hist-cols.csv"
 sed -n '1p' data/historical.csv >"$w/hist-num.csv"
@@ -63,15 +64,17 @@ echo 'a file' >"$w/afile"
 expect 2 "nothere.json: cannot open: No such file or directory: check the path" nothere.json
 expect 2 "cut.json: truncated at byte 150" cut.json
 expect 2 "run eel-bench --json again" cut.json
-expect 2 "table.txt: malformed at byte 0 (line 1, column 1): expected a value" table.txt
+expect 2 "table.txt: malformed at byte 3 (line 1, column 4): invalid token near 'EEL'" table.txt
 expect 2 "not an eel.run document (its \"schema\" is \"eel.other\")" other.json
 expect 2 "not an eel.run document (it has no \"schema\")" noschema.json
 expect 2 "not an eel.run document (the JSON is a string, not an object)" string.json
 expect 2 "schema_version 7 is newer than this eel-report reads (1..4): use the eel-report of the eel that wrote it" v7.json
 expect 2 "\"schema_version\" is missing or not a whole number" v15.json
-expect 2 "malformed at byte 49 (line 1, column 50): byte 0xff is not UTF-8" badutf8.json
-expect 2 "malformed at byte 42 (line 1, column 43): expected a member name" comma.json
-expect 2 "too deep at byte 64" deep.json
+expect 2 "malformed at byte 49 (line 1, column 50): unable to decode byte 0xff near '\"' (a string must be UTF-8)" badutf8.json
+expect 2 "malformed at byte 43 (line 1, column 44): string or '}' expected near ','" comma.json
+expect 2 "duplicate object key near '\"schema_version\"' (an object may not repeat a key)" dup.json
+expect 2 "too deep at [0][0][0]" deep.json
+expect 2 "nested deeper than 64 levels" deep.json
 expect 2 "empty.json: truncated at byte 0 (line 1, column 1): the document is empty" empty.json
 expect 2 "is a folder, not a regular file" notmine
 expect 2 "notmine exists and is not a folder eel-report made: give -o a new folder, or remove it" good.json -o notmine
