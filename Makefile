@@ -37,7 +37,8 @@ LIB_OBJ     := $(call OBJ,$(FW_SRC) $(USERLIB_SRC))
 BENCH_OBJ   := $(call OBJ,$(BENCH_SRC))
 
 # External libraries that backends link against (each fragment may add more).
-EXT_LIBS :=
+# zlib: crc32 is the software wire's FCS (userlib/engine/wire_faults.c).
+EXT_LIBS := -lz
 
 # Goals that install what is missing (tools/setup) and then build in a sub-make:
 # on a fresh machine their own parse must not need the packages they install.

@@ -1,10 +1,10 @@
 /* userlib/engine/wire_faults.c — the fault layer (userlib/engine/wire_faults.h). */
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include <eel/cycles.h>
 
-#include "userlib/engine/crc32.h"
 #include "userlib/engine/wire_faults.h"
 
 const char *const wf_counter_names[WF_COUNTERS] = {
@@ -110,7 +110,9 @@ static void wf_tx_send(void *ctx, void *frame, uint32_t len)
 		goto out;
 	}
 	if (wf->crc) {
-		uint32_t c = eel_crc32(b, len);
+		/* the FCS: CRC-32 as IEEE 802.3 section 3.2.9 (polynomial 0x04C11DB7,
+		 * reflected, initial value and final XOR all ones) is zlib's crc32 */
+		uint32_t c = (uint32_t)crc32_z(0, b, len);
 
 		memcpy(b + len, &c, 4);
 		len += 4;
@@ -155,7 +157,7 @@ static const void *wf_rx(void *ctx, uint32_t *len)
 			return f;
 		if (*len >= 4) {
 			memcpy(&c, f + *len - 4, 4);
-			if (c == eel_crc32(f, *len - 4)) {
+			if (c == (uint32_t)crc32_z(0, f, *len - 4)) {   /* the FCS, as sent */
 				*len -= 4;
 				return f;
 			}
