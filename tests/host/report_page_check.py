@@ -11,11 +11,28 @@ other module).
       the screenshot: a PNG of W x H pixels that is not blank: enough
       non-white pixels, many colours, and pixels of the plots' own colours
       (the breakdown's wire purple, the red of the fits and markers).
+  report_page_check.py live PAGE.html NAME,NAME,...
+      the page as a person sees it: headless Chromium loads it, driven over
+      the DevTools protocol on a pipe (--remote-debugging-pipe: NUL-ended
+      JSON messages on fds 3 and 4), and the page's own layout says, after
+      the load event, that every plot loaded: one <figure id="plot-NAME"> per
+      expected plot whose <svg> is laid out with a width and height, whose
+      drawing has a non-empty bounding box (getBBox) and at least 5 paths
+      with an extent of their own; every <img> complete
+      with naturalWidth > 0; and nothing went wrong while it loaded: no
+      console error, no uncaught exception, no failed load, no error in the
+      browser's log.
 Exit 0 when every check passes; each failure is printed.
 """
 import html.parser
+import json
+import os
+import shutil
 import struct
+import subprocess
 import sys
+import tempfile
+import time
 import zlib
 
 
@@ -184,7 +201,194 @@ def check_png(path, want_w, want_h):
     return bad
 
 
+# What the page's own layout says about its plots and images, as JSON.
+LIVE_PROBE = r"""
+(() => {
+  const figs = {};
+  for (const f of document.querySelectorAll('figure[id^="plot-"]')) {
+    const svgs = f.querySelectorAll('svg');
+    const s = svgs[0];
+    let box = null, bbox = null;
+    if (s) {
+      const r = s.getBoundingClientRect();
+      box = [r.width, r.height];
+      try { const b = s.getBBox(); bbox = [b.width, b.height]; } catch (e) { bbox = null; }
+    }
+    let drawn = 0;
+    for (const p of f.querySelectorAll('svg path')) {
+      const b = p.getBBox();
+      if (b.width > 0 || b.height > 0) drawn++;
+    }
+    figs[f.id.slice(5)] = {svgs: svgs.length, box: box, bbox: bbox, drawn: drawn};
+  }
+  const imgs = [...document.images].map(i => ({src: i.getAttribute('src'), complete: i.complete,
+                                              w: i.naturalWidth, h: i.naturalHeight}));
+  return JSON.stringify({ready: document.readyState, figs: figs, imgs: imgs});
+})()
+"""
+
+
+class Cdp:
+    """Chromium's DevTools protocol over --remote-debugging-pipe: the browser
+    reads commands on its fd 3 and writes replies and events on its fd 4."""
+
+    def __init__(self, argv):
+        self.cmd_r, self.cmd_w = os.pipe()
+        self.ev_r, self.ev_w = os.pipe()
+        self.prof = tempfile.mkdtemp(prefix="eel-chromium-")
+        self.log = tempfile.TemporaryFile()
+
+        def fds():
+            os.dup2(self.cmd_r, 3)
+            os.dup2(self.ev_w, 4)
+        self.proc = subprocess.Popen(argv + [f"--user-data-dir={self.prof}"], stdin=subprocess.DEVNULL,
+                                     stdout=self.log, stderr=self.log, preexec_fn=fds, pass_fds=(3, 4))
+        os.close(self.cmd_r)
+        os.close(self.ev_w)
+        self.buf, self.next_id, self.events = b"", 0, []
+
+    def send(self, method, params=None, session=None):
+        self.next_id += 1
+        msg = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            msg["sessionId"] = session
+        os.write(self.cmd_w, json.dumps(msg).encode() + b"\0")
+        return self.next_id
+
+    def read(self, deadline):
+        import select
+        while b"\0" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.ev_r], [], [], left)[0]:
+                raise TimeoutError("chromium did not answer in time")
+            chunk = os.read(self.ev_r, 65536)
+            if not chunk:
+                raise EOFError("chromium closed its pipe")
+            self.buf += chunk
+        msg, self.buf = self.buf.split(b"\0", 1)
+        return json.loads(msg)
+
+    def call(self, method, params=None, session=None, timeout=60):
+        want = self.send(method, params, session)
+        deadline = time.monotonic() + timeout
+        while True:
+            m = self.read(deadline)
+            if m.get("id") == want:
+                if "error" in m:
+                    raise RuntimeError(f"{method}: {m['error']}")
+                return m.get("result", {})
+            self.events.append(m)
+
+    def wait_event(self, method, timeout=60):
+        deadline = time.monotonic() + timeout
+        for m in self.events:
+            if m.get("method") == method:
+                return m
+        while True:
+            m = self.read(deadline)
+            self.events.append(m)
+            if m.get("method") == method:
+                return m
+
+    def close(self):
+        try:
+            self.send("Browser.close")
+            self.proc.wait(timeout=20)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+        for fd in (self.cmd_w, self.ev_r):
+            os.close(fd)
+        shutil.rmtree(self.prof, ignore_errors=True)
+
+    def stderr_tail(self):
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace").splitlines()[-5:]
+
+
+def problems_of(events):
+    """Console errors, uncaught exceptions, failed loads and log errors among the events."""
+    out = []
+    for m in events:
+        meth, p = m.get("method"), m.get("params", {})
+        if meth == "Runtime.consoleAPICalled" and p.get("type") in ("error", "assert"):
+            args = " ".join(str(a.get("value", a.get("description", ""))) for a in p.get("args", []))
+            out.append(f"console.{p['type']}: {args}")
+        elif meth == "Runtime.exceptionThrown":
+            d = p.get("exceptionDetails", {})
+            out.append(f"uncaught exception: {d.get('exception', {}).get('description') or d.get('text')}")
+        elif meth == "Log.entryAdded" and p.get("entry", {}).get("level") == "error":
+            e = p["entry"]
+            out.append(f"log error ({e.get('source')}): {e.get('text')} {e.get('url', '')}".rstrip())
+        elif meth == "Network.loadingFailed" and not p.get("canceled"):
+            out.append(f"load failed: {p.get('errorText')} ({p.get('type')})")
+    return out
+
+
+def check_live(page, names):
+    url = "file://" + os.path.abspath(page)
+    argv = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
+            "--window-size=1280,2000", "--remote-debugging-pipe", "about:blank"]
+    cdp = Cdp(argv)
+    try:
+        target = cdp.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        sess = cdp.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        for domain in ("Page", "Runtime", "Log", "Network"):
+            cdp.call(f"{domain}.enable", session=sess)
+        cdp.events.clear()   # only what this page does
+        nav = cdp.call("Page.navigate", {"url": url}, session=sess)
+        if nav.get("errorText"):
+            print(f"FAILED: chromium could not open {url}: {nav['errorText']}")
+            return 1
+        cdp.wait_event("Page.loadEventFired")
+        res = cdp.call("Runtime.evaluate", {"expression": LIVE_PROBE, "returnByValue": True}, session=sess)
+        if "exceptionDetails" in res:
+            print(f"FAILED: the probe threw: {res['exceptionDetails'].get('text')}")
+            return 1
+        seen = json.loads(res["result"]["value"])
+        # events that arrived while the probe ran (late console errors) count too
+        cdp.call("Runtime.evaluate", {"expression": "0"}, session=sess)
+    except (TimeoutError, EOFError, RuntimeError, OSError, KeyError, ValueError) as e:
+        print(f"FAILED: driving chromium: {e}")
+        for line in cdp.stderr_tail():
+            print(f"    | {line}")
+        return 1
+    finally:
+        cdp.close()
+    bad = 0
+    for n in names:
+        f = seen["figs"].get(n)
+        if not f:
+            print(f"FAILED: no <figure id=plot-{n}> on the rendered page")
+            bad += 1
+            continue
+        box, bbox = f["box"] or [0, 0], f["bbox"] or [0, 0]
+        print(f"  plot {n}: laid out {box[0]:.0f} x {box[1]:.0f} px, drawing {bbox[0]:.0f} x {bbox[1]:.0f}, "
+              f"{f['drawn']} paths with an extent")
+        if f["svgs"] != 1 or min(box) <= 0 or min(bbox) <= 0 or f["drawn"] < 5:
+            print(f"FAILED: plot {n} did not load: {f['svgs']} svg, box {box}, drawing {bbox}, "
+                  f"{f['drawn']} paths with an extent (want 5 or more)")
+            bad += 1
+    extra = sorted(set(seen["figs"]) - set(names))
+    if extra:
+        print(f"FAILED: figures not expected: {extra}")
+        bad += 1
+    for i in seen["imgs"]:
+        if not i["complete"] or i["w"] <= 0:
+            print(f"FAILED: an image did not load: {i['src']} (complete {i['complete']}, naturalWidth {i['w']})")
+            bad += 1
+    probs = problems_of(cdp.events)
+    for p in probs:
+        print(f"FAILED: {p}")
+    bad += len(probs)
+    print(f"  {len(seen['figs'])} plots, {len(seen['imgs'])} images, {len(probs)} console errors or failed loads")
+    return bad
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "live":
+        return 1 if check_live(sys.argv[2], [n for n in sys.argv[3].split(",") if n]) else 0
     if len(sys.argv) == 4 and sys.argv[1] == "dom":
         return 1 if check_dom(sys.argv[2], [n for n in sys.argv[3].split(",") if n]) else 0
     if len(sys.argv) == 5 and sys.argv[1] == "png":

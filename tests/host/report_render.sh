@@ -5,7 +5,9 @@
 # script, no external file) and holds the tables and one inline SVG per plot;
 # headless Chromium renders it with every plot present (the DOM has one svg
 # with drawn paths per plot; the screenshot is not blank and shows the plots'
-# colours); a version 1 document renders too and says what was not measured;
+# colours; driven over the DevTools protocol, the page's own layout has every
+# plot laid out and drawn, every image loaded, and no console error or failed
+# load, and a broken copy of the page is caught); a version 1 document renders too and says what was not measured;
 # running again replaces the folder.
 #
 # Chromium runs in the gcc list (EEL_BUILD=build); the sanitizer list runs
@@ -113,6 +115,20 @@ if [ "$B" = build ]; then
   /usr/bin/python3 tests/host/report_page_check.py dom "$d/dom.html" "$ALL" || bad "the rendered DOM"
   /usr/bin/python3 tests/host/report_page_check.py png "$d/shot.png" 640 4500 || bad "the screenshot"
   echo "ok: chromium rendered index.html with every plot"
+  # as a person sees it: Chromium's own layout, over the DevTools protocol
+  timeout 180 /usr/bin/python3 tests/host/report_page_check.py live "$html" "$ALL" || bad "the page as Chromium shows it"
+  echo "ok: every plot loaded, no console error, no failed load"
+  # and the check can fail: a plot hidden, an image that is not there, a script error
+  sed 's#</body>#<style>\#plot-map svg{display:none}</style><img src="nothere.png"><script>console.error("on purpose"); nofn();</script></body>#' \
+    "$html" >"$d/broken.html"
+  timeout 180 /usr/bin/python3 tests/host/report_page_check.py live "$d/broken.html" "$ALL" >"$d/broken.out" 2>&1
+  rc=$?
+  for want in "plot map did not load" "an image did not load: nothere.png" "console.error: on purpose" \
+              "uncaught exception: ReferenceError" "load failed: net::ERR_FILE_NOT_FOUND"; do
+    grep -qF "FAILED: $want" "$d/broken.out" || bad "the live check missed: $want (exit $rc)"
+  done
+  [ $rc -eq 1 ] || bad "the live check passed a broken page (exit $rc)"
+  echo "ok: a broken copy of the page is caught"
 fi
 
 # ---- again: the folder is replaced; an explicit -o; the decompose run
