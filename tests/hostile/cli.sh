@@ -32,5 +32,8 @@ expect 'not warm or cold' --flood-memory tepid
 name="$d/$(printf 'r\xff\xfe').json"
 "$B/eel-bench" -t pingpong -n 300 -r 2 --warmup 30 -q --json "$name" || { echo "FAILED: eel-bench"; fail=1; }
 jq -e '.command | length > 0' "$name" >/dev/null || { echo "FAILED: not valid JSON with a non-UTF-8 name"; fail=1; }
-echo "ok: a non-UTF-8 --json name gives valid JSON"
+# each byte that is not UTF-8 is written as the character of its value: 0xff -> U+00FF, 0xfe -> U+00FE
+jq -e --arg want "$d/r$(printf '\xc3\xbf\xc3\xbe').json" '.command[-1] == $want' "$name" >/dev/null ||
+  { echo "FAILED: the name in .command is $(jq -c '.command[-1]' "$name"), want U+00FF U+00FE for 0xff 0xfe"; fail=1; }
+echo "ok: a non-UTF-8 --json name gives valid JSON, its bytes as U+00FF U+00FE"
 exit $fail
