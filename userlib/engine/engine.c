@@ -234,7 +234,10 @@ int engine_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, s
 		d->trace = slot;
 		t_db = eel_stamp();
 	}
-	/* The doorbell: one store of the new producer index to BAR0. */
+	/* The doorbell: one store of the new producer index to BAR0 (a posted
+	 * MMIO write of 8 bytes on a bus). */
+	if (e->bus_on)
+		engine_bus_doorbell(e, 8);
 	__atomic_store_n(&e->bar->sq_doorbell, ++e->sq_prod, __ATOMIC_RELEASE);
 	if (e->doorbell_cycles)
 		eel_spin_cycles(e->doorbell_cycles);
@@ -277,6 +280,8 @@ int engine_poll(struct eel_dev *dev, struct eel_cqe *out, int max)
 		en->cq_cons++;
 		n++;
 	}
+	if (n && en->bus_on)
+		engine_bus_observe(en);
 	if (n)
 		__atomic_store_n(&en->bar->cq_doorbell, en->cq_cons, __ATOMIC_RELEASE);
 	else if (en->mode == ENGINE_THREAD)
@@ -328,6 +333,8 @@ int engine_wait_u64(struct eel_dev *dev, const volatile uint64_t *addr, uint64_t
 			return rc;
 	}
 seen:
+	if (e->bus_on)
+		engine_bus_observe(e); /* seen before the write's flight was over: wait it out */
 	if (e->stamp_every)
 		detected(e);
 	return 0;
@@ -365,6 +372,8 @@ static int ereg_wait(struct eel_dev *dev, uint32_t i, const char *what)
 		if ((rc = check(dev, e, &w)))
 			return rc;
 	}
+	if (e->bus_on)
+		engine_bus_mmio_read(e); /* the host read the answer from the NIC's register */
 	return 0;
 }
 
@@ -399,6 +408,8 @@ static int ereg_issue(struct eel_dev *dev, uint32_t op, const struct eel_window 
 		t_db = eel_stamp();
 	}
 	r->trace = rec ? slot + 1 : 0;
+	if (e->bus_on)
+		engine_bus_doorbell(e, 32); /* operands and command: one write-combined TLP */
 	__atomic_store_n(&r->cmd, e->ereg_seq[i] << 8 | op, __ATOMIC_RELEASE);
 	__atomic_store_n(&e->bar->ereg_doorbell, ++e->ereg_db, __ATOMIC_RELEASE);
 	if (rec) {
@@ -452,6 +463,8 @@ int engine_quiet(struct eel_dev *dev)
 		if ((rc = check(dev, e, &w)))
 			return rc;
 	}
+	if (e->bus_on)
+		engine_bus_observe(e);
 	for (uint32_t i = 0; i < EEL_FW_EREGS; i++)
 		if ((rc = ereg_result(e, i)))
 			return rc;
@@ -552,6 +565,9 @@ int engine_parse(struct engine *e, struct eel_dev *dev, struct eel_uri *u, const
 	    (rc = opt_ns(u, "rx_ns", &e->delay_rx)) || (rc = opt_ns(u, "dma_ns", &e->delay_dma)) ||
 	    (rc = opt_ns(u, "payload_ns", &e->delay_payload)))
 		return rc;
+	if ((rc = bus_from_uri(u, &e->bus)))
+		return rc;
+	engine_bus_setup(e);
 	if ((rc = eel_uri_prob(u, "drop", &e->fo.drop)) < 0 || (rc = eel_uri_prob(u, "dup", &e->fo.dup)) < 0 ||
 	    (rc = eel_uri_prob(u, "reorder", &e->fo.reorder)) < 0 ||
 	    (rc = eel_uri_prob(u, "corrupt", &e->fo.corrupt)) < 0)

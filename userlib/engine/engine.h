@@ -28,6 +28,7 @@
 #include "firmware/fw_main.h"
 #include "userlib/engine/wire.h"
 #include "userlib/engine/wire_faults.h"
+#include "userlib/engine/bus_preset.h"
 
 enum engine_mode { ENGINE_INLINE = 0, ENGINE_THREAD = 1 };
 
@@ -36,7 +37,7 @@ enum engine_mode { ENGINE_INLINE = 0, ENGINE_THREAD = 1 };
 
 /* URI options every engine-hosting backend takes. */
 #define ENGINE_OPTIONS "doorbell_ns fetch_ns payload_ns tx_ns wire_ns rx_ns dma_ns drop dup reorder corrupt seed " \
-		       "mtu rto_us oversubscribe fw_cpu timeout_ms stamp_every sq_depth"
+		       "mtu rto_us oversubscribe fw_cpu timeout_ms stamp_every sq_depth " BUS_OPTIONS
 
 /* What one end tells the other about its engine, inside its connection info. */
 struct engine_conn {
@@ -85,6 +86,15 @@ struct engine {
 	uint64_t doorbell_cycles;   /* emulated stage costs */
 	uint64_t delay_fetch, delay_tx, delay_rx, delay_dma, delay_payload;
 	struct wire_faults_opts fo;
+
+	/* the bus model (bus_model.h, engine_bus.c): none unless bus= */
+	struct bus_params bus;
+	struct bus_iotlb iotlb;
+	int bus_on;
+	double bus_cyc_per_ns;
+	uint64_t bus_land;          /* cycles: the NIC's last posted write reaches host memory */
+	uint64_t bus_db_land;       /* cycles: the host's last doorbell reaches the NIC */
+	uint64_t bus_db_seen[2];    /* doorbell values the NIC has seen: SQ, E-registers */
 
 	void *backend;              /* the hosting backend's own state */
 };
@@ -138,6 +148,17 @@ int engine_floor(struct eel_dev *dev, int server, uint32_t iters, double *one_wa
 	.mr_reg = engine_mr_reg, .mr_dereg = engine_mr_dereg, .put = engine_put, .eput = engine_eput, \
 	.eget = engine_eget, .poll = engine_poll, .quiet = engine_quiet, .wait_u64 = engine_wait_u64, \
 	.floor = engine_floor, .set_stamp_every = engine_set_stamp_every
+
+/* engine_bus.c: the bus model charged in live time (spins; no-ops without a bus) */
+void engine_bus_setup(struct engine *e);
+void engine_bus_read(struct engine *e, uint64_t bus, uint32_t len);
+void engine_bus_write(struct engine *e, uint64_t bus, uint32_t len);
+void engine_bus_observe(struct engine *e);
+void engine_bus_doorbell(struct engine *e, uint32_t len);
+void engine_bus_doorbell_seen(struct engine *e, uint32_t which, uint64_t value);
+void engine_bus_mmio_read(struct engine *e);
+#define ENGINE_BUS_SQ 0
+#define ENGINE_BUS_EREG 1
 
 /* engine_hal.c: the HAL that hosts the firmware, and thread mode */
 extern const struct fw_hal_ops engine_hal_ops;

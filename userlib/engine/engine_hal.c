@@ -7,9 +7,12 @@
  * a register read acquires what the host wrote before its doorbell store,
  * and DMA writes land in order (payload before completion). Frames go to the
  * backend's wire (engine->wire), through the fault layer when one is set.
+ * With a bus (bus=, engine_bus.c) each DMA and each doorbell first costs its
+ * transaction on that bus.
  */
 #include <errno.h>
 #include <sched.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "userlib/engine/engine.h"
@@ -27,11 +30,18 @@ static uint32_t reg_read32(void *ctx, uint32_t off)
 	return __atomic_load_n((uint32_t *)((char *)e->bar + off), __ATOMIC_ACQUIRE);
 }
 
+/* A doorbell the NIC sees for the first time reached it over the bus:
+ * the NIC waits out the write's flight (engine_bus.c). */
 static uint64_t reg_read64(void *ctx, uint32_t off)
 {
 	struct engine *e = ctx;
+	uint64_t v = __atomic_load_n((uint64_t *)((char *)e->bar + off), __ATOMIC_ACQUIRE);
 
-	return __atomic_load_n((uint64_t *)((char *)e->bar + off), __ATOMIC_ACQUIRE);
+	if (e->bus_on && (off == offsetof(struct eel_fw_bar, sq_doorbell) ||
+			  off == offsetof(struct eel_fw_bar, ereg_doorbell)))
+		engine_bus_doorbell_seen(e, off == offsetof(struct eel_fw_bar, sq_doorbell) ? ENGINE_BUS_SQ
+											 : ENGINE_BUS_EREG, v);
+	return v;
 }
 
 static void reg_write32(void *ctx, uint32_t off, uint32_t v)
@@ -50,13 +60,19 @@ static void reg_write64(void *ctx, uint32_t off, uint64_t v)
 
 static void dma_read(void *ctx, void *dst, uint64_t bus, uint32_t len)
 {
-	(void)ctx;
+	struct engine *e = ctx;
+
+	if (e->bus_on)
+		engine_bus_read(e, bus, len);
 	memcpy(dst, (const void *)(uintptr_t)bus, len);
 }
 
 static void dma_write(void *ctx, uint64_t bus, const void *src, uint32_t len)
 {
-	(void)ctx;
+	struct engine *e = ctx;
+
+	if (e->bus_on)
+		engine_bus_write(e, bus, len);
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	memcpy((void *)(uintptr_t)bus, src, len);
 }

@@ -1,0 +1,96 @@
+/* userlib/engine/bus_model.h — the arithmetic of a host bus: what one DMA read,
+ * one posted write or one doorbell costs a NIC on a PCIe link or on a
+ * coherent link (the memory bus, CXL.cache), and the bandwidth a stream of
+ * them gets. Pure functions of the parameters: no libc, no libm, no clock
+ * (freestanding-friendly); the engine's HAL (engine_hal.c) spins what they
+ * say, bus_preset.c fills the parameters in.
+ *
+ * The PCIe side follows the model of Neugebauer et al., "Understanding PCIe
+ * performance for end host networking", SIGCOMM 2018, section 3: a TLP
+ * carries 24 bytes of framing, DLLP header and TLP header with its payload
+ * (MWr and MRd with 64-bit addresses), a CplD 20; writes are split at MPS,
+ * read requests at MRRS, completions at MPS (or RCB: rcb_chunks); the usable
+ * TLP bandwidth is the lanes' rate after the line code (8b/10b at 2.5 and 5
+ * GT/s, 128b/130b from 8 GT/s, FLIT mode's 242/256 at 64 GT/s) less the ACK
+ * and flow-control DLLPs at the rates the PCIe Base Specification rev 5.0
+ * recommends (Tables 3-7..3-9 and 2-46..2-48, as pcie-bench tabulates them)
+ * and the SKP ordered sets (4 symbols in 1538).
+ *
+ * Latency is this model's own: a non-posted read costs a fixed round trip
+ * (read_rtt_ns), the serialisation of its request and of its completions at
+ * the usable bandwidth, and line_ns for each 64-byte line the completer reads
+ * from memory in series; a posted write costs its serialisation (the NIC's
+ * time) and a one-way flight (posted_ns) before the host can see it.
+ */
+#ifndef EEL_USERLIB_BUS_MODEL_H
+#define EEL_USERLIB_BUS_MODEL_H
+
+#include <stdint.h>
+
+#define BUS_LINE 64u           /* a cache line: the unit of a coherent link and of line_ns */
+#define BUS_TLP_MWR 24u        /* MWr, 64-bit address: 8 framing + DLLP, 4 TLP, 12 address (pcie-bench) */
+#define BUS_TLP_MRD 24u        /* MRd, likewise */
+#define BUS_TLP_CPLD 20u       /* CplD: 8 framing + DLLP, 4 TLP, 8 completion */
+#define BUS_DLLP 8u            /* an ACK or an UpdateFC DLLP on the link */
+#define BUS_IOTLB_MAX 256u
+#define BUS_PAGE 4096u
+
+enum bus_kind {
+	BUS_NONE = 0,      /* no bus: today's software NIC (the default) */
+	BUS_PCIE = 1,      /* TLPs on a PCIe link */
+	BUS_COHERENT = 2,  /* whole cache lines on a coherent link (memory bus, CXL.cache) */
+};
+
+struct bus_params {
+	char name[48];          /* the preset's name, or the preset file's */
+	uint32_t kind;          /* enum bus_kind */
+	double read_rtt_ns;     /* a non-posted read's fixed round trip */
+	double posted_ns;       /* a posted write's one-way flight to host memory */
+	double gts;             /* PCIe: GT/s per lane */
+	uint32_t lanes;         /* PCIe: link width */
+	uint32_t mps;           /* PCIe: max payload size, bytes */
+	uint32_t mrrs;          /* PCIe: max read request size, bytes */
+	uint32_t rcb;           /* PCIe: read completion boundary, bytes */
+	uint32_t rcb_chunks;    /* PCIe: 1 = completions in RCB pieces, 0 = in MPS pieces (pcie-bench's default) */
+	double line_ns;         /* the completer's time per 64-byte line read, in series within one read */
+	double link_gbs;        /* coherent: the link's usable bandwidth, GB/s (bytes/ns) */
+	double iommu_miss_ns;   /* an IOTLB miss: the page walk before the access goes on */
+	uint32_t iotlb_entries; /* IOTLB size in 4 KiB pages (0: no IOMMU) */
+	double numa_ns;         /* a remote NUMA node: added to each read's round trip and each write's flight */
+	double cold_ns;         /* a cold cache (data from DRAM, not the LLC): added to each read */
+};
+
+/* The IOTLB: the last iotlb_entries pages translated, least recently used out. */
+struct bus_iotlb {
+	uint64_t page[BUS_IOTLB_MAX];
+	uint64_t used[BUS_IOTLB_MAX];
+	uint64_t tick;
+	uint32_t n;
+};
+
+/* Gb/s of the lanes after the line code; of the TLP layer after DLLPs and SKPs. */
+double bus_raw_gbps(const struct bus_params *p);
+double bus_tlp_gbps(const struct bus_params *p);
+/* Bytes on the link for one transfer of len bytes: a posted write's TLPs; a
+ * read's requests (to the host) and its completions (to the NIC). */
+uint64_t bus_write_bytes(const struct bus_params *p, uint64_t len);
+uint64_t bus_read_req_bytes(const struct bus_params *p, uint64_t len);
+uint64_t bus_read_cpl_bytes(const struct bus_params *p, uint64_t len);
+/* ns to put `bytes` on the link at its usable bandwidth. */
+double bus_ser_ns(const struct bus_params *p, uint64_t bytes);
+/* A posted write of len bytes: the issuer's time (its TLPs leaving), and the
+ * whole of it until the host can see the data (issue + flight + numa). */
+double bus_write_issue_ns(const struct bus_params *p, uint64_t len);
+double bus_write_ns(const struct bus_params *p, uint64_t len);
+/* A non-posted read of len bytes, until the last byte is at the reader. */
+double bus_read_ns(const struct bus_params *p, uint64_t len);
+/* Effective bandwidth, Gb/s of data, of a stream of len-byte writes or reads
+ * (pcie-bench mem_bw.write / read: a read is bound by its completions or,
+ * when requests are the larger share, by its requests in the other direction). */
+double bus_write_gbps(const struct bus_params *p, uint64_t len);
+double bus_read_gbps(const struct bus_params *p, uint64_t len);
+
+/* IOTLB misses of an access of len bytes at bus address addr (updating it). */
+uint32_t bus_iotlb_misses(struct bus_iotlb *t, const struct bus_params *p, uint64_t addr, uint64_t len);
+
+#endif
