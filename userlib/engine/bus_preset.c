@@ -139,7 +139,7 @@ int bus_load_file(const char *path, struct bus_params *p)
 {
 	FILE *f = fopen(path, "r");
 	char line[256], where[200];
-	int n = 0, rc = 0;
+	int n = 0, rc = 0, params_seen = 0;
 
 	if (!f)
 		return eel_err(-errno, "bus preset file %s: %s: give the path of a file of key = value lines", path,
@@ -167,7 +167,7 @@ int bus_load_file(const char *path, struct bus_params *p)
 		key = trim(s);
 		val = trim(eq + 1);
 		if (!strcmp(key, "bus")) {
-			if (n > 1 && p->kind != BUS_NONE) {
+			if (params_seen) {
 				rc = eel_err(-EINVAL, "%s: bus = %s after other parameters: put it first", where, val);
 				break;
 			}
@@ -175,6 +175,7 @@ int bus_load_file(const char *path, struct bus_params *p)
 				rc = eel_err(rc, "%s: unknown bus '%s': give one of %s", where, val, BUS_PRESETS);
 		} else {
 			rc = bus_set(p, key, val, where);
+			params_seen = 1;
 		}
 	}
 	fclose(f);
