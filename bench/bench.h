@@ -30,7 +30,24 @@ enum test_bit {
 	T_SIGNATURE = 1u << 4,
 	T_BULK = 1u << 5,
 	T_DECOMPOSE = 1u << 6,
+	T_BUSMODEL = 1u << 7,   /* the bus model alone against pcie-bench's figures: no NIC */
 };
+
+/* busmodel.c: the bus model beside pcie-bench's figures (data/pcie_bench.csv) */
+#define BUSMODEL_ROWS 32
+struct busmodel_row {
+	char what[48], unit[16];
+	uint64_t size;
+	double paper, model, diff_pct, tolerance_pct;
+	int within;
+};
+struct busmodel_res {
+	int n, outside;
+	struct busmodel_row row[BUSMODEL_ROWS];
+};
+/* 0 when every figure is within its tolerance, 1 when one is not, -1 when the
+ * data cannot be read (said on stderr). out: the table, or NULL. */
+int busmodel_run(FILE *out, const char *data, struct busmodel_res *res);
 
 /* What to measure; the client sends it to the server as is. */
 struct plan {

@@ -21,7 +21,10 @@ static const char usage_text[] =
 "                        verbs:<ibdev>[:port], dpdk:<port>, raw:<pci-address>\n"
 "  -t, --test LIST       pingpong,flood,overlap,limit or all (default all); limit:\n"
 "                        the bare cache-line ping-pong (softnic --pair), else\n"
-"                        the NIC's floor, a bare echo on its own carrier\n"
+"                        the NIC's floor, a bare echo on its own carrier;\n"
+"                        busmodel: the bus model alone against pcie-bench's\n"
+"                        PCIe Gen 3 x8 figures (no NIC; not in all)\n"
+"      --bus-data FILE   the figures for busmodel (default data/pcie_bench.csv)\n"
 "      --pair            both ends on this machine, forked (the default for softnic)\n"
 "      --server          wait for a client (the default without a host, but for softnic)\n"
 "  -p, --port N          TCP port of the out-of-band channel (default 18600)\n"
@@ -176,18 +179,21 @@ static uint32_t tests(const char *s)
 			t |= T_BULK;
 		else if (!strcmp(w, "decompose"))
 			t |= T_DECOMPOSE;
+		else if (!strcmp(w, "busmodel"))
+			t |= T_BUSMODEL;
 		else if (!strcmp(w, "all"))
 			t |= TESTS_ALL | T_ALL;
 		else
-			bad("unknown test '%s'", w, "use pingpong, flood, overlap, limit, signature, bulk, decompose or all");
+			bad("unknown test '%s'", w, "use pingpong, flood, overlap, limit, signature, bulk, decompose, busmodel or all");
 	}
 	if (!t)
-		bad("-t '%s' names no test", s, "use pingpong, flood, overlap, limit, signature, bulk, decompose or all");
+		bad("-t '%s' names no test", s, "use pingpong, flood, overlap, limit, signature, bulk, decompose, busmodel or all");
 	return t;
 }
 
 enum { O_PAIR = 256, O_SERVER, O_WARMUP, O_SIZES, O_DEPTHS, O_FMSGS, O_FBYTES, O_FRUNS, O_FMEM, O_OMSGS,
-       O_ORUNS, O_OSWEEPS, O_VERIFY, O_STAMP, O_CPU, O_TIMEOUT, O_JSON, O_EAL, O_SIGS, O_BSIZES, O_BREPS };
+       O_ORUNS, O_OSWEEPS, O_VERIFY, O_STAMP, O_CPU, O_TIMEOUT, O_JSON, O_EAL, O_SIGS, O_BSIZES, O_BREPS,
+       O_BUSDATA };
 
 void cli_parse(struct cli *c, int argc, char **argv)
 {
@@ -197,7 +203,7 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		{ "port", required_argument, 0, 'p' }, { "iters", required_argument, 0, 'n' },
 		{ "runs", required_argument, 0, 'r' }, { "warmup", required_argument, 0, O_WARMUP },
 		{ "sizes", required_argument, 0, O_SIZES }, { "depths", required_argument, 0, O_DEPTHS },
-		{ "flood-msgs", required_argument, 0, O_FMSGS },
+		{ "flood-msgs", required_argument, 0, O_FMSGS }, { "bus-data", required_argument, 0, O_BUSDATA },
 		{ "flood-bytes", required_argument, 0, O_FBYTES },
 		{ "flood-runs", required_argument, 0, O_FRUNS },
 		{ "flood-memory", required_argument, 0, O_FMEM },
@@ -246,6 +252,7 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		case 'd': c->uri = optarg; break;
 		case 't': p->tests = tests(optarg); c->tests_given = 1; break;
 		case O_PAIR: c->pair = 1; break;
+		case O_BUSDATA: c->bus_data = optarg; break;
 		case O_SERVER: c->server = 1; break;
 		case 'p': c->port = (uint16_t)number("--port", optarg, 1, 65535); break;
 		case 'n': p->iters = (uint32_t)number("--iters", optarg, 1, 100000000); break;

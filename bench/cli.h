@@ -12,6 +12,7 @@ struct cli {
 	const char *host;
 	const char *json;
 	const char *eal;      /* --eal: the DPDK EAL's own arguments */
+	const char *bus_data; /* --bus-data: pcie-bench's figures for -t busmodel */
 	uint16_t port;
 	int pair;
 	int server;

@@ -251,6 +251,16 @@ int main(int argc, char **argv)
 
 	s.pair_gate = -1;
 	cli_parse(&c, argc, argv);
+	if (c.plan.tests & T_BUSMODEL) {
+		struct busmodel_res bm;
+		int brc = busmodel_run(c.quiet ? NULL : stdout, c.bus_data, &bm);
+
+		if (brc || !(c.plan.tests & ~T_BUSMODEL))
+			return brc ? 1 : 0;
+		c.plan.tests &= ~T_BUSMODEL;
+		if (!c.quiet)
+			putchar('\n');
+	}
 	if (c.json && report_json_check(c.json))
 		return 1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
