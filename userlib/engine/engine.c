@@ -234,10 +234,11 @@ int engine_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, s
 		d->trace = slot;
 		t_db = eel_stamp();
 	}
-	/* The doorbell: one store of the new producer index to BAR0 (a posted
-	 * MMIO write of 8 bytes on a bus). */
+	/* The doorbell: one store of the new producer index to BAR0; on a bus a
+	 * posted MMIO write of 8 bytes, which reaches the NIC that much later
+	 * (engine_bus.c). */
 	if (e->bus_on)
-		engine_bus_doorbell(e, 8);
+		engine_bus_doorbell(e, ENGINE_BUS_SQ);
 	__atomic_store_n(&e->bar->sq_doorbell, ++e->sq_prod, __ATOMIC_RELEASE);
 	if (e->doorbell_cycles)
 		eel_spin_cycles(e->doorbell_cycles);
@@ -409,7 +410,7 @@ static int ereg_issue(struct eel_dev *dev, uint32_t op, const struct eel_window 
 	}
 	r->trace = rec ? slot + 1 : 0;
 	if (e->bus_on)
-		engine_bus_doorbell(e, 32); /* operands and command: one write-combined TLP */
+		engine_bus_doorbell(e, ENGINE_BUS_EREG); /* operands and command: one write-combined TLP */
 	__atomic_store_n(&r->cmd, e->ereg_seq[i] << 8 | op, __ATOMIC_RELEASE);
 	__atomic_store_n(&e->bar->ereg_doorbell, ++e->ereg_db, __ATOMIC_RELEASE);
 	if (rec) {

@@ -34,6 +34,7 @@ enum engine_mode { ENGINE_INLINE = 0, ENGINE_THREAD = 1 };
 
 #define ENGINE_MR_ENTRIES 256u
 #define ENGINE_TRACE_RECS 1024u
+#define ENGINE_BUS_MEMO 4           /* transaction lengths whose cost is remembered */
 
 /* URI options every engine-hosting backend takes. */
 #define ENGINE_OPTIONS "doorbell_ns fetch_ns payload_ns tx_ns wire_ns rx_ns dma_ns drop dup reorder corrupt seed " \
@@ -95,6 +96,10 @@ struct engine {
 	uint64_t bus_land;          /* cycles: the NIC's last posted write reaches host memory */
 	uint64_t bus_db_land;       /* cycles: the host's last doorbell reaches the NIC */
 	uint64_t bus_db_seen[2];    /* doorbell values the NIC has seen: SQ, E-registers */
+	uint64_t bus_db_cyc[2];     /* a doorbell's write: SQ (8 bytes), E-register (32) */
+	uint64_t bus_flight_cyc;    /* a posted write's flight */
+	struct engine_bus_memo { uint32_t len, valid; uint64_t cyc; } bus_memo[2][ENGINE_BUS_MEMO];
+	uint32_t bus_memo_next[2];
 
 	void *backend;              /* the hosting backend's own state */
 };
@@ -154,11 +159,13 @@ void engine_bus_setup(struct engine *e);
 void engine_bus_read(struct engine *e, uint64_t bus, uint32_t len);
 void engine_bus_write(struct engine *e, uint64_t bus, uint32_t len);
 void engine_bus_observe(struct engine *e);
-void engine_bus_doorbell(struct engine *e, uint32_t len);
+void engine_bus_doorbell(struct engine *e, int ereg);
 void engine_bus_doorbell_seen(struct engine *e, uint32_t which, uint64_t value);
 void engine_bus_mmio_read(struct engine *e);
 #define ENGINE_BUS_SQ 0
 #define ENGINE_BUS_EREG 1
+#define ENGINE_BUS_READ 0
+#define ENGINE_BUS_ISSUE 1
 
 /* engine_hal.c: the HAL that hosts the firmware, and thread mode */
 extern const struct fw_hal_ops engine_hal_ops;

@@ -30,10 +30,29 @@ static uint64_t cycles(const struct engine *e, double ns)
 	return (uint64_t)(ns * e->bus_cyc_per_ns + 0.5);
 }
 
+/* A transaction's cost in cycles by its length, remembered: the model's
+ * arithmetic costs tens of ns, which would land on the path beside the
+ * transaction it prices (a few lengths recur: 8, 64, the MTU). */
+static uint64_t memo(struct engine *e, int kind, uint32_t len)
+{
+	struct engine_bus_memo *m = e->bus_memo[kind];
+
+	for (int i = 0; i < ENGINE_BUS_MEMO; i++)
+		if (m[i].valid && m[i].len == len)
+			return m[i].cyc;
+	m = &m[e->bus_memo_next[kind]++ % ENGINE_BUS_MEMO];
+	m->len = len;
+	m->cyc = cycles(e, kind == ENGINE_BUS_READ ? bus_read_ns(&e->bus, len) : bus_write_issue_ns(&e->bus, len));
+	m->valid = 1;
+	return m->cyc;
+}
+
+/* A tight loop on the counter, as eel_spin_cycles: a pause in it would
+ * overshoot a short charge by its own ~50 ns. */
 static void spin_until(uint64_t t)
 {
 	while ((int64_t)(eel_stamp() - t) < 0)
-		engine_relax();
+		;
 }
 
 void engine_bus_setup(struct engine *e)
@@ -41,14 +60,17 @@ void engine_bus_setup(struct engine *e)
 	e->bus_on = e->bus.kind != BUS_NONE;
 	e->bus_cyc_per_ns = eel_clock()->hz / 1e9;
 	e->bus_land = e->bus_db_land = 0;
+	e->bus_flight_cyc = cycles(e, e->bus.posted_ns + e->bus.numa_ns);
+	e->bus_db_cyc[0] = cycles(e, bus_write_ns(&e->bus, 8));
+	e->bus_db_cyc[1] = cycles(e, bus_write_ns(&e->bus, 32));
 }
 
 /* The IOTLB's misses for an access: each a page walk in the root complex. */
-static double iommu_ns(struct engine *e, uint64_t bus, uint32_t len)
+static uint64_t iommu_cyc(struct engine *e, uint64_t bus, uint32_t len)
 {
 	if (!e->bus.iotlb_entries)
 		return 0;
-	return e->bus.iommu_miss_ns * bus_iotlb_misses(&e->iotlb, &e->bus, bus, len);
+	return cycles(e, e->bus.iommu_miss_ns * bus_iotlb_misses(&e->iotlb, &e->bus, bus, len));
 }
 
 static int is_trace(const struct engine *e, uint64_t bus)
@@ -62,17 +84,18 @@ void engine_bus_read(struct engine *e, uint64_t bus, uint32_t len)
 {
 	uint64_t t0 = eel_stamp();
 
-	spin_until(t0 + cycles(e, bus_read_ns(&e->bus, len) + iommu_ns(e, bus, len)));
+	spin_until(t0 + memo(e, ENGINE_BUS_READ, len) + iommu_cyc(e, bus, len));
 }
 
 void engine_bus_write(struct engine *e, uint64_t bus, uint32_t len)
 {
-	uint64_t t0 = eel_stamp(), sent, land, prev;
+	uint64_t t0, sent, land, prev;
 
 	if (is_trace(e, bus))
 		return;
-	sent = t0 + cycles(e, bus_write_issue_ns(&e->bus, len));
-	land = sent + cycles(e, e->bus.posted_ns + e->bus.numa_ns + iommu_ns(e, bus, len));
+	t0 = eel_stamp();
+	sent = t0 + memo(e, ENGINE_BUS_ISSUE, len);
+	land = sent + e->bus_flight_cyc + iommu_cyc(e, bus, len);
 	/* in order: never before an earlier write */
 	prev = __atomic_load_n(&e->bus_land, __ATOMIC_RELAXED);
 	if ((int64_t)(land - prev) > 0)
@@ -85,9 +108,9 @@ void engine_bus_observe(struct engine *e)
 	spin_until(__atomic_load_n(&e->bus_land, __ATOMIC_ACQUIRE));
 }
 
-void engine_bus_doorbell(struct engine *e, uint32_t len)
+void engine_bus_doorbell(struct engine *e, int ereg)
 {
-	__atomic_store_n(&e->bus_db_land, eel_stamp() + cycles(e, bus_write_ns(&e->bus, len)), __ATOMIC_RELEASE);
+	__atomic_store_n(&e->bus_db_land, eel_stamp() + e->bus_db_cyc[ereg], __ATOMIC_RELEASE);
 }
 
 void engine_bus_doorbell_seen(struct engine *e, uint32_t which, uint64_t value)
@@ -102,5 +125,5 @@ void engine_bus_mmio_read(struct engine *e)
 {
 	uint64_t t0 = eel_stamp();
 
-	spin_until(t0 + cycles(e, bus_read_ns(&e->bus, 8)));
+	spin_until(t0 + memo(e, ENGINE_BUS_READ, 8));
 }
