@@ -15,6 +15,7 @@
 #include <eel/pci_facts.h>
 
 #include "stats.h"
+#include "userlib/engine/bus_model.h"
 
 #define PLAN_VERSION 3u
 #define MAX_SIZES 32
@@ -399,6 +400,25 @@ struct results {
 	struct nic_pci pci;
 };
 
+/* bus_runs.c: the bus what-if (issue 11) */
+#define MAX_BUSES 8
+/* The model's transactions on the ping-pong's 8-byte put's path, ns. */
+struct bus_path {
+	double doorbell_ns, descriptor_ns, ack_status_ns, payload_issue_ns, payload_seen_ns, sum_ns;
+};
+/* One bus's whole run, for --bus LIST. */
+struct bus_run {
+	struct bus_params bus;
+	char uri[512];
+	struct session s;
+	struct results r;
+};
+struct json;
+int bus_of_uri(const char *uri, struct bus_params *p);
+void bus_path(const struct bus_params *p, struct bus_path *t);
+void bus_json(struct json *j, const struct bus_params *p);
+void bus_table(FILE *f, const struct bus_run *b, int n);
+
 /* ---- the parts ---- */
 
 /* session.c */
@@ -499,8 +519,10 @@ void flood_derive(const struct session *s, struct flood_res *f);
 /* report_table.c, report_json.c */
 void report_table(FILE *f, const struct session *s, const struct results *r, const char *uri);
 int report_json_check(const char *path);
+struct bus_run;
+/* buses, nbus: --bus LIST's runs, each written whole into `buses` (NULL, 0: none) */
 int report_json(const char *path, const struct session *s, const struct results *r, const char *uri,
-		int argc, char **argv);
+		int argc, char **argv, const struct bus_run *buses, int nbus);
 
 /* progress.c: where a long run is, on stderr (a terminal, or EEL_PROGRESS=1) */
 void progress(const struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -25,6 +25,9 @@ static const char usage_text[] =
 "                        busmodel: the bus model alone against pcie-bench's\n"
 "                        PCIe Gen 3 x8 figures (no NIC; not in all)\n"
 "      --bus-data FILE   the figures for busmodel (default data/pcie_bench.csv)\n"
+"      --bus LIST        run the tests once per bus and print them side by side:\n"
+"                        presets none, pcie-gen3x8, pcie-gen4x16, pcie-gen5x16,\n"
+"                        pcie-gen6x16, membus, cxl, or preset files (a path with /)\n"
 "      --pair            both ends on this machine, forked (the default for softnic)\n"
 "      --server          wait for a client (the default without a host, but for softnic)\n"
 "  -p, --port N          TCP port of the out-of-band channel (default 18600)\n"
@@ -191,9 +194,28 @@ static uint32_t tests(const char *s)
 	return t;
 }
 
+/* --bus A,B,C: bus presets or preset files, each once; checked when opened. */
+static void bus_list(struct cli *c, const char *s)
+{
+	if (strlen(s) >= sizeof(c->bus_list))
+		bad("--bus: the list is too long (%s)", "over 255 characters", "name at most 8 buses");
+	snprintf(c->bus_list, sizeof(c->bus_list), "%s", s);
+	c->nbus = 0;
+	for (char *w = strtok(c->bus_list, ","); w; w = strtok(NULL, ",")) {
+		if (c->nbus == MAX_BUSES)
+			bad("--bus: more than %s buses", "8", "compare at most 8 at a time");
+		for (int i = 0; i < c->nbus; i++)
+			if (!strcmp(c->buses[i], w))
+				bad("--bus: '%s' is named twice", w, "name each bus once");
+		c->buses[c->nbus++] = w;
+	}
+	if (!c->nbus)
+		bad("--bus '%s' names no bus", s, "e.g. --bus none,pcie-gen3x8,pcie-gen5x16,membus,cxl");
+}
+
 enum { O_PAIR = 256, O_SERVER, O_WARMUP, O_SIZES, O_DEPTHS, O_FMSGS, O_FBYTES, O_FRUNS, O_FMEM, O_OMSGS,
        O_ORUNS, O_OSWEEPS, O_VERIFY, O_STAMP, O_CPU, O_TIMEOUT, O_JSON, O_EAL, O_SIGS, O_BSIZES, O_BREPS,
-       O_BUSDATA };
+       O_BUSDATA, O_BUS };
 
 void cli_parse(struct cli *c, int argc, char **argv)
 {
@@ -204,6 +226,7 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		{ "runs", required_argument, 0, 'r' }, { "warmup", required_argument, 0, O_WARMUP },
 		{ "sizes", required_argument, 0, O_SIZES }, { "depths", required_argument, 0, O_DEPTHS },
 		{ "flood-msgs", required_argument, 0, O_FMSGS }, { "bus-data", required_argument, 0, O_BUSDATA },
+		{ "bus", required_argument, 0, O_BUS },
 		{ "flood-bytes", required_argument, 0, O_FBYTES },
 		{ "flood-runs", required_argument, 0, O_FRUNS },
 		{ "flood-memory", required_argument, 0, O_FMEM },
@@ -253,6 +276,7 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		case 't': p->tests = tests(optarg); c->tests_given = 1; break;
 		case O_PAIR: c->pair = 1; break;
 		case O_BUSDATA: c->bus_data = optarg; break;
+		case O_BUS: bus_list(c, optarg); break;
 		case O_SERVER: c->server = 1; break;
 		case 'p': c->port = (uint16_t)number("--port", optarg, 1, 65535); break;
 		case 'n': p->iters = (uint32_t)number("--iters", optarg, 1, 100000000); break;
@@ -319,6 +343,11 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		c->pair = 1;
 	else if (!c->host && !c->pair)
 		c->server = 1;
+	if (c->nbus && !c->pair)
+		bad("%s", "--bus runs both ends here, each end's NIC on each bus in turn",
+		    "use the software NIC with both ends on this machine (--pair, the default for softnic)");
+	if (c->nbus && strstr(c->uri, "bus="))
+		bad("%s", "--bus and a bus= in the NIC's URI", "give the buses to --bus only");
 	if (c->server && c->json)
 		bad("%s", "--json on the server: the server keeps no results",
 		    "give --json to the client (eel-bench ... --json FILE SERVER-HOST)");

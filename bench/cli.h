@@ -13,6 +13,9 @@ struct cli {
 	const char *json;
 	const char *eal;      /* --eal: the DPDK EAL's own arguments */
 	const char *bus_data; /* --bus-data: pcie-bench's figures for -t busmodel */
+	char bus_list[256];   /* --bus LIST, split: buses[i] point into it */
+	const char *buses[MAX_BUSES];
+	int nbus;
 	uint16_t port;
 	int pair;
 	int server;

@@ -237,39 +237,28 @@ static void end_close(struct session *s)
 	s->oob = NULL;
 }
 
-int main(int argc, char **argv)
+/* One whole measurement of uri_in: both ends (--pair), or this end. The
+ * server end exits here; the client returns 0 with *s and *r filled, and the
+ * URI it opened (thread mode may add fw_cpu) in uri_buf. */
+static int measure(struct cli *c, const char *uri_in, struct session *s, struct results *r, char *uri_buf,
+		   size_t uri_len)
 {
-	static struct results r;
-	struct session s = { 0 };
-	struct cli c;
 	struct eel_oob_listener *l = NULL;
-	char uri_buf[512];
 	const char *uri;
 	struct timespec t0, t1;
 	pid_t child = -1;
-	int rc;
+	cpu_set_t was;
+	int rc, have_was = !sched_getaffinity(0, sizeof(was), &was);
 
-	s.pair_gate = -1;
-	cli_parse(&c, argc, argv);
-	if (c.plan.tests & T_BUSMODEL) {
-		struct busmodel_res bm;
-		int brc = busmodel_run(c.quiet ? NULL : stdout, c.bus_data, &bm);
-
-		if (brc || !(c.plan.tests & ~T_BUSMODEL))
-			return brc ? 1 : 0;
-		c.plan.tests &= ~T_BUSMODEL;
-		if (!c.quiet)
-			putchar('\n');
-	}
-	if (c.json && report_json_check(c.json))
-		return 1;
+	memset(s, 0, sizeof(*s));
+	s->pair_gate = -1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	(void)eel_clock(); /* calibrate before anything is timed */
-	s.cpu = -1;
+	s->cpu = -1;
 
-	if (c.pair) {
-		int cpu_c = c.cpu[0] >= 0 ? c.cpu[0] : nth_cpu(0);
-		int cpu_s = c.cpu[1] >= 0 ? c.cpu[1] : nth_cpu(1);
+	if (c->pair) {
+		int cpu_c = c->cpu[0] >= 0 ? c->cpu[0] : nth_cpu(0);
+		int cpu_s = c->cpu[1] >= 0 ? c->cpu[1] : nth_cpu(1);
 
 		int gate[2];
 
@@ -279,9 +268,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "eel-bench: cannot make a pipe for the pair: %s\n", strerror(errno));
 			return 1;
 		}
-		c.port = eel_oob_listener_port(l);
-		s.limit = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-		if (s.limit == MAP_FAILED) {
+		c->port = eel_oob_listener_port(l);
+		s->limit = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (s->limit == MAP_FAILED) {
 			fprintf(stderr, "eel-bench: cannot map shared memory for the pair\n");
 			return 1;
 		}
@@ -291,37 +280,37 @@ int main(int argc, char **argv)
 			fprintf(stderr, "eel-bench: cannot fork the server end: %s\n", strerror(errno));
 			return 1;
 		}
-		s.pair = 1;
-		s.server = child == 0;
-		s.pair_gate = gate[s.server ? 0 : 1];
-		close(gate[s.server ? 1 : 0]);
-		s.cpu = s.server ? cpu_s : cpu_c;
-		if (s.cpu == cpu_c && cpu_s == cpu_c)
-			s.cpu = -1; /* one core: do not pin both ends onto it */
-		uri = thread_uri(c.uri, nth_cpu(s.server ? 3 : 2), uri_buf, sizeof(uri_buf));
-		if (pin(s.cpu)) {
-			if (s.server)
+		s->pair = 1;
+		s->server = child == 0;
+		s->pair_gate = gate[s->server ? 0 : 1];
+		close(gate[s->server ? 1 : 0]);
+		s->cpu = s->server ? cpu_s : cpu_c;
+		if (s->cpu == cpu_c && cpu_s == cpu_c)
+			s->cpu = -1; /* one core: do not pin both ends onto it */
+		uri = thread_uri(uri_in, nth_cpu(s->server ? 3 : 2), uri_buf, uri_len);
+		if (pin(s->cpu)) {
+			if (s->server)
 				_exit(1);
 			kill(child, SIGTERM);
 			waitpid(child, NULL, 0);
 			return 1;
 		}
-		if (!s.server)
+		if (!s->server)
 			eel_oob_listener_close(l);
 	} else {
-		s.server = c.server;
-		s.cpu = c.cpu[0];
-		uri = c.uri;
-		if (pin(s.cpu))
+		s->server = c->server;
+		s->cpu = c->cpu[0];
+		uri = uri_in;
+		if (pin(s->cpu))
 			return 1;
-		if (s.server && eel_oob_listen(NULL, c.port, &l))
+		if (s->server && eel_oob_listen(NULL, c->port, &l))
 			return bench_fail("listening") ? 1 : 1;
 	}
 
-	rc = run_end(&c, &s, &r, uri, l, c.pair ? c.plan.timeout_ms : 600000);
-	end_close(&s);
-	eel_oob_listener_close(c.pair && !s.server ? NULL : l);
-	if (s.server)
+	rc = run_end(c, s, r, uri, l, c->pair ? c->plan.timeout_ms : 600000);
+	end_close(s);
+	eel_oob_listener_close(c->pair && !s->server ? NULL : l);
+	if (s->server)
 		_exit(rc ? 1 : 0);
 
 	if (child > 0) {
@@ -335,14 +324,96 @@ int main(int argc, char **argv)
 			rc = -1;
 		}
 	}
+	/* the cores as they were: a next measurement (--bus) picks its pair from them */
+	if (have_was)
+		sched_setaffinity(0, sizeof(was), &was);
 	if (rc)
 		return 1;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	r.wall_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	s.dev = NULL;
+	r->wall_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	s->dev = NULL;
+	if (uri != uri_buf)
+		snprintf(uri_buf, uri_len, "%s", uri);
+	return 0;
+}
+
+/* --bus LIST: the same tests once per bus, side by side. The membus preset is
+ * calibrated on this machine first: a posted write is one cache line moving
+ * between the two cores (-t limit's one-way median), a read two such trips. */
+static int run_buses(struct cli *c, int argc, char **argv)
+{
+	static struct bus_run runs[MAX_BUSES];
+	static struct results cal;
+	struct session cs;
+	char uri[512], extra[128] = "";
+	int need_cal = 0;
+
+	for (int i = 0; i < c->nbus; i++) {
+		snprintf(uri, sizeof(uri), "%s%cbus=%s", c->uri, strchr(c->uri, '?') ? '&' : '?', c->buses[i]);
+		if (bus_of_uri(uri, &runs[i].bus)) {
+			char safe[512];
+
+			fprintf(stderr, "eel-bench: --bus %s: %s\n", c->buses[i], safe_text(eel_errmsg(), safe, sizeof(safe)));
+			return 2;
+		}
+		need_cal |= !strcmp(runs[i].bus.name, "membus") && !strstr(c->uri, "posted_ns=");
+	}
+	if (need_cal && c->pair) {
+		struct cli cc = *c;
+
+		cc.plan.tests = T_LIMIT;
+		if (measure(&cc, c->uri, &cs, &cal, uri, sizeof(uri)))
+			return 1;
+		if (cal.lim.done && !cal.lim.floor && cal.lim.one_way.median > 0)
+			snprintf(extra, sizeof(extra), "&posted_ns=%.1f&read_rtt_ns=%.1f", cal.lim.one_way.median,
+				 2 * cal.lim.one_way.median);
+	}
+	if (need_cal && !extra[0])
+		fprintf(stderr, "eel-bench: --bus membus: no cache-line limit measured here (it needs --pair): the "
+			"preset's placeholder times are used\n");
+	for (int i = 0; i < c->nbus; i++) {
+		struct cli ci = *c;
+
+		snprintf(uri, sizeof(uri), "%s%cbus=%s%s", c->uri, strchr(c->uri, '?') ? '&' : '?', c->buses[i],
+			 !strcmp(runs[i].bus.name, "membus") ? extra : "");
+		bus_of_uri(uri, &runs[i].bus);
+		if (measure(&ci, uri, &runs[i].s, &runs[i].r, runs[i].uri, sizeof(runs[i].uri)))
+			return 1;
+	}
+	if (!c->quiet)
+		bus_table(stdout, runs, c->nbus);
+	if (c->json && report_json(c->json, &runs[0].s, &runs[0].r, runs[0].uri, argc, argv, runs, c->nbus))
+		return 1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static struct results r;
+	struct session s;
+	struct cli c;
+	char uri_buf[512];
+
+	cli_parse(&c, argc, argv);
+	if (c.plan.tests & T_BUSMODEL) {
+		struct busmodel_res bm;
+		int brc = busmodel_run(c.quiet ? NULL : stdout, c.bus_data, &bm);
+
+		if (brc || !(c.plan.tests & ~T_BUSMODEL))
+			return brc ? 1 : 0;
+		c.plan.tests &= ~T_BUSMODEL;
+		if (!c.quiet)
+			putchar('\n');
+	}
+	if (c.json && report_json_check(c.json))
+		return 1;
+	if (c.nbus)
+		return run_buses(&c, argc, argv);
+	if (measure(&c, c.uri, &s, &r, uri_buf, sizeof(uri_buf)))
+		return 1;
 	if (!c.quiet)
-		report_table(stdout, &s, &r, uri);
-	if (c.json && report_json(c.json, &s, &r, uri, argc, argv))
+		report_table(stdout, &s, &r, uri_buf);
+	if (c.json && report_json(c.json, &s, &r, uri_buf, argc, argv, NULL, 0))
 		return 1;
 	return 0;
 }

@@ -13,7 +13,7 @@
 #include "json.h"
 #include "outfile.h"
 
-#define SCHEMA_VERSION 4
+#define SCHEMA_VERSION 5
 
 static void stat_obj(struct json *j, const char *key, const struct stat *s)
 {
@@ -565,11 +565,66 @@ int report_json_check(const char *path)
 	return out_open(path, &o, 1);
 }
 
-int report_json(const char *path, const struct session *s, const struct results *r, const char *uri,
-		int argc, char **argv)
+/* One run's fields, into the object open at j (the document, or one of its
+ * buses). */
+static void run_fields(struct json *j, const struct session *s, const struct results *r, const char *uri)
 {
-	char when[32], w[MAX_WARNINGS][240];
+	char w[MAX_WARNINGS][240];
 	int nw = report_warnings(s, r, w, MAX_WARNINGS);
+	struct bus_params bus;
+
+	machine(j, s);
+	nic(j, s, r, uri);
+	if (!bus_of_uri(uri, &bus) && bus.kind != BUS_NONE)
+		bus_json(j, &bus);
+	options(j, s);
+	parameters(j, s, r);
+	breakdown(j, s, r);
+	decompose(j, r);
+	signature(j, s, r);
+	bulk(j, r);
+	if (r->lim.done && r->lim.floor) {
+		json_obj(j, "limit");
+		json_str(j, "kind", "floor");
+		json_str(j, "method", "eel_floor: bare echo of one minimum-size frame on the NIC's own carrier");
+		stat_obj(j, "one_way_ns", &r->lim.one_way);
+		json_num(j, "eel_over_floor", r->lim.eel_over.median);
+		stat_obj(j, "eel_over", &r->lim.eel_over);
+		stat_obj(j, "eel_beside_ns", &r->lim.eel_beside);
+		json_obj_end(j);
+	} else if (r->lim.done) {
+		json_obj(j, "limit");
+		json_str(j, "kind", "cacheline");
+		stat_obj(j, "one_way_ns", &r->lim.one_way);
+		json_num(j, "eel_over_limit", r->lim.eel_over.median);
+		stat_obj(j, "eel_over", &r->lim.eel_over);
+		stat_obj(j, "eel_beside_ns", &r->lim.eel_beside);
+		json_num(j, "counter_offset_lo_ns", r->lim.skew_lo_ns);
+		json_num(j, "counter_offset_hi_ns", r->lim.skew_hi_ns);
+		json_obj_end(j);
+	}
+	curves(j, r);
+	json_obj(j, "counters");
+	json_obj(j, "local");
+	for (int i = 0; i < r->ncounters; i++)
+		json_u64(j, r->counters[i].name, r->counters[i].value);
+	json_obj_end(j);
+	json_obj(j, "peer");
+	for (int i = 0; i < r->ncounters; i++)
+		json_u64(j, r->counters[i].name, r->peer_counter_values[i]);
+	json_obj_end(j);
+	json_obj_end(j);
+	json_arr(j, "warnings");
+	for (int i = 0; i < nw; i++)
+		json_str(j, NULL, w[i]);
+	json_arr_end(j);
+	json_num(j, "wall_s", r->wall_s);
+}
+
+int report_json(const char *path, const struct session *s, const struct results *r, const char *uri,
+		int argc, char **argv, const struct bus_run *buses, int nbus)
+{
+	char when[32];
 	time_t now = time(NULL);
 	struct json j;
 	struct out o;
@@ -588,50 +643,18 @@ int report_json(const char *path, const struct session *s, const struct results 
 	for (int i = 0; i < argc; i++)
 		json_str(&j, NULL, argv[i]);
 	json_arr_end(&j);
-	machine(&j, s);
-	nic(&j, s, r, uri);
-	options(&j, s);
-	parameters(&j, s, r);
-	breakdown(&j, s, r);
-	decompose(&j, r);
-	signature(&j, s, r);
-	bulk(&j, r);
-	if (r->lim.done && r->lim.floor) {
-		json_obj(&j, "limit");
-		json_str(&j, "kind", "floor");
-		json_str(&j, "method", "eel_floor: bare echo of one minimum-size frame on the NIC's own carrier");
-		stat_obj(&j, "one_way_ns", &r->lim.one_way);
-		json_num(&j, "eel_over_floor", r->lim.eel_over.median);
-		stat_obj(&j, "eel_over", &r->lim.eel_over);
-		stat_obj(&j, "eel_beside_ns", &r->lim.eel_beside);
-		json_obj_end(&j);
-	} else if (r->lim.done) {
-		json_obj(&j, "limit");
-		json_str(&j, "kind", "cacheline");
-		stat_obj(&j, "one_way_ns", &r->lim.one_way);
-		json_num(&j, "eel_over_limit", r->lim.eel_over.median);
-		stat_obj(&j, "eel_over", &r->lim.eel_over);
-		stat_obj(&j, "eel_beside_ns", &r->lim.eel_beside);
-		json_num(&j, "counter_offset_lo_ns", r->lim.skew_lo_ns);
-		json_num(&j, "counter_offset_hi_ns", r->lim.skew_hi_ns);
-		json_obj_end(&j);
+	run_fields(&j, s, r, uri);
+	/* --bus LIST: the document is the first bus's run, and every bus's run
+	 * whole in `buses` (issue 11) */
+	if (nbus) {
+		json_arr(&j, "buses");
+		for (int i = 0; i < nbus; i++) {
+			json_obj(&j, NULL);
+			run_fields(&j, &buses[i].s, &buses[i].r, buses[i].uri);
+			json_obj_end(&j);
+		}
+		json_arr_end(&j);
 	}
-	curves(&j, r);
-	json_obj(&j, "counters");
-	json_obj(&j, "local");
-	for (int i = 0; i < r->ncounters; i++)
-		json_u64(&j, r->counters[i].name, r->counters[i].value);
-	json_obj_end(&j);
-	json_obj(&j, "peer");
-	for (int i = 0; i < r->ncounters; i++)
-		json_u64(&j, r->counters[i].name, r->peer_counter_values[i]);
-	json_obj_end(&j);
-	json_obj_end(&j);
-	json_arr(&j, "warnings");
-	for (int i = 0; i < nw; i++)
-		json_str(&j, NULL, w[i]);
-	json_arr_end(&j);
-	json_num(&j, "wall_s", r->wall_s);
 	if (json_end(&j)) {
 		/* nothing was written: the document could not be built (out of memory) */
 		fputs("eel-bench: the JSON document could not be built (out of memory)\n", stderr);

@@ -1,0 +1,170 @@
+/* bench/bus_runs.c — the bus what-if (issue 11): the model's transactions on
+ * one 8-byte put's path, the bus in the JSON, and `--bus LIST`'s side-by-side
+ * table (Culler et al. 1996 Table 4's layout: a row per parameter, a column
+ * per bus, and each bus over the first) with the memory bus's gain beside the
+ * published comparisons.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <eel/fw_abi.h>
+
+#include "bench.h"
+#include "json.h"
+#include "userlib/engine/bus_preset.h"
+
+int bus_of_uri(const char *uri, struct bus_params *p)
+{
+	struct eel_uri u;
+
+	if (eel_uri_parse(uri, &u) || bus_from_uri(&u, p)) {
+		bus_preset("none", p);
+		return -1;
+	}
+	return 0;
+}
+
+/* The transactions on the path of the ping-pong's 8-byte put (payload in the
+ * descriptor, bench/post.c): the doorbell (a posted MMIO write, waited out by
+ * the NIC: in the fetch part), the 64-byte descriptor's read (fetch), the
+ * receiving NIC's posted writes: the ACK's send-queue consumer index (rx),
+ * the payload (dma) and last_rx in the status block, whose flight the host
+ * waits out when it sees the payload (detect). */
+void bus_path(const struct bus_params *p, struct bus_path *t)
+{
+	t->doorbell_ns = bus_write_ns(p, 8);
+	t->descriptor_ns = bus_read_ns(p, sizeof(struct eel_fw_sqe));
+	t->ack_status_ns = bus_write_issue_ns(p, 8);
+	t->payload_issue_ns = bus_write_issue_ns(p, 8);
+	t->payload_seen_ns = bus_write_ns(p, 8);
+	t->sum_ns = t->doorbell_ns + t->descriptor_ns + t->ack_status_ns + t->payload_issue_ns + t->payload_seen_ns;
+}
+
+void bus_json(struct json *j, const struct bus_params *p)
+{
+	struct bus_path t;
+
+	bus_path(p, &t);
+	json_obj(j, "bus");
+	json_str(j, "name", p->name);
+	json_str(j, "kind", p->kind == BUS_PCIE ? "pcie" : p->kind == BUS_COHERENT ? "coherent" : "none");
+	json_num(j, "read_rtt_ns", p->read_rtt_ns);
+	json_num(j, "posted_ns", p->posted_ns);
+	if (p->kind == BUS_PCIE) {
+		json_num(j, "gts", p->gts);
+		json_u64(j, "lanes", p->lanes);
+		json_u64(j, "mps", p->mps);
+		json_u64(j, "mrrs", p->mrrs);
+		json_u64(j, "rcb", p->rcb);
+		json_bool(j, "rcb_chunks", p->rcb_chunks);
+	} else if (p->kind == BUS_COHERENT) {
+		json_num(j, "link_gbs", p->link_gbs);
+	}
+	json_num(j, "line_ns", p->line_ns);
+	json_num(j, "iommu_miss_ns", p->iommu_miss_ns);
+	json_u64(j, "iotlb_entries", p->iotlb_entries);
+	json_num(j, "numa_ns", p->numa_ns);
+	json_num(j, "cold_ns", p->cold_ns);
+	json_num(j, "tlp_gbps", p->kind ? bus_tlp_gbps(p) : 0);
+	json_obj(j, "path");
+	json_num(j, "doorbell_ns", t.doorbell_ns);
+	json_num(j, "descriptor_ns", t.descriptor_ns);
+	json_num(j, "ack_status_ns", t.ack_status_ns);
+	json_num(j, "payload_issue_ns", t.payload_issue_ns);
+	json_num(j, "payload_seen_ns", t.payload_seen_ns);
+	json_num(j, "sum_ns", t.sum_ns);
+	json_obj_end(j);
+	json_obj_end(j);
+}
+
+/* A row's figure for one run, NAN where it was not measured. */
+static double figure(const struct results *r, int row)
+{
+	switch (row) {
+	case 0: return r->pp.done ? r->pp.eel.min : NAN;
+	case 1: return r->ov.done ? r->ov.os_sweeps.median : NAN;
+	case 2: return r->ov.done ? r->ov.or_sweeps.median : NAN;
+	case 3: return r->fl.done ? r->fl.g_ns : NAN;
+	case 4: return r->fl.done ? r->fl.G_ns_per_byte : NAN;
+	case 5: return r->sig.done ? r->sig.L_ns : NAN;
+	default: {
+		int k = row - 6;
+
+		return r->bd.done && !r->bd.absorbed[k] && r->bd.have[k] ? r->bd.part[k].mean : NAN;
+	}
+	}
+}
+
+static const char *const row_name[6] = { "EEL", "o_s", "o_r", "g", "G", "L" };
+
+static void ratio_line(FILE *f, const struct bus_run *b, int n, const char *num, const char *den, const char *paper)
+{
+	const struct bus_run *x = NULL, *y = NULL;
+
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(b[i].bus.name, num))
+			x = &b[i];
+		if (!strcmp(b[i].bus.name, den))
+			y = &b[i];
+	}
+	if (!x || !y || !x->r.pp.done || !y->r.pp.done)
+		return;
+	fprintf(f, "    EEL(%s) / EEL(%s) = %.2f (%+.0f%%)   beside %s\n", num, den, x->r.pp.eel.min / y->r.pp.eel.min,
+		(x->r.pp.eel.min / y->r.pp.eel.min - 1) * 100, paper);
+}
+
+void bus_table(FILE *f, const struct bus_run *b, int n)
+{
+	char d[200];
+
+	fprintf(f, "eel-bench %s: the same NIC firmware on %d buses (model: userlib/engine/bus_model.c; "
+		"a column per bus, then each over the first)\n", EEL_VERSION, n);
+	for (int i = 0; i < n; i++) {
+		bus_describe(&b[i].bus, d, sizeof(d));
+		fprintf(f, "  %-14s %s\n", b[i].bus.name, d);
+	}
+	fprintf(f, "\n  %-10s", "");
+	for (int i = 0; i < n; i++)
+		fprintf(f, " %14.14s", b[i].bus.name);
+	for (int i = 1; i < n; i++)
+		fprintf(f, " %9.9s", b[i].bus.name);
+	fprintf(f, "\n");
+	for (int row = 0; row < 6 + STAGE_PARTS; row++) {
+		const char *name = row < 6 ? row_name[row] : b[0].r.bd.name[row - 6];
+		double v0 = figure(&b[0].r, row);
+		int any = 0;
+
+		for (int i = 0; i < n; i++)
+			any |= !isnan(figure(&b[i].r, row));
+		if (!any || !name[0])
+			continue;
+		fprintf(f, "  %-10s", name);
+		for (int i = 0; i < n; i++) {
+			double v = figure(&b[i].r, row);
+
+			if (isnan(v))
+				fprintf(f, " %14s", "-");
+			else if (row == 4)
+				fprintf(f, " %9.4f ns/B", v);
+			else
+				fprintf(f, " %11.1f ns", v);
+		}
+		for (int i = 1; i < n; i++) {
+			double v = figure(&b[i].r, row);
+
+			if (isnan(v) || isnan(v0) || fabs(v0) < 1e-9)
+				fprintf(f, " %9s", "-");
+			else
+				fprintf(f, " %8.2fx", v / v0);
+		}
+		fprintf(f, "\n");
+	}
+	fprintf(f, "  (EEL: the minimum over the runs; o_s, o_r: the median sweep; breakdown parts: means)\n");
+	fprintf(f, "\n  the memory bus against the I/O bus, and the published comparisons (lower is better):\n");
+	ratio_line(f, b, n, "membus", "pcie-gen3x8", "Mukherjee et al. 1996: 64-byte round trip 37% lower on the "
+		   "memory bus (0.63)");
+	ratio_line(f, b, n, "membus", "pcie-gen3x8", "CC-NIC (ASPLOS 2024): minimum latency 77% lower than PCIe NICs "
+		   "(0.23)");
+	ratio_line(f, b, n, "cxl", "pcie-gen3x8", "a CXL.cache NIC (MICRO 2025): 46% lower than BlueField-3 (0.54)");
+}
