@@ -238,7 +238,7 @@ int engine_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, s
 	 * posted MMIO write of 8 bytes, which reaches the NIC that much later
 	 * (engine_bus.c). */
 	if (e->bus_on)
-		engine_bus_doorbell(e, ENGINE_BUS_SQ);
+		engine_bus_doorbell(e, ENGINE_BUS_SQ, t_db);
 	__atomic_store_n(&e->bar->sq_doorbell, ++e->sq_prod, __ATOMIC_RELEASE);
 	if (e->doorbell_cycles)
 		eel_spin_cycles(e->doorbell_cycles);
@@ -409,8 +409,8 @@ static int ereg_issue(struct eel_dev *dev, uint32_t op, const struct eel_window 
 		t_db = eel_stamp();
 	}
 	r->trace = rec ? slot + 1 : 0;
-	if (e->bus_on)
-		engine_bus_doorbell(e, ENGINE_BUS_EREG); /* operands and command: one write-combined TLP */
+	if (e->bus_on) /* operands and command: one write-combined TLP */
+		engine_bus_doorbell(e, ENGINE_BUS_EREG, t_db);
 	__atomic_store_n(&r->cmd, e->ereg_seq[i] << 8 | op, __ATOMIC_RELEASE);
 	__atomic_store_n(&e->bar->ereg_doorbell, ++e->ereg_db, __ATOMIC_RELEASE);
 	if (rec) {
@@ -530,6 +530,10 @@ int engine_counters(struct eel_dev *dev, struct eel_counter *out, int max)
 	for (int i = 0; e->faulty && i < WF_COUNTERS && n < max; i++, n++) {
 		out[n].name = wf_counter_names[i];
 		out[n].value = e->faults.cnt[i];
+	}
+	for (int i = 0; e->bus_on && i < ENGINE_BUS_CNTS && n < max; i++, n++) {
+		out[n].name = engine_bus_counter_names[i];
+		out[n].value = e->bus_cnt[i];
 	}
 	return n;
 }

@@ -100,6 +100,9 @@ struct engine {
 	uint64_t bus_flight_cyc;    /* a posted write's flight */
 	struct engine_bus_memo { uint32_t len, valid; uint64_t cyc; } bus_memo[2][ENGINE_BUS_MEMO];
 	uint32_t bus_memo_next[2];
+	uint64_t bus_stamp_cyc;     /* a counter read */
+	uint64_t bus_bk_cyc;        /* a charge's own bookkeeping, taken off its spin */
+	uint64_t bus_cnt[5];        /* transactions charged, by kind (ENGINE_BUS_CNT_*) */
 
 	void *backend;              /* the hosting backend's own state */
 };
@@ -159,9 +162,21 @@ void engine_bus_setup(struct engine *e);
 void engine_bus_read(struct engine *e, uint64_t bus, uint32_t len);
 void engine_bus_write(struct engine *e, uint64_t bus, uint32_t len);
 void engine_bus_observe(struct engine *e);
-void engine_bus_doorbell(struct engine *e, int ereg);
+/* the host rang a doorbell (now: the counter just read, or 0) */
+void engine_bus_doorbell(struct engine *e, int ereg, uint64_t now);
 void engine_bus_doorbell_seen(struct engine *e, uint32_t which, uint64_t value);
 void engine_bus_mmio_read(struct engine *e);
+/* The trace records: eel's instrumentation, no bus traffic. */
+static inline int engine_bus_is_trace(const struct engine *e, uint64_t bus)
+{
+	uint64_t t = (uintptr_t)e->trace;
+
+	return bus >= t && bus < t + 2ull * ENGINE_TRACE_RECS * sizeof(struct eel_trace);
+}
+/* The counters of charged transactions (eel_counters, with a bus). */
+enum { ENGINE_BUS_CNT_READS, ENGINE_BUS_CNT_WRITES, ENGINE_BUS_CNT_DOORBELLS, ENGINE_BUS_CNT_OBSERVES,
+       ENGINE_BUS_CNT_MMIO_READS, ENGINE_BUS_CNTS };
+extern const char *const engine_bus_counter_names[ENGINE_BUS_CNTS];
 #define ENGINE_BUS_SQ 0
 #define ENGINE_BUS_EREG 1
 #define ENGINE_BUS_READ 0

@@ -71,7 +71,7 @@ static void dma_write(void *ctx, uint64_t bus, const void *src, uint32_t len)
 {
 	struct engine *e = ctx;
 
-	if (e->bus_on)
+	if (e->bus_on && !engine_bus_is_trace(e, bus))
 		engine_bus_write(e, bus, len);
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	memcpy((void *)(uintptr_t)bus, src, len);
