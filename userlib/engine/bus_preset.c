@@ -2,7 +2,7 @@
  *
  * Where each preset's figures come from:
  * - pcie-gen3x8: calibrated to pcie-bench's NFP-6000 in a Broadwell host
- *   (Neugebauer et al., SIGCOMM 2018, section 6, sequential warm DMA reads:
+ *   (Neugebauer et al. 2018, sequential warm DMA reads:
  *   541 ns at 8 B, 546 at 64, 701 at 512, 1129 at 2048; data/pcie_bench.csv).
  *   read_rtt_ns and line_ns are the least-squares fit of bus_read_ns to those
  *   four (each within 3%); posted_ns is half the round trip, as the issue
@@ -19,8 +19,9 @@
  * - cxl: CXL.cache on a PCIe 5.0 x16 PHY (32 GT/s, 128b/130b), 68-byte flits
  *   carrying 64 bytes (CXL 1.1/2.0): 59.3 GB/s. Its round trip: 250 ns,
  *   2.5 times a 100-ns local DRAM access, the low end of the 2-5x measured on
- *   three CXL memory cards (Liu et al., "Exploring and Evaluating Real-world
- *   CXL: Use Cases and System Adoption", arXiv 2405.14209, 2024); a device
+ *   three CXL memory cards (Real-world CXL 2024 in data/papers.md: "Exploring
+ *   and Evaluating Real-world CXL: Use Cases and System Adoption", arXiv
+ *   2405.14209); a device
  *   reading host lines crosses the same link and controller the other way.
  */
 #include <errno.h>
