@@ -44,28 +44,15 @@ void bus_path(const struct bus_params *p, struct bus_path *t)
 void bus_json(struct json *j, const struct bus_params *p)
 {
 	struct bus_path t;
+	const char *key;
+	double v;
 
 	bus_path(p, &t);
 	json_obj(j, "bus");
 	json_str(j, "name", p->name);
 	json_str(j, "kind", p->kind == BUS_PCIE ? "pcie" : p->kind == BUS_COHERENT ? "coherent" : "none");
-	json_num(j, "read_rtt_ns", p->read_rtt_ns);
-	json_num(j, "posted_ns", p->posted_ns);
-	if (p->kind == BUS_PCIE) {
-		json_num(j, "gts", p->gts);
-		json_u64(j, "lanes", p->lanes);
-		json_u64(j, "mps", p->mps);
-		json_u64(j, "mrrs", p->mrrs);
-		json_u64(j, "rcb", p->rcb);
-		json_bool(j, "rcb_chunks", p->rcb_chunks);
-	} else if (p->kind == BUS_COHERENT) {
-		json_num(j, "link_gbs", p->link_gbs);
-	}
-	json_num(j, "line_ns", p->line_ns);
-	json_num(j, "iommu_miss_ns", p->iommu_miss_ns);
-	json_u64(j, "iotlb_entries", p->iotlb_entries);
-	json_num(j, "numa_ns", p->numa_ns);
-	json_num(j, "cold_ns", p->cold_ns);
+	for (int i = 0; (key = bus_param(p, i, &v)); i++)
+		json_num(j, key, v);
 	json_num(j, "tlp_gbps", p->kind ? bus_tlp_gbps(p) : 0);
 	json_obj(j, "path");
 	json_num(j, "doorbell_ns", t.doorbell_ns);

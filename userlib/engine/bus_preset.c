@@ -214,6 +214,18 @@ int bus_from_uri(struct eel_uri *u, struct bus_params *p)
 	return 0;
 }
 
+const char *bus_param(const struct bus_params *p, int i, double *v)
+{
+	const struct param *q;
+
+	if (i < 0 || (size_t)i >= sizeof(params) / sizeof(params[0]))
+		return NULL;
+	q = &params[i];
+	*v = q->is_u32 ? (double)*(const uint32_t *)((const char *)p + q->off) :
+			 *(const double *)((const char *)p + q->off);
+	return q->key;
+}
+
 void bus_describe(const struct bus_params *p, char *out, unsigned n)
 {
 	if (p->kind == BUS_NONE)

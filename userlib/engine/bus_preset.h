@@ -28,6 +28,8 @@ int bus_load_file(const char *path, struct bus_params *p);
 /* The bus a URI asks for: bus= (a preset or a file, default none), then any
  * parameter given as an option. Marks those options used. */
 int bus_from_uri(struct eel_uri *u, struct bus_params *p);
+/* The i-th numeric parameter's name, its value in *v; NULL past the last. */
+const char *bus_param(const struct bus_params *p, int i, double *v);
 /* One line describing the bus, for the NIC's attach text and the table. */
 void bus_describe(const struct bus_params *p, char *out, unsigned n);
 
