@@ -15,7 +15,7 @@
 #include <eel/pci_facts.h>
 
 #include "stats.h"
-#include "userlib/engine/bus_model.h"
+#include <eel/bus.h>
 
 #define PLAN_VERSION 3u
 #define MAX_SIZES 32
@@ -408,15 +408,14 @@ struct bus_path {
 };
 /* One bus's whole run, for --bus LIST. */
 struct bus_run {
-	struct bus_params bus;
+	struct eel_bus bus;
 	char uri[512];
 	struct session s;
 	struct results r;
 };
 struct json;
-int bus_of_uri(const char *uri, struct bus_params *p);
-void bus_path(const struct bus_params *p, struct bus_path *t);
-void bus_json(struct json *j, const struct bus_params *p);
+void bus_path(const struct eel_bus *p, struct bus_path *t);
+void bus_json(struct json *j, const struct eel_bus *p);
 void bus_table(FILE *f, const struct bus_run *b, int n);
 
 /* ---- the parts ---- */

@@ -12,18 +12,6 @@
 
 #include "bench.h"
 #include "json.h"
-#include "userlib/engine/bus_preset.h"
-
-int bus_of_uri(const char *uri, struct bus_params *p)
-{
-	struct eel_uri u;
-
-	if (eel_uri_parse(uri, &u) || bus_from_uri(&u, p)) {
-		bus_preset("none", p);
-		return -1;
-	}
-	return 0;
-}
 
 /* The transactions on the path of the ping-pong's 8-byte put (payload in the
  * descriptor, bench/post.c): the doorbell (a posted MMIO write, waited out by
@@ -31,17 +19,17 @@ int bus_of_uri(const char *uri, struct bus_params *p)
  * receiving NIC's posted writes: the ACK's send-queue consumer index (rx),
  * the payload (dma) and last_rx in the status block, whose flight the host
  * waits out when it sees the payload (detect). */
-void bus_path(const struct bus_params *p, struct bus_path *t)
+void bus_path(const struct eel_bus *p, struct bus_path *t)
 {
-	t->doorbell_ns = bus_write_ns(p, 8);
-	t->descriptor_ns = bus_read_ns(p, sizeof(struct eel_fw_sqe));
-	t->ack_status_ns = bus_write_issue_ns(p, 8);
-	t->payload_issue_ns = bus_write_issue_ns(p, 8);
-	t->payload_seen_ns = bus_write_ns(p, 8);
+	t->doorbell_ns = eel_bus_write_ns(p, 8);
+	t->descriptor_ns = eel_bus_read_ns(p, sizeof(struct eel_fw_sqe));
+	t->ack_status_ns = eel_bus_write_issue_ns(p, 8);
+	t->payload_issue_ns = eel_bus_write_issue_ns(p, 8);
+	t->payload_seen_ns = eel_bus_write_ns(p, 8);
 	t->sum_ns = t->doorbell_ns + t->descriptor_ns + t->ack_status_ns + t->payload_issue_ns + t->payload_seen_ns;
 }
 
-void bus_json(struct json *j, const struct bus_params *p)
+void bus_json(struct json *j, const struct eel_bus *p)
 {
 	struct bus_path t;
 	const char *key;
@@ -50,10 +38,10 @@ void bus_json(struct json *j, const struct bus_params *p)
 	bus_path(p, &t);
 	json_obj(j, "bus");
 	json_str(j, "name", p->name);
-	json_str(j, "kind", p->kind == BUS_PCIE ? "pcie" : p->kind == BUS_COHERENT ? "coherent" : "none");
-	for (int i = 0; (key = bus_param(p, i, &v)); i++)
+	json_str(j, "kind", p->kind == EEL_BUS_PCIE ? "pcie" : p->kind == EEL_BUS_COHERENT ? "coherent" : "none");
+	for (int i = 0; (key = eel_bus_param(p, i, &v)); i++)
 		json_num(j, key, v);
-	json_num(j, "tlp_gbps", p->kind ? bus_tlp_gbps(p) : 0);
+	json_num(j, "tlp_gbps", p->kind ? eel_bus_tlp_gbps(p) : 0);
 	json_obj(j, "path");
 	json_num(j, "doorbell_ns", t.doorbell_ns);
 	json_num(j, "descriptor_ns", t.descriptor_ns);
@@ -108,7 +96,7 @@ void bus_table(FILE *f, const struct bus_run *b, int n)
 	fprintf(f, "eel-bench %s: the same NIC firmware on %d buses (model: userlib/engine/bus_model.c; "
 		"a column per bus, then each over the first)\n", EEL_VERSION, n);
 	for (int i = 0; i < n; i++) {
-		bus_describe(&b[i].bus, d, sizeof(d));
+		eel_bus_describe(&b[i].bus, d, sizeof(d));
 		fprintf(f, "  %-14s %s\n", b[i].bus.name, d);
 	}
 	fprintf(f, "\n  %-10s", "");

@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "userlib/engine/bus_preset.h"
 
 #ifndef EEL_SRC_DIR
 #define EEL_SRC_DIR "."
@@ -40,16 +39,16 @@ static FILE *open_data(const char *path, char *used, size_t n)
 }
 
 /* The model's figure for a row of the data. */
-static int model(const struct bus_params *p, const char *what, uint64_t size, double *v)
+static int model(const struct eel_bus *p, const char *what, uint64_t size, double *v)
 {
 	if (!strcmp(what, "dma_read_latency"))
-		*v = bus_read_ns(p, size);
+		*v = eel_bus_read_ns(p, size);
 	else if (!strcmp(what, "tlp_bandwidth"))
-		*v = bus_tlp_gbps(p);
+		*v = eel_bus_tlp_gbps(p);
 	else if (!strcmp(what, "write_bandwidth"))
-		*v = bus_write_gbps(p, size);
+		*v = eel_bus_write_gbps(p, size);
 	else if (!strcmp(what, "read_bandwidth"))
-		*v = bus_read_gbps(p, size);
+		*v = eel_bus_read_gbps(p, size);
 	else
 		return -1;
 	return 0;
@@ -57,7 +56,7 @@ static int model(const struct bus_params *p, const char *what, uint64_t size, do
 
 int busmodel_run(FILE *out, const char *data, struct busmodel_res *res)
 {
-	struct bus_params p;
+	struct eel_bus p;
 	char used[4200], line[512];
 	FILE *f = open_data(data, used, sizeof(used));
 	int n = 0, lineno = 0, header = 0;
@@ -67,12 +66,12 @@ int busmodel_run(FILE *out, const char *data, struct busmodel_res *res)
 			strerror(errno));
 		return -1;
 	}
-	bus_preset("pcie-gen3x8", &p);
+	eel_bus_preset("pcie-gen3x8", &p);
 	memset(res, 0, sizeof(*res));
 	if (out) {
 		char d[200];
 
-		bus_describe(&p, d, sizeof(d));
+		eel_bus_describe(&p, d, sizeof(d));
 		fprintf(out, "eel-bench busmodel: the bus model alone against pcie-bench's PCIe Gen 3 x8 "
 			"(Neugebauer et al. 2018; %s)\n  %s\n\n", used, d);
 		fprintf(out, "  %-18s %7s %12s %12s %8s %6s\n", "figure", "size", "paper", "model", "diff", "within");

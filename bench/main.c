@@ -350,7 +350,7 @@ static int run_buses(struct cli *c, int argc, char **argv)
 
 	for (int i = 0; i < c->nbus; i++) {
 		snprintf(uri, sizeof(uri), "%s%cbus=%s", c->uri, strchr(c->uri, '?') ? '&' : '?', c->buses[i]);
-		if (bus_of_uri(uri, &runs[i].bus)) {
+		if (eel_bus_from_text(uri, &runs[i].bus)) {
 			char safe[512];
 
 			fprintf(stderr, "eel-bench: --bus %s: %s\n", c->buses[i], safe_text(eel_errmsg(), safe, sizeof(safe)));
@@ -376,7 +376,7 @@ static int run_buses(struct cli *c, int argc, char **argv)
 
 		snprintf(uri, sizeof(uri), "%s%cbus=%s%s", c->uri, strchr(c->uri, '?') ? '&' : '?', c->buses[i],
 			 !strcmp(runs[i].bus.name, "membus") ? extra : "");
-		bus_of_uri(uri, &runs[i].bus);
+		eel_bus_from_text(uri, &runs[i].bus);
 		if (measure(&ci, uri, &runs[i].s, &runs[i].r, runs[i].uri, sizeof(runs[i].uri)))
 			return 1;
 	}

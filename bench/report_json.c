@@ -571,11 +571,11 @@ static void run_fields(struct json *j, const struct session *s, const struct res
 {
 	char w[MAX_WARNINGS][240];
 	int nw = report_warnings(s, r, w, MAX_WARNINGS);
-	struct bus_params bus;
+	struct eel_bus bus;
 
 	machine(j, s);
 	nic(j, s, r, uri);
-	if (!bus_of_uri(uri, &bus) && bus.kind != BUS_NONE)
+	if (!eel_bus_from_text(uri, &bus) && bus.kind != EEL_BUS_NONE)
 		bus_json(j, &bus);
 	options(j, s);
 	parameters(j, s, r);

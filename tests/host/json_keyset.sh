@@ -23,7 +23,7 @@ new=$(comm -13 "$d/allowed" "$d/have")
 [ -z "$gone" ] || { echo "FAILED: keys gone from the JSON:"; echo "$gone" | sed 's/^/    /'; fail=1; }
 [ -z "$new" ] || { echo "FAILED: keys new in the JSON (a schema change: bump schema_version, README, and $want):"
   echo "$new" | sed 's/^/    /'; fail=1; }
-[ "$(jq -r '.schema + " " + (.schema_version | tostring)' "$d/r.json")" = "eel.run 4" ] ||
-  { echo "FAILED: schema $(jq -c '[.schema, .schema_version]' "$d/r.json"), want eel.run 4"; fail=1; }
+[ "$(jq -r '.schema + " " + (.schema_version | tostring)' "$d/r.json")" = "eel.run 5" ] ||
+  { echo "FAILED: schema $(jq -c '[.schema, .schema_version]' "$d/r.json"), want eel.run 5"; fail=1; }
 [ $fail -eq 0 ] && echo "ok: $(wc -l <"$d/have") key paths, the same as before ($(wc -l <"$d/required") required)"
 exit $fail

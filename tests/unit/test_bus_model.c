@@ -19,103 +19,103 @@
 #include "userlib/core/dev.h"
 #include "userlib/engine/bus_preset.h"
 
-static struct bus_params preset(const char *name)
+static struct eel_bus preset(const char *name)
 {
-	struct bus_params p;
+	struct eel_bus p;
 
 	memset(&p, 0, sizeof(p));
-	CHECK(bus_preset(name, &p) == 0, "preset %s: %s", name, eel_errmsg());
+	CHECK(eel_bus_preset(name, &p) == 0, "preset %s: %s", name, eel_errmsg());
 	return p;
 }
 
 static void test_rates(void)
 {
-	struct bus_params p = preset("pcie-gen3x8");
+	struct eel_bus p = preset("pcie-gen3x8");
 
-	CHECK_EQ_D(bus_raw_gbps(&p), 63.0154, 0.001);
-	CHECK_EQ_D(bus_tlp_gbps(&p), 57.8848, 0.001);
+	CHECK_EQ_D(eel_bus_raw_gbps(&p), 63.0154, 0.001);
+	CHECK_EQ_D(eel_bus_tlp_gbps(&p), 57.8848, 0.001);
 	p.gts = 2.5;
 	p.lanes = 1;
 	p.mps = 128;
-	CHECK_EQ_D(bus_raw_gbps(&p), 2.0, 1e-9);
-	CHECK_EQ_D(bus_tlp_gbps(&p), 1.85978, 0.0001);
+	CHECK_EQ_D(eel_bus_raw_gbps(&p), 2.0, 1e-9);
+	CHECK_EQ_D(eel_bus_tlp_gbps(&p), 1.85978, 0.0001);
 	p = preset("pcie-gen6x16");
-	CHECK_EQ_D(bus_raw_gbps(&p), 968.0, 1e-9);
-	CHECK_EQ_D(bus_tlp_gbps(&p), 873.293, 0.01);
+	CHECK_EQ_D(eel_bus_raw_gbps(&p), 968.0, 1e-9);
+	CHECK_EQ_D(eel_bus_tlp_gbps(&p), 873.293, 0.01);
 	/* 5 GT/s is still 8b/10b, 16 GT/s 128b/130b */
 	p.gts = 5;
-	CHECK_EQ_D(bus_raw_gbps(&p), 64.0, 1e-9);
+	CHECK_EQ_D(eel_bus_raw_gbps(&p), 64.0, 1e-9);
 	p.gts = 16;
-	CHECK_EQ_D(bus_raw_gbps(&p), 252.0615, 0.001);
+	CHECK_EQ_D(eel_bus_raw_gbps(&p), 252.0615, 0.001);
 }
 
 static void test_tlps(void)
 {
-	struct bus_params p = preset("pcie-gen3x8");
+	struct eel_bus p = preset("pcie-gen3x8");
 
-	CHECK_EQ_U(bus_write_bytes(&p, 64), 88);          /* one MWr: 24 + 64 */
-	CHECK_EQ_U(bus_write_bytes(&p, 300), 348);        /* two at MPS 256 */
-	CHECK_EQ_U(bus_read_req_bytes(&p, 2048), 96);     /* four MRd at MRRS 512 */
-	CHECK_EQ_U(bus_read_cpl_bytes(&p, 2048), 2208);   /* eight CplD of 256 */
+	CHECK_EQ_U(eel_bus_write_bytes(&p, 64), 88);          /* one MWr: 24 + 64 */
+	CHECK_EQ_U(eel_bus_write_bytes(&p, 300), 348);        /* two at MPS 256 */
+	CHECK_EQ_U(eel_bus_read_req_bytes(&p, 2048), 96);     /* four MRd at MRRS 512 */
+	CHECK_EQ_U(eel_bus_read_cpl_bytes(&p, 2048), 2208);   /* eight CplD of 256 */
 	p.rcb_chunks = 1;
-	CHECK_EQ_U(bus_read_cpl_bytes(&p, 2048), 2688);   /* 32 of 64 (RCB) */
+	CHECK_EQ_U(eel_bus_read_cpl_bytes(&p, 2048), 2688);   /* 32 of 64 (RCB) */
 	p = preset("membus");
-	CHECK_EQ_U(bus_write_bytes(&p, 8), 64);           /* a whole line */
-	CHECK_EQ_U(bus_read_cpl_bytes(&p, 100), 128);
-	CHECK_EQ_U(bus_read_req_bytes(&p, 100), 0);
+	CHECK_EQ_U(eel_bus_write_bytes(&p, 8), 64);           /* a whole line */
+	CHECK_EQ_U(eel_bus_read_cpl_bytes(&p, 100), 128);
+	CHECK_EQ_U(eel_bus_read_req_bytes(&p, 100), 0);
 }
 
 static void test_bandwidth(void)
 {
-	struct bus_params p = preset("pcie-gen3x8");
+	struct eel_bus p = preset("pcie-gen3x8");
 
 	/* pcie-bench's published efficiencies (data/pcie_bench.csv) */
-	CHECK_EQ_D(bus_write_gbps(&p, 64), 57.8848 * 64 / 88, 1e-3);
-	CHECK_EQ_D(bus_write_gbps(&p, 64), 42.1, 0.01);
-	CHECK_EQ_D(bus_write_gbps(&p, 256), 52.92, 0.01);
-	CHECK_EQ_D(bus_read_gbps(&p, 64), 44.10, 0.01);
-	CHECK_EQ_D(bus_read_gbps(&p, 256), 53.69, 0.01);
+	CHECK_EQ_D(eel_bus_write_gbps(&p, 64), 57.8848 * 64 / 88, 1e-3);
+	CHECK_EQ_D(eel_bus_write_gbps(&p, 64), 42.1, 0.01);
+	CHECK_EQ_D(eel_bus_write_gbps(&p, 256), 52.92, 0.01);
+	CHECK_EQ_D(eel_bus_read_gbps(&p, 64), 44.10, 0.01);
+	CHECK_EQ_D(eel_bus_read_gbps(&p, 256), 53.69, 0.01);
 	/* nothing read, no bandwidth */
-	CHECK_EQ_D(bus_read_gbps(&p, 0), 0.0, 1e-12);
+	CHECK_EQ_D(eel_bus_read_gbps(&p, 0), 0.0, 1e-12);
 }
 
 static void test_latency(void)
 {
-	struct bus_params p = preset("pcie-gen3x8");
+	struct eel_bus p = preset("pcie-gen3x8");
 	double s = 8.0 / 57.8848; /* ns per byte */
 
 	/* 8 B: 530 + MRd 24 B + CplD 28 B + one line 9.2 */
-	CHECK_EQ_D(bus_read_ns(&p, 8), 530 + 24 * s + 28 * s + 9.2, 1e-3);
+	CHECK_EQ_D(eel_bus_read_ns(&p, 8), 530 + 24 * s + 28 * s + 9.2, 1e-3);
 	/* 2048 B: + eight CplD (2208 B) + 32 lines */
-	CHECK_EQ_D(bus_read_ns(&p, 2048), 530 + 24 * s + 2208 * s + 32 * 9.2, 1e-3);
-	CHECK_EQ_D(bus_write_ns(&p, 8), 265 + 32 * s, 1e-3);
-	CHECK_EQ_D(bus_write_issue_ns(&p, 8), 32 * s, 1e-3);
+	CHECK_EQ_D(eel_bus_read_ns(&p, 2048), 530 + 24 * s + 2208 * s + 32 * 9.2, 1e-3);
+	CHECK_EQ_D(eel_bus_write_ns(&p, 8), 265 + 32 * s, 1e-3);
+	CHECK_EQ_D(eel_bus_write_issue_ns(&p, 8), 32 * s, 1e-3);
 	p.numa_ns = 100;
 	p.cold_ns = 50;
-	CHECK_EQ_D(bus_read_ns(&p, 8), 530 + 100 + 50 + 24 * s + 28 * s + 9.2, 1e-3);
-	CHECK_EQ_D(bus_write_ns(&p, 8), 265 + 100 + 32 * s, 1e-3);
+	CHECK_EQ_D(eel_bus_read_ns(&p, 8), 530 + 100 + 50 + 24 * s + 28 * s + 9.2, 1e-3);
+	CHECK_EQ_D(eel_bus_write_ns(&p, 8), 265 + 100 + 32 * s, 1e-3);
 	p = preset("membus");
-	CHECK_EQ_D(bus_write_ns(&p, 8), 100 + 64 / 25.6, 1e-9);
-	CHECK_EQ_D(bus_read_ns(&p, 64), 200 + 64 / 25.6, 1e-9);
+	CHECK_EQ_D(eel_bus_write_ns(&p, 8), 100 + 64 / 25.6, 1e-9);
+	CHECK_EQ_D(eel_bus_read_ns(&p, 64), 200 + 64 / 25.6, 1e-9);
 	p = preset("none");
-	CHECK_EQ_D(bus_read_ns(&p, 64) + bus_write_ns(&p, 64) + bus_write_issue_ns(&p, 64), 0, 0);
+	CHECK_EQ_D(eel_bus_read_ns(&p, 64) + eel_bus_write_ns(&p, 64) + eel_bus_write_issue_ns(&p, 64), 0, 0);
 }
 
 static void test_iotlb(void)
 {
-	struct bus_params p = preset("pcie-gen3x8");
-	static struct bus_iotlb t;
+	struct eel_bus p = preset("pcie-gen3x8");
+	static struct eel_bus_iotlb t;
 
-	CHECK_EQ_U(bus_iotlb_misses(&t, &p, 0, 8), 0);   /* no IOMMU */
+	CHECK_EQ_U(eel_bus_iotlb_misses(&t, &p, 0, 8), 0);   /* no IOMMU */
 	p.iotlb_entries = 2;
-	CHECK_EQ_U(bus_iotlb_misses(&t, &p, 0x1000, 8), 1);      /* A */
-	CHECK_EQ_U(bus_iotlb_misses(&t, &p, 0x2000, 8), 1);      /* B */
-	CHECK_EQ_U(bus_iotlb_misses(&t, &p, 0x1008, 8), 0);      /* A again */
-	CHECK_EQ_U(bus_iotlb_misses(&t, &p, 0x3000, 8), 1);      /* C out goes B (least recent) */
-	CHECK_EQ_U(bus_iotlb_misses(&t, &p, 0x1000, 8), 0);      /* A stayed */
-	CHECK_EQ_U(bus_iotlb_misses(&t, &p, 0x2000, 8), 1);      /* B was out */
+	CHECK_EQ_U(eel_bus_iotlb_misses(&t, &p, 0x1000, 8), 1);      /* A */
+	CHECK_EQ_U(eel_bus_iotlb_misses(&t, &p, 0x2000, 8), 1);      /* B */
+	CHECK_EQ_U(eel_bus_iotlb_misses(&t, &p, 0x1008, 8), 0);      /* A again */
+	CHECK_EQ_U(eel_bus_iotlb_misses(&t, &p, 0x3000, 8), 1);      /* C out goes B (least recent) */
+	CHECK_EQ_U(eel_bus_iotlb_misses(&t, &p, 0x1000, 8), 0);      /* A stayed */
+	CHECK_EQ_U(eel_bus_iotlb_misses(&t, &p, 0x2000, 8), 1);      /* B was out */
 	/* across a page: page 0 out goes A, then A (page 1) out goes B */
-	CHECK_EQ_U(bus_iotlb_misses(&t, &p, 0x0ff8, 16), 2);
+	CHECK_EQ_U(eel_bus_iotlb_misses(&t, &p, 0x0ff8, 16), 2);
 }
 
 static void err_has(int rc, const char *words, const char *what)
@@ -127,7 +127,7 @@ static void err_has(int rc, const char *words, const char *what)
 
 static void test_presets_and_errors(void)
 {
-	struct bus_params p;
+	struct eel_bus p;
 	const char *names[] = { "none", "pcie-gen3x8", "pcie-gen4x16", "pcie-gen5x16", "pcie-gen6x16", "membus", "cxl" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -135,15 +135,15 @@ static void test_presets_and_errors(void)
 		CHECK(!strcmp(p.name, names[i]), "name '%s'", p.name);
 	}
 	/* faster links are never slower: a 4 KiB read gets cheaper with the rate */
-	CHECK(bus_read_ns(&(struct bus_params){ 0 }, 8) == 0, "a zeroed bus is none");
+	CHECK(eel_bus_read_ns(&(struct eel_bus){ 0 }, 8) == 0, "a zeroed bus is none");
 	{
-		struct bus_params a = preset("pcie-gen3x8"), b = preset("pcie-gen4x16"), c = preset("pcie-gen5x16"),
+		struct eel_bus a = preset("pcie-gen3x8"), b = preset("pcie-gen4x16"), c = preset("pcie-gen5x16"),
 				  d = preset("pcie-gen6x16");
 
-		CHECK(bus_read_ns(&a, 4096) > bus_read_ns(&b, 4096) && bus_read_ns(&b, 4096) > bus_read_ns(&c, 4096) &&
-		      bus_read_ns(&c, 4096) > bus_read_ns(&d, 4096), "reads get cheaper gen3 -> gen6");
+		CHECK(eel_bus_read_ns(&a, 4096) > eel_bus_read_ns(&b, 4096) && eel_bus_read_ns(&b, 4096) > eel_bus_read_ns(&c, 4096) &&
+		      eel_bus_read_ns(&c, 4096) > eel_bus_read_ns(&d, 4096), "reads get cheaper gen3 -> gen6");
 	}
-	err_has(bus_preset("pcie-gen9x1", &p), "unknown bus 'pcie-gen9x1'", "unknown preset");
+	err_has(eel_bus_preset("pcie-gen9x1", &p), "unknown bus 'pcie-gen9x1'", "unknown preset");
 	p = preset("pcie-gen3x8");
 	err_has(bus_set(&p, "read_rtt_ns", "-5", "here"), "negative", "negative");
 	err_has(bus_set(&p, "read_rtt_ns", "fast", "here"), "not a number", "not a number");
@@ -158,13 +158,13 @@ static void test_presets_and_errors(void)
 static void test_uri(void)
 {
 	struct eel_uri u;
-	struct bus_params p;
+	struct eel_bus p;
 
 	CHECK(eel_uri_parse("softnic:inline?bus=pcie-gen4x16&iommu_miss_ns=300&mtu=1024", &u) == 0, "parse");
-	CHECK(bus_from_uri(&u, &p) == 0 && p.kind == BUS_PCIE && p.gts == 16 && p.lanes == 16 &&
+	CHECK(bus_from_uri(&u, &p) == 0 && p.kind == EEL_BUS_PCIE && p.gts == 16 && p.lanes == 16 &&
 	      p.iommu_miss_ns == 300, "gen4x16 with iommu_miss_ns: %s", eel_errmsg());
 	CHECK(u.opt[0].used && u.opt[1].used && !u.opt[2].used, "bus options used, mtu left to the engine");
-	CHECK(eel_uri_parse("softnic", &u) == 0 && bus_from_uri(&u, &p) == 0 && p.kind == BUS_NONE, "default none");
+	CHECK(eel_uri_parse("softnic", &u) == 0 && bus_from_uri(&u, &p) == 0 && p.kind == EEL_BUS_NONE, "default none");
 	CHECK(eel_uri_parse("softnic?read_rtt_ns=5", &u) == 0, "parse");
 	err_has(bus_from_uri(&u, &p), "without a bus", "a parameter without a bus");
 	CHECK(eel_uri_parse("softnic?bus=pcie-gen3x8&posted_ns=-1", &u) == 0, "parse");
@@ -178,7 +178,7 @@ static void test_file(void)
 	char path[] = "/tmp/eel-bus-XXXXXX";
 	int fd = mkstemp(path);
 	FILE *f;
-	struct bus_params p;
+	struct eel_bus p;
 	struct eel_uri u;
 	char uri[128];
 
@@ -186,7 +186,7 @@ static void test_file(void)
 	f = fdopen(fd, "w");
 	fprintf(f, "# a lab's link\nbus = pcie-gen3x8\n  read_rtt_ns = 700   # measured\nlanes=4\n\n");
 	fclose(f);
-	CHECK(bus_load_file(path, &p) == 0 && p.kind == BUS_PCIE && p.read_rtt_ns == 700 && p.lanes == 4 &&
+	CHECK(bus_load_file(path, &p) == 0 && p.kind == EEL_BUS_PCIE && p.read_rtt_ns == 700 && p.lanes == 4 &&
 	      p.posted_ns == 265, "file: %s", eel_errmsg());
 	snprintf(uri, sizeof(uri), "softnic?bus=%s&posted_ns=400", path);
 	CHECK(eel_uri_parse(uri, &u) == 0 && bus_from_uri(&u, &p) == 0 && p.read_rtt_ns == 700 && p.posted_ns == 400,

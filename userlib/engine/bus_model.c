@@ -4,7 +4,7 @@
  * of writes and reads); PCI Express Base Specification rev 5.0, Tables 3-7..
  * 3-9 (ACK latency limits, in symbol times of a TLP's bytes) and 2-46..2-48
  * (UpdateFC rates), as pcie-bench's model/pcie.py tabulates them. */
-#include "userlib/engine/bus_model.h"
+#include <eel/bus.h>
 
 /* Bytes of TLP traffic after which one ACK and one UpdateFC DLLP go the other
  * way, by rate (gen1, gen2, gen3 and later), link width (x1..x32) and MPS
@@ -43,11 +43,11 @@ static int pow2_index(uint32_t v, uint32_t lo)
 /* The line code follows the rate: 8b/10b at 2.5 and 5 GT/s, 128b/130b from
  * 8 GT/s (PCIe 3.0), FLIT mode at 64 GT/s (PCIe 6.0: 242 of every 256 bytes
  * carry TLPs and DLLPs, the rest FEC and CRC; pcie-bench's figure). */
-double bus_raw_gbps(const struct bus_params *p)
+double eel_bus_raw_gbps(const struct eel_bus *p)
 {
 	double code = p->gts < 8.0 ? 8.0 / 10.0 : p->gts < 64.0 ? 128.0 / 130.0 : 242.0 / 256.0;
 
-	if (p->kind == BUS_COHERENT)
+	if (p->kind == EEL_BUS_COHERENT)
 		return p->link_gbs * 8.0;
 	return p->gts * (double)p->lanes * code;
 }
@@ -55,88 +55,88 @@ double bus_raw_gbps(const struct bus_params *p)
 /* Usable at the TLP layer: less one ACK and one UpdateFC DLLP per ack_limit
  * bytes and the SKP ordered sets (SIGCOMM 2018 section 3, "57.88 Gb/s" for
  * gen3 x8 at MPS 256). A width or MPS outside the table has no DLLP share. */
-double bus_tlp_gbps(const struct bus_params *p)
+double eel_bus_tlp_gbps(const struct eel_bus *p)
 {
 	int g = p->gts <= 2.5 ? 0 : p->gts <= 5.0 ? 1 : 2;
 	int l = pow2_index(p->lanes, 1), m = pow2_index(p->mps, 128);
-	double raw = bus_raw_gbps(p), over = SKP_LEN / SKP_INTERVAL;
+	double raw = eel_bus_raw_gbps(p), over = SKP_LEN / SKP_INTERVAL;
 
-	if (p->kind == BUS_COHERENT)
+	if (p->kind == EEL_BUS_COHERENT)
 		return raw;
 	if (l >= 0 && m >= 0)
-		over += 2.0 * BUS_DLLP / ack_limit[g][l][m];
+		over += 2.0 * EEL_BUS_DLLP / ack_limit[g][l][m];
 	return raw * (1.0 - over);
 }
 
-uint64_t bus_write_bytes(const struct bus_params *p, uint64_t len)
+uint64_t eel_bus_write_bytes(const struct eel_bus *p, uint64_t len)
 {
-	if (p->kind == BUS_COHERENT)
-		return div_up(len, BUS_LINE) * BUS_LINE;
-	return div_up(len, p->mps) * BUS_TLP_MWR + len;
+	if (p->kind == EEL_BUS_COHERENT)
+		return div_up(len, EEL_BUS_LINE) * EEL_BUS_LINE;
+	return div_up(len, p->mps) * EEL_BUS_TLP_MWR + len;
 }
 
-uint64_t bus_read_req_bytes(const struct bus_params *p, uint64_t len)
+uint64_t eel_bus_read_req_bytes(const struct eel_bus *p, uint64_t len)
 {
-	if (p->kind == BUS_COHERENT)
+	if (p->kind == EEL_BUS_COHERENT)
 		return 0; /* a line request is a message, not counted as data on the link */
-	return div_up(len, p->mrrs) * BUS_TLP_MRD;
+	return div_up(len, p->mrrs) * EEL_BUS_TLP_MRD;
 }
 
-uint64_t bus_read_cpl_bytes(const struct bus_params *p, uint64_t len)
+uint64_t eel_bus_read_cpl_bytes(const struct eel_bus *p, uint64_t len)
 {
-	if (p->kind == BUS_COHERENT)
-		return div_up(len, BUS_LINE) * BUS_LINE;
-	return div_up(len, p->rcb_chunks ? p->rcb : p->mps) * BUS_TLP_CPLD + len;
+	if (p->kind == EEL_BUS_COHERENT)
+		return div_up(len, EEL_BUS_LINE) * EEL_BUS_LINE;
+	return div_up(len, p->rcb_chunks ? p->rcb : p->mps) * EEL_BUS_TLP_CPLD + len;
 }
 
-double bus_ser_ns(const struct bus_params *p, uint64_t bytes)
+double eel_bus_ser_ns(const struct eel_bus *p, uint64_t bytes)
 {
-	double gbps = bus_tlp_gbps(p);
+	double gbps = eel_bus_tlp_gbps(p);
 
 	return gbps > 0 ? (double)bytes * 8.0 / gbps : 0.0;
 }
 
-double bus_write_issue_ns(const struct bus_params *p, uint64_t len)
+double eel_bus_write_issue_ns(const struct eel_bus *p, uint64_t len)
 {
-	if (p->kind == BUS_NONE)
+	if (p->kind == EEL_BUS_NONE)
 		return 0;
-	return bus_ser_ns(p, bus_write_bytes(p, len));
+	return eel_bus_ser_ns(p, eel_bus_write_bytes(p, len));
 }
 
-double bus_write_ns(const struct bus_params *p, uint64_t len)
+double eel_bus_write_ns(const struct eel_bus *p, uint64_t len)
 {
-	if (p->kind == BUS_NONE)
+	if (p->kind == EEL_BUS_NONE)
 		return 0;
-	return p->posted_ns + p->numa_ns + bus_write_issue_ns(p, len);
+	return p->posted_ns + p->numa_ns + eel_bus_write_issue_ns(p, len);
 }
 
 /* The first request's serialisation (later requests go out while earlier
  * completions come back), every completion's, and the completer's memory
  * reads in series. */
-double bus_read_ns(const struct bus_params *p, uint64_t len)
+double eel_bus_read_ns(const struct eel_bus *p, uint64_t len)
 {
-	uint64_t req = p->kind == BUS_PCIE ? BUS_TLP_MRD : 0;
+	uint64_t req = p->kind == EEL_BUS_PCIE ? EEL_BUS_TLP_MRD : 0;
 
-	if (p->kind == BUS_NONE)
+	if (p->kind == EEL_BUS_NONE)
 		return 0;
-	return p->read_rtt_ns + p->numa_ns + p->cold_ns + bus_ser_ns(p, req) +
-	       bus_ser_ns(p, bus_read_cpl_bytes(p, len)) + (double)div_up(len, BUS_LINE) * p->line_ns;
+	return p->read_rtt_ns + p->numa_ns + p->cold_ns + eel_bus_ser_ns(p, req) +
+	       eel_bus_ser_ns(p, eel_bus_read_cpl_bytes(p, len)) + (double)div_up(len, EEL_BUS_LINE) * p->line_ns;
 }
 
 /* pcie-bench model/mem_bw.py write(): data over data plus headers. */
-double bus_write_gbps(const struct bus_params *p, uint64_t len)
+double eel_bus_write_gbps(const struct eel_bus *p, uint64_t len)
 {
-	uint64_t raw = bus_write_bytes(p, len);
+	uint64_t raw = eel_bus_write_bytes(p, len);
 
-	return raw ? bus_tlp_gbps(p) * (double)len / (double)raw : 0;
+	return raw ? eel_bus_tlp_gbps(p) * (double)len / (double)raw : 0;
 }
 
 /* pcie-bench model/mem_bw.py read(): as many reads as the completions'
  * direction carries, unless their requests fill the other direction first. */
-double bus_read_gbps(const struct bus_params *p, uint64_t len)
+double eel_bus_read_gbps(const struct eel_bus *p, uint64_t len)
 {
-	double avail = bus_tlp_gbps(p);
-	double rx = (double)bus_read_cpl_bytes(p, len), tx = (double)bus_read_req_bytes(p, len);
+	double avail = eel_bus_tlp_gbps(p);
+	double rx = (double)eel_bus_read_cpl_bytes(p, len), tx = (double)eel_bus_read_req_bytes(p, len);
 	double per_ns;
 
 	if (rx <= 0)
@@ -147,12 +147,12 @@ double bus_read_gbps(const struct bus_params *p, uint64_t len)
 	return per_ns * (double)len;
 }
 
-uint32_t bus_iotlb_misses(struct bus_iotlb *t, const struct bus_params *p, uint64_t addr, uint64_t len)
+uint32_t eel_bus_iotlb_misses(struct eel_bus_iotlb *t, const struct eel_bus *p, uint64_t addr, uint64_t len)
 {
-	uint32_t cap = p->iotlb_entries < BUS_IOTLB_MAX ? p->iotlb_entries : BUS_IOTLB_MAX, misses = 0;
-	uint64_t first = addr / BUS_PAGE, last = (addr + (len ? len : 1) - 1) / BUS_PAGE;
+	uint32_t cap = p->iotlb_entries < EEL_BUS_IOTLB_MAX ? p->iotlb_entries : EEL_BUS_IOTLB_MAX, misses = 0;
+	uint64_t first = addr / EEL_BUS_PAGE, last = (addr + (len ? len : 1) - 1) / EEL_BUS_PAGE;
 
-	if (!cap || p->kind == BUS_NONE)
+	if (!cap || p->kind == EEL_BUS_NONE)
 		return 0;
 	for (uint64_t pg = first; pg <= last; pg++) {
 		uint32_t i, lru = 0;

@@ -4,7 +4,7 @@
  * - pcie-gen3x8: calibrated to pcie-bench's NFP-6000 in a Broadwell host
  *   (Neugebauer et al. 2018, sequential warm DMA reads:
  *   541 ns at 8 B, 546 at 64, 701 at 512, 1129 at 2048; data/pcie_bench.csv).
- *   read_rtt_ns and line_ns are the least-squares fit of bus_read_ns to those
+ *   read_rtt_ns and line_ns are the least-squares fit of eel_bus_read_ns to those
  *   four (each within 3%); posted_ns is half the round trip, as the issue
  *   says a posted write costs. MPS 256, MRRS 512, RCB 64: the paper's setup.
  * - pcie-gen4x16 .. gen6x16: the same host and NIC on a faster, wider link:
@@ -41,33 +41,33 @@ struct param {
 	int pow2;        /* a power of two (lanes, sizes) */
 };
 
-#define D(k, lo, hi) { #k, offsetof(struct bus_params, k), 0, lo, hi, 0 }
-#define U(k, lo, hi, p2) { #k, offsetof(struct bus_params, k), 1, lo, hi, p2 }
+#define D(k, lo, hi) { #k, offsetof(struct eel_bus, k), 0, lo, hi, 0 }
+#define U(k, lo, hi, p2) { #k, offsetof(struct eel_bus, k), 1, lo, hi, p2 }
 
 static const struct param params[] = {
 	D(read_rtt_ns, 0, 1e7), D(posted_ns, 0, 1e7), D(gts, 0.1, 1024), U(lanes, 1, 32, 1),
 	U(mps, 128, 4096, 1), U(mrrs, 128, 4096, 1), U(rcb, 64, 512, 1), U(rcb_chunks, 0, 1, 0),
-	D(line_ns, 0, 1e6), D(link_gbs, 0.01, 1e4), D(iommu_miss_ns, 0, 1e7), U(iotlb_entries, 0, BUS_IOTLB_MAX, 0),
+	D(line_ns, 0, 1e6), D(link_gbs, 0.01, 1e4), D(iommu_miss_ns, 0, 1e7), U(iotlb_entries, 0, EEL_BUS_IOTLB_MAX, 0),
 	D(numa_ns, 0, 1e7), D(cold_ns, 0, 1e7),
 };
 
-#define PCIE(nm, g, l) { .name = nm, .kind = BUS_PCIE, .read_rtt_ns = 530.0, .posted_ns = 265.0, .gts = g, \
+#define PCIE(nm, g, l) { .name = nm, .kind = EEL_BUS_PCIE, .read_rtt_ns = 530.0, .posted_ns = 265.0, .gts = g, \
 			 .lanes = l, .mps = 256, .mrrs = 512, .rcb = 64, .line_ns = 9.2 }
 
-static const struct bus_params presets[] = {
-	{ .name = "none", .kind = BUS_NONE, .gts = 8, .lanes = 8, .mps = 256, .mrrs = 512, .rcb = 64 },
+static const struct eel_bus presets[] = {
+	{ .name = "none", .kind = EEL_BUS_NONE, .gts = 8, .lanes = 8, .mps = 256, .mrrs = 512, .rcb = 64 },
 	PCIE("pcie-gen3x8", 8.0, 8),
 	PCIE("pcie-gen4x16", 16.0, 16),
 	PCIE("pcie-gen5x16", 32.0, 16),
 	PCIE("pcie-gen6x16", 64.0, 16),
-	{ .name = "membus", .kind = BUS_COHERENT, .read_rtt_ns = 200.0, .posted_ns = 100.0, .link_gbs = 25.6,
+	{ .name = "membus", .kind = EEL_BUS_COHERENT, .read_rtt_ns = 200.0, .posted_ns = 100.0, .link_gbs = 25.6,
 	  .gts = 8, .lanes = 8, .mps = 256, .mrrs = 512, .rcb = 64 },
-	{ .name = "cxl", .kind = BUS_COHERENT, .read_rtt_ns = 250.0, .posted_ns = 125.0,
+	{ .name = "cxl", .kind = EEL_BUS_COHERENT, .read_rtt_ns = 250.0, .posted_ns = 125.0,
 	  .link_gbs = 32.0 * 16 / 8 * 128.0 / 130.0 * 64.0 / 68.0, .gts = 32, .lanes = 16, .mps = 256, .mrrs = 512,
 	  .rcb = 64 },
 };
 
-int bus_preset(const char *name, struct bus_params *p)
+int eel_bus_preset(const char *name, struct eel_bus *p)
 {
 	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
 		if (!strcmp(presets[i].name, name)) {
@@ -75,7 +75,7 @@ int bus_preset(const char *name, struct bus_params *p)
 			return 0;
 		}
 	return eel_err(-EINVAL, "unknown bus '%s': give one of %s, or a preset file (bus=./my.bus)", name,
-		       BUS_PRESETS);
+		       EEL_BUS_PRESETS);
 }
 
 static int is_pow2(uint64_t v)
@@ -83,16 +83,16 @@ static int is_pow2(uint64_t v)
 	return v && !(v & (v - 1));
 }
 
-int bus_set(struct bus_params *p, const char *key, const char *val, const char *where)
+int bus_set(struct eel_bus *p, const char *key, const char *val, const char *where)
 {
 	char *end;
 	double x;
 
 	if (!strcmp(key, "kind")) {
 		if (!strcmp(val, "pcie"))
-			p->kind = BUS_PCIE;
+			p->kind = EEL_BUS_PCIE;
 		else if (!strcmp(val, "coherent"))
-			p->kind = BUS_COHERENT;
+			p->kind = EEL_BUS_COHERENT;
 		else
 			return eel_err(-EINVAL, "%s: kind=%s: give pcie or coherent", where, val);
 		return 0;
@@ -136,7 +136,7 @@ static char *trim(char *s)
 	return s;
 }
 
-int bus_load_file(const char *path, struct bus_params *p)
+int bus_load_file(const char *path, struct eel_bus *p)
 {
 	FILE *f = fopen(path, "r");
 	char line[256], where[200];
@@ -145,7 +145,7 @@ int bus_load_file(const char *path, struct bus_params *p)
 	if (!f)
 		return eel_err(-errno, "bus preset file %s: %s: give the path of a file of key = value lines", path,
 			       strerror(errno));
-	bus_preset("none", p);
+	eel_bus_preset("none", p);
 	while (!rc && fgets(line, sizeof(line), f)) {
 		char *s, *eq, *key, *val;
 
@@ -172,8 +172,8 @@ int bus_load_file(const char *path, struct bus_params *p)
 				rc = eel_err(-EINVAL, "%s: bus = %s after other parameters: put it first", where, val);
 				break;
 			}
-			if ((rc = bus_preset(val, p)))
-				rc = eel_err(rc, "%s: unknown bus '%s': give one of %s", where, val, BUS_PRESETS);
+			if ((rc = eel_bus_preset(val, p)))
+				rc = eel_err(rc, "%s: unknown bus '%s': give one of %s", where, val, EEL_BUS_PRESETS);
 		} else {
 			rc = bus_set(p, key, val, where);
 			params_seen = 1;
@@ -185,7 +185,7 @@ int bus_load_file(const char *path, struct bus_params *p)
 	return rc;
 }
 
-int bus_from_uri(struct eel_uri *u, struct bus_params *p)
+int bus_from_uri(struct eel_uri *u, struct eel_bus *p)
 {
 	const char *name = eel_uri_str(u, "bus");
 	char where[300];
@@ -193,7 +193,7 @@ int bus_from_uri(struct eel_uri *u, struct bus_params *p)
 
 	if (!name || !*name)
 		name = "none";
-	if ((rc = strchr(name, '/') ? bus_load_file(name, p) : bus_preset(name, p)))
+	if ((rc = strchr(name, '/') ? bus_load_file(name, p) : eel_bus_preset(name, p)))
 		return rc;
 	snprintf(where, sizeof(where), "%s", u->text);
 	for (int i = 0; i < u->nopt; i++) {
@@ -208,13 +208,13 @@ int bus_from_uri(struct eel_uri *u, struct bus_params *p)
 		if ((rc = bus_set(p, o->key, o->val, where)))
 			return rc;
 	}
-	if (any && p->kind == BUS_NONE)
+	if (any && p->kind == EEL_BUS_NONE)
 		return eel_err(-EINVAL, "%s: bus parameters without a bus: add bus=pcie-gen3x8 (or %s)", u->text,
-			       BUS_PRESETS);
+			       EEL_BUS_PRESETS);
 	return 0;
 }
 
-const char *bus_param(const struct bus_params *p, int i, double *v)
+const char *eel_bus_param(const struct eel_bus *p, int i, double *v)
 {
 	const struct param *q;
 
@@ -226,14 +226,26 @@ const char *bus_param(const struct bus_params *p, int i, double *v)
 	return q->key;
 }
 
-void bus_describe(const struct bus_params *p, char *out, unsigned n)
+int eel_bus_from_text(const char *uri, struct eel_bus *p)
 {
-	if (p->kind == BUS_NONE)
+	struct eel_uri u;
+	int rc;
+
+	if ((rc = eel_uri_parse(uri, &u)) || (rc = bus_from_uri(&u, p))) {
+		eel_bus_preset("none", p);
+		return rc;
+	}
+	return 0;
+}
+
+void eel_bus_describe(const struct eel_bus *p, char *out, unsigned n)
+{
+	if (p->kind == EEL_BUS_NONE)
 		snprintf(out, n, "no bus");
-	else if (p->kind == BUS_PCIE)
+	else if (p->kind == EEL_BUS_PCIE)
 		snprintf(out, n, "model bus %s: PCIe %g GT/s x%u, MPS %u, MRRS %u, read %.0f ns, write %.0f ns",
-			 p->name, p->gts, p->lanes, p->mps, p->mrrs, bus_read_ns(p, 64), bus_write_ns(p, 8));
+			 p->name, p->gts, p->lanes, p->mps, p->mrrs, eel_bus_read_ns(p, 64), eel_bus_write_ns(p, 8));
 	else
 		snprintf(out, n, "model bus %s: coherent %.1f GB/s, read %.0f ns, write %.0f ns", p->name,
-			 p->link_gbs, bus_read_ns(p, 64), bus_write_ns(p, 8));
+			 p->link_gbs, eel_bus_read_ns(p, 64), eel_bus_write_ns(p, 8));
 }

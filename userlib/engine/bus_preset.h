@@ -9,28 +9,20 @@
 #define EEL_USERLIB_BUS_PRESET_H
 
 #include "userlib/core/uri.h"
-#include "userlib/engine/bus_model.h"
+#include <eel/bus.h>
 
 /* The URI options the bus takes (bus= and every parameter). */
 #define BUS_OPTIONS "bus kind read_rtt_ns posted_ns gts lanes mps mrrs rcb rcb_chunks line_ns link_gbs " \
 		    "iommu_miss_ns iotlb_entries numa_ns cold_ns"
-#define BUS_PRESETS "none, pcie-gen3x8, pcie-gen4x16, pcie-gen5x16, pcie-gen6x16, membus, cxl"
-
-/* The preset `name` into *p; -EINVAL (message set) when there is none. */
-int bus_preset(const char *name, struct bus_params *p);
 /* One parameter by its name from text, over *p; -EINVAL with the message
  * (naming `where`: the file and line, or the URI) when the key is unknown or
  * the value is not a number the parameter takes. */
-int bus_set(struct bus_params *p, const char *key, const char *val, const char *where);
+int bus_set(struct eel_bus *p, const char *key, const char *val, const char *where);
 /* A preset file: `key = value` lines, `#` comments; `bus = <preset>` first
  * (optional) gives the base, the rest override it. */
-int bus_load_file(const char *path, struct bus_params *p);
+int bus_load_file(const char *path, struct eel_bus *p);
 /* The bus a URI asks for: bus= (a preset or a file, default none), then any
  * parameter given as an option. Marks those options used. */
-int bus_from_uri(struct eel_uri *u, struct bus_params *p);
-/* The i-th numeric parameter's name, its value in *v; NULL past the last. */
-const char *bus_param(const struct bus_params *p, int i, double *v);
-/* One line describing the bus, for the NIC's attach text and the table. */
-void bus_describe(const struct bus_params *p, char *out, unsigned n);
+int bus_from_uri(struct eel_uri *u, struct eel_bus *p);
 
 #endif

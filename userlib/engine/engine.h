@@ -89,8 +89,8 @@ struct engine {
 	struct wire_faults_opts fo;
 
 	/* the bus model (bus_model.h, engine_bus.c): none unless bus= */
-	struct bus_params bus;
-	struct bus_iotlb iotlb;
+	struct eel_bus bus;
+	struct eel_bus_iotlb iotlb;
 	int bus_on;
 	double bus_cyc_per_ns;
 	uint64_t bus_land;          /* cycles: the NIC's last posted write reaches host memory */

@@ -7,14 +7,14 @@
  * al., SIGCOMM 2018, section 4, and Culler et al. 1996's NI on the memory bus):
  * - a non-posted read (descriptor fetch, payload read, a memory-region entry,
  *   an E-register load's answer): the NIC waits for its completions, the
- *   whole bus_read_ns, before it uses the data;
+ *   whole eel_bus_read_ns, before it uses the data;
  * - a posted write (payload, completion, status): the NIC waits only while
- *   its TLPs leave (bus_write_issue_ns) and goes on; the data reaches host
+ *   its TLPs leave (eel_bus_write_issue_ns) and goes on; the data reaches host
  *   memory posted_ns later, in order. Whoever looks for it waits out what is
  *   left of the flight when it sees it: the host's wait for a put, its poll
  *   of the completion queue, its quiet (engine_bus_observe);
  * - the doorbell, the host's posted write (MMIO) to the NIC: the host's store
- *   retires at once, the NIC sees it bus_write_ns later (engine_bus_doorbell,
+ *   retires at once, the NIC sees it eel_bus_write_ns later (engine_bus_doorbell,
  *   engine_bus_doorbell_seen). An E-register store carries its operands in
  *   that write (one write-combined TLP of the register's 32 bytes);
  * - the host's MMIO read of an E-register's answer: a read round trip.
@@ -42,7 +42,7 @@ static uint64_t memo(struct engine *e, int kind, uint32_t len)
 			return m[i].cyc;
 	m = &m[e->bus_memo_next[kind]++ % ENGINE_BUS_MEMO];
 	m->len = len;
-	m->cyc = cycles(e, kind == ENGINE_BUS_READ ? bus_read_ns(&e->bus, len) : bus_write_issue_ns(&e->bus, len));
+	m->cyc = cycles(e, kind == ENGINE_BUS_READ ? eel_bus_read_ns(&e->bus, len) : eel_bus_write_issue_ns(&e->bus, len));
 	m->valid = 1;
 	return m->cyc;
 }
@@ -83,12 +83,12 @@ const char *const engine_bus_counter_names[ENGINE_BUS_CNTS] = {
 
 void engine_bus_setup(struct engine *e)
 {
-	e->bus_on = e->bus.kind != BUS_NONE;
+	e->bus_on = e->bus.kind != EEL_BUS_NONE;
 	e->bus_cyc_per_ns = eel_clock()->hz / 1e9;
 	e->bus_land = e->bus_db_land = 0;
 	e->bus_flight_cyc = cycles(e, e->bus.posted_ns + e->bus.numa_ns);
-	e->bus_db_cyc[0] = cycles(e, bus_write_ns(&e->bus, 8));
-	e->bus_db_cyc[1] = cycles(e, bus_write_ns(&e->bus, 32));
+	e->bus_db_cyc[0] = cycles(e, eel_bus_write_ns(&e->bus, 8));
+	e->bus_db_cyc[1] = cycles(e, eel_bus_write_ns(&e->bus, 32));
 	e->bus_stamp_cyc = eel_clock()->stamp_cycles;
 	if (e->bus_on)
 		e->bus_bk_cyc = bookkeeping(e);
@@ -99,7 +99,7 @@ static uint64_t iommu_cyc(struct engine *e, uint64_t bus, uint32_t len)
 {
 	if (!e->bus.iotlb_entries)
 		return 0;
-	return cycles(e, e->bus.iommu_miss_ns * bus_iotlb_misses(&e->iotlb, &e->bus, bus, len));
+	return cycles(e, e->bus.iommu_miss_ns * eel_bus_iotlb_misses(&e->iotlb, &e->bus, bus, len));
 }
 
 void engine_bus_read(struct engine *e, uint64_t bus, uint32_t len)

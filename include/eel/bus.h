@@ -1,9 +1,11 @@
-/* userlib/engine/bus_model.h — the arithmetic of a host bus: what one DMA read,
+/* include/eel/bus.h — the arithmetic of a host bus: what one DMA read,
  * one posted write or one doorbell costs a NIC on a PCIe link or on a
  * coherent link (the memory bus, CXL.cache), and the bandwidth a stream of
  * them gets. Pure functions of the parameters: no libc, no libm, no clock
- * (freestanding-friendly); the engine's HAL (engine_hal.c) spins what they
- * say, bus_preset.c fills the parameters in.
+ * (freestanding-friendly: userlib/engine/bus_model.c); the engine's HAL
+ * (userlib/engine/engine_bus.c) spins what they say; the presets, preset
+ * files and URI options that fill the parameters in are at the end
+ * (userlib/engine/bus_preset.c).
  *
  * The PCIe side follows the model of Neugebauer et al., "Understanding PCIe
  * performance for end host networking", SIGCOMM 2018, section 3: a TLP
@@ -22,28 +24,28 @@
  * from memory in series; a posted write costs its serialisation (the NIC's
  * time) and a one-way flight (posted_ns) before the host can see it.
  */
-#ifndef EEL_USERLIB_BUS_MODEL_H
-#define EEL_USERLIB_BUS_MODEL_H
+#ifndef EEL_BUS_H
+#define EEL_BUS_H
 
 #include <stdint.h>
 
-#define BUS_LINE 64u           /* a cache line: the unit of a coherent link and of line_ns */
-#define BUS_TLP_MWR 24u        /* MWr, 64-bit address: 8 framing + DLLP, 4 TLP, 12 address (pcie-bench) */
-#define BUS_TLP_MRD 24u        /* MRd, likewise */
-#define BUS_TLP_CPLD 20u       /* CplD: 8 framing + DLLP, 4 TLP, 8 completion */
-#define BUS_DLLP 8u            /* an ACK or an UpdateFC DLLP on the link */
-#define BUS_IOTLB_MAX 256u
-#define BUS_PAGE 4096u
+#define EEL_BUS_LINE 64u           /* a cache line: the unit of a coherent link and of line_ns */
+#define EEL_BUS_TLP_MWR 24u        /* MWr, 64-bit address: 8 framing + DLLP, 4 TLP, 12 address (pcie-bench) */
+#define EEL_BUS_TLP_MRD 24u        /* MRd, likewise */
+#define EEL_BUS_TLP_CPLD 20u       /* CplD: 8 framing + DLLP, 4 TLP, 8 completion */
+#define EEL_BUS_DLLP 8u            /* an ACK or an UpdateFC DLLP on the link */
+#define EEL_BUS_IOTLB_MAX 256u
+#define EEL_BUS_PAGE 4096u
 
-enum bus_kind {
-	BUS_NONE = 0,      /* no bus: today's software NIC (the default) */
-	BUS_PCIE = 1,      /* TLPs on a PCIe link */
-	BUS_COHERENT = 2,  /* whole cache lines on a coherent link (memory bus, CXL.cache) */
+enum eel_bus_kind {
+	EEL_BUS_NONE = 0,      /* no bus: today's software NIC (the default) */
+	EEL_BUS_PCIE = 1,      /* TLPs on a PCIe link */
+	EEL_BUS_COHERENT = 2,  /* whole cache lines on a coherent link (memory bus, CXL.cache) */
 };
 
-struct bus_params {
+struct eel_bus {
 	char name[48];          /* the preset's name, or the preset file's */
-	uint32_t kind;          /* enum bus_kind */
+	uint32_t kind;          /* enum eel_bus_kind */
 	double read_rtt_ns;     /* a non-posted read's fixed round trip */
 	double posted_ns;       /* a posted write's one-way flight to host memory */
 	double gts;             /* PCIe: GT/s per lane */
@@ -61,36 +63,50 @@ struct bus_params {
 };
 
 /* The IOTLB: the last iotlb_entries pages translated, least recently used out. */
-struct bus_iotlb {
-	uint64_t page[BUS_IOTLB_MAX];
-	uint64_t used[BUS_IOTLB_MAX];
+struct eel_bus_iotlb {
+	uint64_t page[EEL_BUS_IOTLB_MAX];
+	uint64_t used[EEL_BUS_IOTLB_MAX];
 	uint64_t tick;
 	uint32_t n;
 };
 
 /* Gb/s of the lanes after the line code; of the TLP layer after DLLPs and SKPs. */
-double bus_raw_gbps(const struct bus_params *p);
-double bus_tlp_gbps(const struct bus_params *p);
+double eel_bus_raw_gbps(const struct eel_bus *p);
+double eel_bus_tlp_gbps(const struct eel_bus *p);
 /* Bytes on the link for one transfer of len bytes: a posted write's TLPs; a
  * read's requests (to the host) and its completions (to the NIC). */
-uint64_t bus_write_bytes(const struct bus_params *p, uint64_t len);
-uint64_t bus_read_req_bytes(const struct bus_params *p, uint64_t len);
-uint64_t bus_read_cpl_bytes(const struct bus_params *p, uint64_t len);
+uint64_t eel_bus_write_bytes(const struct eel_bus *p, uint64_t len);
+uint64_t eel_bus_read_req_bytes(const struct eel_bus *p, uint64_t len);
+uint64_t eel_bus_read_cpl_bytes(const struct eel_bus *p, uint64_t len);
 /* ns to put `bytes` on the link at its usable bandwidth. */
-double bus_ser_ns(const struct bus_params *p, uint64_t bytes);
+double eel_bus_ser_ns(const struct eel_bus *p, uint64_t bytes);
 /* A posted write of len bytes: the issuer's time (its TLPs leaving), and the
  * whole of it until the host can see the data (issue + flight + numa). */
-double bus_write_issue_ns(const struct bus_params *p, uint64_t len);
-double bus_write_ns(const struct bus_params *p, uint64_t len);
+double eel_bus_write_issue_ns(const struct eel_bus *p, uint64_t len);
+double eel_bus_write_ns(const struct eel_bus *p, uint64_t len);
 /* A non-posted read of len bytes, until the last byte is at the reader. */
-double bus_read_ns(const struct bus_params *p, uint64_t len);
+double eel_bus_read_ns(const struct eel_bus *p, uint64_t len);
 /* Effective bandwidth, Gb/s of data, of a stream of len-byte writes or reads
  * (pcie-bench mem_bw.write / read: a read is bound by its completions or,
  * when requests are the larger share, by its requests in the other direction). */
-double bus_write_gbps(const struct bus_params *p, uint64_t len);
-double bus_read_gbps(const struct bus_params *p, uint64_t len);
+double eel_bus_write_gbps(const struct eel_bus *p, uint64_t len);
+double eel_bus_read_gbps(const struct eel_bus *p, uint64_t len);
 
 /* IOTLB misses of an access of len bytes at bus address addr (updating it). */
-uint32_t bus_iotlb_misses(struct bus_iotlb *t, const struct bus_params *p, uint64_t addr, uint64_t len);
+uint32_t eel_bus_iotlb_misses(struct eel_bus_iotlb *t, const struct eel_bus *p, uint64_t addr, uint64_t len);
+
+/* ---- buses by name (userlib/engine/bus_preset.c; these use libc) ---- */
+#define EEL_BUS_PRESETS "none, pcie-gen3x8, pcie-gen4x16, pcie-gen5x16, pcie-gen6x16, membus, cxl"
+
+/* The preset `name` into *p; -EINVAL (eel_errmsg says why) when there is none. */
+int eel_bus_preset(const char *name, struct eel_bus *p);
+/* The bus a device URI asks for (bus=, a preset or a preset file, default
+ * none, and any bus parameter given as an option); -EINVAL (eel_errmsg)
+ * when the URI or the bus is bad, *p then none. */
+int eel_bus_from_text(const char *uri, struct eel_bus *p);
+/* The i-th numeric parameter's name, its value in *v; NULL past the last. */
+const char *eel_bus_param(const struct eel_bus *p, int i, double *v);
+/* One line describing the bus, for the NIC's attach text and the table. */
+void eel_bus_describe(const struct eel_bus *p, char *out, unsigned n);
 
 #endif
