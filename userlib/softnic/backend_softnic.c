@@ -92,8 +92,13 @@ static int sn_open(struct eel_dev *dev, struct eel_uri *u)
 	snprintf(c->name, sizeof(c->name), "softnic:%s", e->mode == ENGINE_THREAD ? "thread" : "inline");
 	engine_caps(e, c);
 	c->flags |= EEL_CAP_NIC_CLOCK | EEL_CAP_SHARED_CLOCK;
-	snprintf(c->doorbell, sizeof(c->doorbell), "store to the BAR page (shared memory, no bus)");
-	snprintf(c->attach, sizeof(c->attach), "software NIC in host memory (no bus)");
+	if (e->bus_on) {
+		snprintf(c->doorbell, sizeof(c->doorbell), "store to the BAR page, a posted write on the model bus");
+		snprintf(c->attach, sizeof(c->attach), "software NIC on model bus %.30s", e->bus.name);
+	} else {
+		snprintf(c->doorbell, sizeof(c->doorbell), "store to the BAR page (shared memory, no bus)");
+		snprintf(c->attach, sizeof(c->attach), "software NIC in host memory (no bus)");
+	}
 	snprintf(c->clock, sizeof(c->clock), "host %s (the firmware's clock)", eel_clock()->source);
 	return 0;
 fail:
