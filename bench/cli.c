@@ -27,7 +27,8 @@ static const char usage_text[] =
 "      --bus-data FILE   the figures for busmodel (default data/pcie_bench.csv)\n"
 "      --bus LIST        run the tests once per bus and print them side by side:\n"
 "                        presets none, pcie-gen3x8, pcie-gen4x16, pcie-gen5x16,\n"
-"                        pcie-gen6x16, membus, cxl, or preset files (a path with /)\n"
+"                        pcie-gen6x16, membus, cxl, or preset files (a path with /);\n"
+"                        the tests default to pingpong,flood,overlap,signature\n"
 "      --pair            both ends on this machine, forked (the default for softnic)\n"
 "      --server          wait for a client (the default without a host, but for softnic)\n"
 "  -p, --port N          TCP port of the out-of-band channel (default 18600)\n"
@@ -343,6 +344,11 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		c->pair = 1;
 	else if (!c->host && !c->pair)
 		c->server = 1;
+	/* --bus: by default the tests whose figures the side-by-side table has
+	 * (EEL and the breakdown, g and G, o_s and o_r, L), not bulk, decompose
+	 * or limit: five buses in about a minute here */
+	if (c->nbus && !c->tests_given)
+		p->tests = T_PINGPONG | T_FLOOD | T_OVERLAP | T_SIGNATURE;
 	if (c->nbus && !c->pair)
 		bad("%s", "--bus runs both ends here, each end's NIC on each bus in turn",
 		    "use the software NIC with both ends on this machine (--pair, the default for softnic)");
