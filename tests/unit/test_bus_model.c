@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "check.h"
 #include "userlib/core/dev.h"
 #include "userlib/engine/bus_preset.h"
@@ -207,8 +208,28 @@ static void test_file(void)
 	CHECK(bus_load_file(path, &p) == -ENOENT, "a missing file: %s", eel_errmsg());
 }
 
+/* The ping-pong put's path (bench/bus_runs.c): doorbell 265 + 32 B, the
+ * descriptor's read (64 B), the ACK's and the payload's 8-byte TLPs, and the
+ * status write's whole flight: 269.42 + 554.13 + 4.42 + 4.42 + 269.42. */
+static void test_path(void)
+{
+	struct eel_bus p = preset("pcie-gen3x8");
+	struct bus_path t;
+
+	bus_path(&p, &t);
+	CHECK_EQ_D(t.doorbell_ns, 269.42, 0.01);
+	CHECK_EQ_D(t.descriptor_ns, 554.13, 0.01);
+	CHECK_EQ_D(t.ack_status_ns + t.payload_issue_ns, 2 * 4.42, 0.01);
+	CHECK_EQ_D(t.payload_seen_ns, 269.42, 0.01);
+	CHECK_EQ_D(t.sum_ns, 1101.82, 0.05);
+	p = preset("none");
+	bus_path(&p, &t);
+	CHECK_EQ_D(t.sum_ns, 0, 0);
+}
+
 int main(void)
 {
+	test_path();
 	test_rates();
 	test_tlps();
 	test_bandwidth();
