@@ -28,7 +28,8 @@ static const char usage_text[] =
 "      --bus LIST        run the tests once per bus and print them side by side:\n"
 "                        presets none, pcie-gen3x8, pcie-gen4x16, pcie-gen5x16,\n"
 "                        pcie-gen6x16, membus, cxl, or preset files (a path with /);\n"
-"                        the tests default to pingpong,flood,overlap,signature\n"
+"                        the tests default to pingpong,flood,overlap,signature,\n"
+"                        --runs to 5 and --flood-msgs to 2000\n"
 "      --pair            both ends on this machine, forked (the default for softnic)\n"
 "      --server          wait for a client (the default without a host, but for softnic)\n"
 "  -p, --port N          TCP port of the out-of-band channel (default 18600)\n"
@@ -245,7 +246,7 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 	};
 	struct plan *p = &c->plan;
-	int o, flood_runs = 0;
+	int o, flood_runs = 0, runs_given = 0, fmsgs_given = 0;
 	int64_t stamp_every = -1; /* not given */
 
 	memset(c, 0, sizeof(*c));
@@ -281,11 +282,12 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		case O_SERVER: c->server = 1; break;
 		case 'p': c->port = (uint16_t)number("--port", optarg, 1, 65535); break;
 		case 'n': p->iters = (uint32_t)number("--iters", optarg, 1, 100000000); break;
-		case 'r': p->runs = (uint32_t)number("--runs", optarg, 1, MAX_RUNS / 2); break;
+		case 'r': p->runs = (uint32_t)number("--runs", optarg, 1, MAX_RUNS / 2); runs_given = 1; break;
 		case O_WARMUP: p->warmup = (uint32_t)number("--warmup", optarg, 0, 100000000); break;
 		case O_SIZES: p->nsizes = list("--sizes", optarg, p->sizes, MAX_SIZES, 8, 1u << 30, 1); break;
 		case O_DEPTHS: p->ndepths = list("--depths", optarg, p->depths, MAX_DEPTHS, 1, 4096, 0); break;
-		case O_FMSGS: p->flood_msgs = (uint32_t)number("--flood-msgs", optarg, 2, 100000000); break;
+		case O_FMSGS: p->flood_msgs = (uint32_t)number("--flood-msgs", optarg, 2, 100000000); fmsgs_given = 1;
+			break;
 		case O_FBYTES: p->flood_bytes = (uint32_t)number("--flood-bytes", optarg, 8, 1u << 31); break;
 		case O_FRUNS: flood_runs = (int)number("--flood-runs", optarg, 1, MAX_RUNS); break;
 		case O_FMEM:
@@ -327,6 +329,13 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		c->host = argv[optind++];
 	if (optind < argc)
 		bad("unexpected argument '%s'", argv[optind], "eel-bench takes at most one host");
+	/* --bus: every put pays its descriptor's read round trip (~0.5 us on
+	 * PCIe), and the flood's 10 runs of 10,000 puts per point took two of the
+	 * three minutes a bus took here: 5 runs of 2,000 unless asked */
+	if (c->nbus && !runs_given)
+		p->runs = 5;
+	if (c->nbus && !fmsgs_given)
+		p->flood_msgs = 2000;
 	p->flood_runs = flood_runs ? (uint32_t)flood_runs : p->runs;
 	/* A burst of EEL_STAMP_BURST puts in 512 keeps the stamps' cost near 1%
 	 * of EEL here; short runs stamp more often, so that the breakdown still
@@ -346,7 +355,7 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		c->server = 1;
 	/* --bus: by default the tests whose figures the side-by-side table has
 	 * (EEL and the breakdown, g and G, o_s and o_r, L), not bulk, decompose
-	 * or limit: five buses in about a minute here */
+	 * or limit (bulk's megabyte puts take minutes on a bus) */
 	if (c->nbus && !c->tests_given)
 		p->tests = T_PINGPONG | T_FLOOD | T_OVERLAP | T_SIGNATURE;
 	if (c->nbus && !c->pair)
