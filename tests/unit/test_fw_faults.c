@@ -78,7 +78,10 @@ static void delivered(struct world *w, uint32_t n, const char *what)
 }
 
 /* The first of three is lost: the second arrives out of order, the receiver
- * NAKs once, the sender goes back — no timer needed. */
+ * NAKs, the sender goes back — no timer needed. The third, past the same
+ * gap, NAKs again (in case the first NAK was lost); that NAK came from a
+ * transmission older than the resend, so the sender ignores it. After the
+ * resends the last PSN goes once more (the probe), a duplicate. */
 static void test_drop_nak(void)
 {
 	struct world w = world();
@@ -90,11 +93,11 @@ static void test_drop_nak(void)
 	fn_settle(w.p, 50); /* well inside the RTO (100 ticks) */
 	delivered(&w, 3, "drop + NAK");
 	CHECK_EQ_U(fn_counter(&w.p->b, EEL_FW_CNT_OOO), 2);
-	CHECK_EQ_U(fn_counter(&w.p->b, EEL_FW_CNT_NAKS_TX), 1);
-	CHECK_EQ_U(fn_counter(&w.p->a, EEL_FW_CNT_NAKS_RX), 1);
-	CHECK_EQ_U(fn_counter(&w.p->a, EEL_FW_CNT_RETRANSMITS), 3);
+	CHECK_EQ_U(fn_counter(&w.p->b, EEL_FW_CNT_NAKS_TX), 2);
+	CHECK_EQ_U(fn_counter(&w.p->a, EEL_FW_CNT_NAKS_RX), 2);
+	CHECK_EQ_U(fn_counter(&w.p->a, EEL_FW_CNT_RETRANSMITS), 3 + 1);
 	CHECK_EQ_U(fn_counter(&w.p->a, EEL_FW_CNT_TIMEOUTS), 0);
-	CHECK_EQ_U(fn_counter(&w.p->b, EEL_FW_CNT_DUPS), 0);
+	CHECK_EQ_U(fn_counter(&w.p->b, EEL_FW_CNT_DUPS), 1);
 	fn_pair_free(w.p);
 }
 
@@ -121,8 +124,8 @@ static void test_drop_timeout(void)
 	fn_pair_free(w.p);
 }
 
-/* The receiver's ACK is lost: the sender's timer resends, the receiver sees
- * a duplicate, takes nothing, and ACKs at once. */
+/* The receiver's ACK, sent alone, is lost: it goes again when the wire is
+ * quiet, and the sender needs no timer. */
 static void test_drop_ack(void)
 {
 	struct world w = world();
@@ -138,10 +141,35 @@ static void test_drop_ack(void)
 		}
 	}
 	CHECK(dropped, "no ACK was sent");
+	fn_settle(w.p, 50); /* well inside the RTO (100 ticks) */
+	CHECK_EQ_U(w.p->a.status.sq_cons, 1);
+	delivered(&w, 1, "lost ACK");
+	CHECK_EQ_U(fn_counter(&w.p->b, EEL_FW_CNT_ACKS_TX), 2);
+	CHECK_EQ_U(fn_counter(&w.p->a, EEL_FW_CNT_TIMEOUTS), 0);
+	fn_pair_free(w.p);
+}
+
+/* Both copies of the ACK are lost: the sender's timer resends, the receiver
+ * sees a duplicate, takes nothing, and ACKs at once. */
+static void test_drop_ack_twice(void)
+{
+	struct world w = world();
+	int dropped = 0;
+
+	post(&w, 1);
+	for (int i = 0; i < 40 && dropped < 2; i++) {
+		fn_step(w.p);
+		if (w.p->ba.n) {
+			CHECK(fn_hdr(&w.p->ba, 0).op == FW_PKT_ACK && fn_hdr(&w.p->ba, 0).ack == 1, "not an ACK of 1");
+			fn_drop(&w.p->ba, 0);
+			dropped++;
+		}
+	}
+	CHECK_EQ_U(dropped, 2);
 	fn_settle(w.p, 50);
 	CHECK_EQ_U(w.p->a.status.sq_cons, 0);
 	settle(&w);
-	delivered(&w, 1, "lost ACK");
+	delivered(&w, 1, "lost ACK, twice");
 	CHECK_EQ_U(fn_counter(&w.p->b, EEL_FW_CNT_DUPS), 1);
 	CHECK_EQ_U(fn_counter(&w.p->a, EEL_FW_CNT_TIMEOUTS), 1);
 	fn_pair_free(w.p);
@@ -262,6 +290,7 @@ int main(void)
 	test_drop_nak();
 	test_drop_timeout();
 	test_drop_ack();
+	test_drop_ack_twice();
 	test_dup();
 	test_swap();
 	test_delay();

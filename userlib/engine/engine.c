@@ -19,6 +19,7 @@ static const char *const fw_counter_names[EEL_FW_COUNTERS] = {
 	[EEL_FW_CNT_DUPS] = "duplicates_dropped", [EEL_FW_CNT_OOO] = "out_of_order_dropped",
 	[EEL_FW_CNT_BAD] = "malformed_dropped", [EEL_FW_CNT_ACCESS_ERRS] = "access_errors",
 	[EEL_FW_CNT_ACKS_TX] = "acks_sent", [EEL_FW_CNT_RNR] = "receiver_not_ready",
+	[EEL_FW_CNT_OOO_KEPT] = "out_of_order_kept",
 };
 
 
@@ -537,6 +538,7 @@ static int opt_ns(struct eel_uri *u, const char *key, uint64_t *cycles)
 int engine_parse(struct engine *e, struct eel_dev *dev, struct eel_uri *u, const char *mode,
 		 int threads_per_machine)
 {
+	const char *str;
 	uint64_t v;
 	int rc, n;
 
@@ -568,6 +570,14 @@ int engine_parse(struct engine *e, struct eel_dev *dev, struct eel_uri *u, const
 	if ((rc = eel_uri_u64(u, "rto_us", 1, 10000000, &v)) < 0)
 		return rc;
 	e->rto_cycles = eel_ns_to_cycles(eel_clock(), (double)v * 1000);
+	/* loss recovery (firmware/wire.h): go-back-N, as an InfiniBand RC NIC, or
+	 * selective repeat, as newer RoCE NICs offer */
+	e->recovery = EEL_FW_RECOVERY_GBN;
+	if ((str = eel_uri_str(u, "recovery")) && !strcmp(str, "sr"))
+		e->recovery = EEL_FW_RECOVERY_SR;
+	else if (str && strcmp(str, "gbn"))
+		return eel_err(-EINVAL, "recovery=%s in %s: use recovery=gbn (go-back-N) or recovery=sr "
+			       "(selective repeat)", str, u->text);
 	v = 0;
 	if ((rc = eel_uri_u64(u, "oversubscribe", 0, 1, &v)) < 0)
 		return rc;
@@ -645,6 +655,7 @@ int engine_start(struct engine *e)
 	bar->mtu = e->mtu;
 	bar->rto = e->rto_cycles;
 	bar->retry_limit = 0; /* never give up: the host's timeout and peer watch decide */
+	bar->recovery = e->recovery;
 	bar->delay_fetch = e->delay_fetch;
 	bar->delay_tx = e->delay_tx;
 	bar->delay_rx = e->delay_rx;

@@ -26,7 +26,7 @@
 
 #include "userlib/engine/engine.h"
 
-#define FLOOR_MAGIC 0xF1u       /* never FW_WIRE_MAGIC (0xE1) */
+#define FLOOR_MAGIC 0xF1u       /* never FW_WIRE_MAGIC (0xE2) */
 #define RESEND_US 1000
 #define RESEND_MAX_US 64000
 #define LINGER_MS 100
