@@ -12,7 +12,7 @@
  *   a fraction of what go-back-N resends.
  */
 #include "check.h"
-#include "fakenic.h"
+#include "fn_puts.h"
 
 #define MSG 100u
 #define BIG 4096u
@@ -40,23 +40,14 @@ static struct world world(uint32_t recovery, uint32_t mtu)
 	c.recovery = recovery;
 	c.mtu = mtu;
 	w.p = fn_pair_new(&c);
-	w.lkey = fn_mr(&w.p->a, 1, src, sizeof(src), EEL_FW_MR_LOCAL_READ);
-	w.rkey = fn_mr(&w.p->b, 1, dst, sizeof(dst), EEL_FW_MR_REMOTE_WRITE);
-	for (size_t i = 0; i < sizeof(src); i++)
-		src[i] = (uint8_t)(i * 7 + i / 251);
-	memset(dst, 0, sizeof(dst));
+	fn_puts_regions(w.p, src, sizeof(src), dst, sizeof(dst), &w.lkey, &w.rkey);
 	return w;
 }
 
 /* n NOTIFY puts of len bytes, put k carrying imm k to its own place. */
 static void post(struct world *w, uint32_t n, uint32_t len)
 {
-	for (uint32_t k = 0; k < n; k++) {
-		struct eel_fw_sqe d = fn_put_desc(w->lkey, src + k * len, len, w->rkey, dst + k * len,
-						  EEL_FW_SQE_NOTIFY | EEL_FW_SQE_SIGNALED, k, k);
-
-		fn_post(&w->p->a, &d);
-	}
+	fn_puts_post(w->p, w->lkey, src, w->rkey, dst, n, len);
 }
 
 /* One step of the pair, the test's drops applied to what each end just sent. */
@@ -107,25 +98,23 @@ static void drop(struct world *w, uint32_t psn, uint32_t nth)
 	w->drop_nth[w->ndrop++] = nth;
 }
 
-/* Every put 0..n-1 arrived exactly once, in order, whole; a saw n completions. */
-static void delivered(struct world *w, uint32_t n, uint32_t len, const char *what)
+/* Step until a's puts are all acknowledged: well inside the RTO, and
+ * without the timer. */
+static void recovered(struct world *w, const char *what)
 {
-	struct eel_fw_cqe e = { 0 };
-	uint32_t got = 0, ok = 0;
+	uint32_t steps = run(w, 1000);
 
-	while (fn_poll(&w->p->b, &e)) {
-		CHECK(e.opcode == EEL_FW_CQE_NOTIFY && e.imm == got && e.len == len,
-		      "%s: NOTIFY %u: op %u imm %u len %u", what, got, e.opcode, e.imm, e.len);
-		got++;
-	}
-	CHECK(got == n, "%s: %u NOTIFY completions, want %u", what, got, n);
-	while (fn_poll(&w->p->a, &e))
-		ok += e.status == EEL_FW_OK && e.wr_id == ok;
-	CHECK(ok == n, "%s: %u good completions in order at the sender, want %u", what, ok, n);
-	CHECK(memcmp(dst, src, (size_t)n * len) == 0, "%s: payload", what);
-	CHECK_EQ_U(fn_counter(&w->p->b, EEL_FW_CNT_RX_MSGS), n);
-	CHECK_EQ_U(w->p->a.status.error + w->p->b.status.error, 0);
-	CHECK_EQ_U(w->p->a.dma_violations + w->p->b.dma_violations, 0);
+	CHECK(steps < w->p->a.fw.rto / 2, "%s: recovered in %u steps, RTO %llu", what, steps,
+	      (unsigned long long)w->p->a.fw.rto);
+	CHECK_EQ_U(fn_counter(&w->p->a, EEL_FW_CNT_TIMEOUTS), 0);
+}
+
+/* Let everything settle; every put arrived exactly once, in order, whole. */
+static void finish(struct world *w, uint32_t n, uint32_t len, const char *what)
+{
+	fn_settle(w->p, 1000);
+	fn_delivered(w->p, src, dst, n, len, what);
+	fn_pair_free(w->p);
 }
 
 /* Go-back-N: PSN 0 is lost, and so is its resend. The resend round's next
@@ -135,21 +124,15 @@ static void delivered(struct world *w, uint32_t n, uint32_t len, const char *wha
 static void test_gbn_lost_resend(void)
 {
 	struct world w = world(EEL_FW_RECOVERY_GBN, 256);
-	uint32_t steps;
 
 	post(&w, 4, MSG);
 	drop(&w, 0, 1);
 	drop(&w, 0, 2);
-	steps = run(&w, 1000);
-	CHECK(steps < w.p->a.fw.rto / 2, "recovered in %u steps, RTO %llu", steps,
-	      (unsigned long long)w.p->a.fw.rto);
-	CHECK_EQ_U(fn_counter(&w.p->a, EEL_FW_CNT_TIMEOUTS), 0);
+	recovered(&w, "gbn, resend lost");
 	CHECK_EQ_U(w.tx_count[0], 3);
 	CHECK(fn_counter(&w.p->b, EEL_FW_CNT_NAKS_TX) >= 2, "NAKs %llu",
 	      (unsigned long long)fn_counter(&w.p->b, EEL_FW_CNT_NAKS_TX));
-	fn_settle(w.p, 100);
-	delivered(&w, 4, MSG, "gbn, resend lost");
-	fn_pair_free(w.p);
+	finish(&w, 4, MSG, "gbn, resend lost");
 }
 
 /* Go-back-N: PSN 0 is lost, and so is the NAK the next packet raised; the
@@ -157,18 +140,13 @@ static void test_gbn_lost_resend(void)
 static void test_gbn_lost_nak(void)
 {
 	struct world w = world(EEL_FW_RECOVERY_GBN, 256);
-	uint32_t steps;
 
 	post(&w, 4, MSG);
 	drop(&w, 0, 1);
 	w.naks_to_drop = 1;
-	steps = run(&w, 1000);
-	CHECK(steps < w.p->a.fw.rto / 2, "recovered in %u steps", steps);
+	recovered(&w, "gbn, NAK lost");
 	CHECK_EQ_U(w.naks_to_drop, 0);
-	CHECK_EQ_U(fn_counter(&w.p->a, EEL_FW_CNT_TIMEOUTS), 0);
-	fn_settle(w.p, 100);
-	delivered(&w, 4, MSG, "gbn, NAK lost");
-	fn_pair_free(w.p);
+	finish(&w, 4, MSG, "gbn, NAK lost");
 }
 
 /* Selective repeat: PSNs 2 and 5 of 8 are lost. The receiver keeps the
@@ -177,22 +155,17 @@ static void test_gbn_lost_nak(void)
 static void test_sr_only_missing(void)
 {
 	struct world w = world(EEL_FW_RECOVERY_SR, 256);
-	uint32_t steps;
 
 	post(&w, 8, MSG);
 	drop(&w, 2, 1);
 	drop(&w, 5, 1);
-	steps = run(&w, 1000);
-	CHECK(steps < w.p->a.fw.rto / 2, "recovered in %u steps", steps);
-	CHECK_EQ_U(fn_counter(&w.p->a, EEL_FW_CNT_TIMEOUTS), 0);
+	recovered(&w, "sr, two holes");
 	CHECK_EQ_U(w.nresent, 3);
 	CHECK(w.nresent == 3 && w.resent[0] == 2 && w.resent[1] == 5 && w.resent[2] == 7,
 	      "resent %u PSNs: %u %u %u, want 2 5 7 (the probe)", w.nresent, w.resent[0], w.resent[1], w.resent[2]);
 	CHECK_EQ_U(fn_counter(&w.p->b, EEL_FW_CNT_OOO_KEPT), 4); /* 3, 4, 6, 7 */
 	CHECK_EQ_U(fn_counter(&w.p->b, EEL_FW_CNT_OOO), 0);
-	fn_settle(w.p, 100);
-	delivered(&w, 8, MSG, "sr, two holes");
-	fn_pair_free(w.p);
+	finish(&w, 8, MSG, "sr, two holes");
 }
 
 /* Selective repeat: PSN 2 is lost, and so is its resend. The probe that
@@ -202,21 +175,16 @@ static void test_sr_only_missing(void)
 static void test_sr_lost_resend(void)
 {
 	struct world w = world(EEL_FW_RECOVERY_SR, 256);
-	uint32_t steps;
 
 	post(&w, 8, MSG);
 	drop(&w, 2, 1);
 	drop(&w, 2, 2);
-	steps = run(&w, 1000);
-	CHECK(steps < w.p->a.fw.rto / 2, "recovered in %u steps", steps);
-	CHECK_EQ_U(fn_counter(&w.p->a, EEL_FW_CNT_TIMEOUTS), 0);
+	recovered(&w, "sr, resend lost");
 	CHECK_EQ_U(w.tx_count[2], 3);
 	CHECK_EQ_U(w.tx_count[7], 3); /* and a probe after each resend */
 	for (uint32_t k = 0; k < 8; k++)
 		CHECK(k == 2 || k == 7 || w.tx_count[k] == 1, "PSN %u sent %u times", k, w.tx_count[k]);
-	fn_settle(w.p, 100);
-	delivered(&w, 8, MSG, "sr, resend lost");
-	fn_pair_free(w.p);
+	finish(&w, 8, MSG, "sr, resend lost");
 }
 
 /* Selective repeat with more past the hole than the receive buffer holds
@@ -234,9 +202,7 @@ static void test_sr_buffer_full(void)
 	      "kept %llu packets of %u B in %u B", (unsigned long long)fn_counter(&w.p->b, EEL_FW_CNT_OOO_KEPT), BIG,
 	      FW_SR_BYTES);
 	CHECK(fn_counter(&w.p->b, EEL_FW_CNT_OOO) > 0, "nothing was dropped for want of room");
-	fn_settle(w.p, 1000);
-	delivered(&w, BIGS, BIG, "sr, buffer full");
-	fn_pair_free(w.p);
+	finish(&w, BIGS, BIG, "sr, buffer full");
 }
 
 /* A flood of 8-byte inline puts, the send queue kept full, at 3% drop both
