@@ -119,6 +119,7 @@ struct fw {
 	int nak_sent;           /* a NAK sent since rcv_nxt last moved */
 	uint32_t rcv_high;      /* one past the highest PSN received (>= rcv_nxt) */
 	uint32_t rx_last_psn;   /* the last data packet's PSN */
+	int rx_kept_dup;        /* it was one kept already (selective repeat) */
 	uint32_t ooo_past_gap;  /* out-of-order packets since rcv_nxt last moved */
 	uint32_t recovery;      /* enum eel_fw_recovery */
 	uint64_t sr_have[FW_WINDOW / 64]; /* PSNs kept, by psn % FW_WINDOW */

@@ -76,16 +76,20 @@ static int nak_again(struct fw *fw)
  * Selective repeat keeps the packet (fw_sr.c) and NAKs(MISSING) each new
  * hole as it appears, the first hole again as more packets come past it,
  * and again when a packet it already keeps comes again (the sender's probe
- * after its resends, fw_send.c). */
-static void on_gap(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload, uint64_t t_rx)
+ * after its resends, fw_send.c; of a run of them, the first). */
+static void on_gap(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload, uint64_t t_rx, int after_dup)
 {
 	if (fw->recovery == EEL_FW_RECOVERY_SR) {
 		int kept = fw_sr_keep(fw, p, payload, t_rx);
 		uint32_t from = fw->rcv_high;
 
 		if (kept == 0) {
+			/* kept already: the sender's probe (or a timer's round,
+			 * whose first such packet is enough to NAK) */
 			fw_count(fw, EEL_FW_CNT_DUPS, 1);
-			nak_gap(fw, FW_NAK_MISSING, fw->rcv_nxt, fw_sr_hole(fw), p->tx_seq);
+			if (!after_dup)
+				nak_gap(fw, FW_NAK_MISSING, fw->rcv_nxt, fw_sr_hole(fw), p->tx_seq);
+			fw->rx_kept_dup = 1;
 			return;
 		}
 		fw_count(fw, kept > 0 ? EEL_FW_CNT_OOO_KEPT : EEL_FW_CNT_OOO, 1);
@@ -207,11 +211,14 @@ static void drain_kept(struct fw *fw, uint16_t tx_seq)
  * delivered: that is what makes delivery exactly once and in order. */
 static void on_data(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload, uint64_t t_rx)
 {
+	int after_dup = fw->rx_kept_dup;
+
 	/* A PSN at or before the last one seen: the sender went back, a new
 	 * round; if rcv_nxt is missing from it too, NAK again (on_gap). */
 	if (!fw_psn_before(fw->rx_last_psn, p->psn))
 		fw->nak_sent = 0;
 	fw->rx_last_psn = p->psn;
+	fw->rx_kept_dup = 0;
 
 	if (p->psn != fw->rcv_nxt) {
 		if (fw_psn_before(p->psn, fw->rcv_nxt)) {
@@ -224,7 +231,7 @@ static void on_data(struct fw *fw, const struct fw_pkt *p, const uint8_t *payloa
 			else
 				fw->ack_force = 1;
 		} else {
-			on_gap(fw, p, payload, t_rx);
+			on_gap(fw, p, payload, t_rx, after_dup);
 		}
 		return;
 	}
