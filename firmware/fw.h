@@ -39,7 +39,9 @@
 #define FW_MR_CACHE 4u    /* memory-region entries kept on chip */
 #define FW_RTO_BACKOFF 3u /* the timeout doubles at most this many times */
 #define FW_TIMER_PASSES 16u /* fw_send reads the clock for the timer once in this many */
-#define FW_NAK_EVERY 32u  /* past a gap, the receiver NAKs it again every this many packets */
+#define FW_NAK_EVERY 8u   /* past a gap, the receiver NAKs it again every this many packets */
+#define FW_REPEATS 2u     /* copies of a probe, and repeats of a lone ACK (at 3% loss, both
+			     lost 1 time in 10^3: each time the timer, ~10^4 messages' time) */
 #define FW_SR_BYTES (128u << 10) /* selective repeat: bytes of out-of-order packets kept */
 
 enum fw_msg_kind { FW_MSG_SQE = 1, FW_MSG_EPUT = 2, FW_MSG_EGET = 3 };
@@ -115,7 +117,7 @@ struct fw {
 	uint32_t rcv_acked;     /* rcv_nxt as last told to the peer */
 	uint32_t ack_wait;      /* steps an owed ACK has waited */
 	int ack_force;          /* a duplicate arrived: the peer missed an ACK */
-	int ack_again;          /* an ACK went out alone: send it again when the wire is quiet */
+	uint32_t ack_again;     /* an ACK went out alone: send it again this many times when the wire is quiet */
 	int nak_sent;           /* a NAK sent since rcv_nxt last moved */
 	uint32_t rcv_high;      /* one past the highest PSN received (>= rcv_nxt) */
 	uint32_t rx_last_psn;   /* the last data packet's PSN */

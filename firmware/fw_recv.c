@@ -327,13 +327,14 @@ int fw_recv(struct fw *fw)
 		}
 		hal_wire_rx_done(h);
 	}
-	/* An ACK that went out alone goes once more when nothing came after it:
-	 * lost, it would leave a sender with nothing more to send to its timer,
-	 * since no later packet would carry the news. */
+	/* An ACK that went out alone goes again (FW_REPEATS times, a pass
+	 * apart) when nothing came after it: lost, it would leave a sender with
+	 * nothing more to send to its timer, since no later packet would carry
+	 * the news. */
 	if (n)
 		fw->ack_again = 0;
 	else if (fw->ack_again && fw->rcv_acked == fw->rcv_nxt) {
-		fw->ack_again = 0;
+		fw->ack_again--;
 		if (fw_send_ctrl(fw, FW_PKT_ACK, 0, 0))
 			fw_count(fw, EEL_FW_CNT_ACKS_TX, 1);
 	}

@@ -351,17 +351,17 @@ static int send_resends(struct fw *fw)
 }
 
 /* After a NAK's resends, with nothing new behind them, the last PSN sent goes
- * once more, a probe (as TCP's tail loss probe, RFC 8985 §7): were a resend, or
- * the end of a go-back round, lost, nothing else would reach the receiver to
- * show it, and only the timer would help. The probe does: it arrives as a
- * packet the receiver has (it ACKs again, or NAKs the hole still open) or as
- * one past the gap (it NAKs). */
+ * FW_REPEATS times more, a probe (as TCP's tail loss probe, RFC 8985 §7): were
+ * a resend, or the end of a go-back round, lost, nothing else would reach the
+ * receiver to show it, and only the timer would help. The probe does: it
+ * arrives as a packet the receiver has (it ACKs again, or NAKs the hole still
+ * open) or as one past the gap (it NAKs). */
 static void send_probe(struct fw *fw)
 {
 	uint32_t i = fw->msg_head, psn = fw->snd_max - 1;
 	struct fw_msg *m = msg_of(fw, psn, &i);
 
-	if (!(m->kind == FW_MSG_EGET && m->answered))
+	for (uint32_t k = 0; k < FW_REPEATS && !(m->kind == FW_MSG_EGET && m->answered); k++)
 		send_packet(fw, m, psn);
 }
 
@@ -414,7 +414,7 @@ int fw_send(struct fw *fw)
 		    fw->rcv_nxt - fw->rcv_acked >= FW_WINDOW / 2) {
 			if (fw_send_ctrl(fw, FW_PKT_ACK, 0, 0)) {
 				fw_count(fw, EEL_FW_CNT_ACKS_TX, 1);
-				fw->ack_again = 1;
+				fw->ack_again = FW_REPEATS;
 			}
 		} else {
 			fw->ack_wait++;
