@@ -351,9 +351,9 @@ static int send_resends(struct fw *fw)
 }
 
 /* After a NAK's resends, with nothing new behind them, the last PSN sent goes
- * FW_REPEATS times more, a probe (as TCP's tail loss probe, RFC 8985 §7): were
- * a resend, or the end of a go-back round, lost, nothing else would reach the
- * receiver to show it, and only the timer would help. The probe does: it
+ * FW_REPEATS times more, a probe (as the tail loss probe of TCP's RACK-TLP,
+ * RFC 8985): were a resend, or the end of a go-back round, lost, nothing else
+ * would reach the receiver to show it, and only the timer would help. The probe does: it
  * arrives as a packet the receiver has (it ACKs again, or NAKs the hole still
  * open) or as one past the gap (it NAKs). */
 static void send_probe(struct fw *fw)
