@@ -81,8 +81,10 @@ static int check(struct eel_dev *dev, struct engine *e, struct eel_wait *w)
 		return 0;
 	eel_wait_heard(dev, w, heard(e));
 	if ((rc = eel_wait_slow(dev, w))) {
-		/* nothing heard because this end's wire drops every frame: say that */
-		if (rc == -ETIMEDOUT && e->fo.drop >= 1)
+		/* nothing heard because this end's wire drops every frame: say that,
+		 * whether this end's timeout came first or the peer's (it then
+		 * gave up and left: its process is gone) */
+		if ((rc == -ETIMEDOUT || rc == -ECONNRESET) && e->fo.drop >= 1)
 			return eel_err(rc, "%s: the wire dropped every packet (this NIC's URI sets drop=1): nothing "
 				       "can arrive; give drop= a value below 1", w->what);
 		return rc;
