@@ -151,6 +151,16 @@ void eel_oob_close(struct eel_oob *oob);
  * before the channel. */
 int eel_connect(struct eel_dev *dev, struct eel_oob *oob);
 
+/* The same in two steps, for a launcher that carries the connection
+ * information itself (eel-bench under mpirun or srun puts it in PMIx):
+ * eel_conn_info gives this end's (at most EEL_CONN_INFO_MAX bytes, sent as
+ * is; `server`: the out-of-band role this end will have, the accepting end),
+ * eel_connect_peer takes the peer's and brings the link up, using oob for
+ * what the backend still says to its peer and to watch for its death. */
+#define EEL_CONN_INFO_MAX 512
+int eel_conn_info(struct eel_dev *dev, int server, void *buf, uint32_t cap, uint32_t *len);
+int eel_connect_peer(struct eel_dev *dev, struct eel_oob *oob, int server, const void *peer, uint32_t len);
+
 /* ---- data ---- */
 
 enum eel_put_flag {
