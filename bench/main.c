@@ -253,6 +253,8 @@ int main(int argc, char **argv)
 	cli_parse(&c, argc, argv);
 	if (c.json && report_json_check(c.json))
 		return 1;
+	if (c.launched)
+		return launched_main(&c, argc, argv);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	(void)eel_clock(); /* calibrate before anything is timed */
 	s.cpu = -1;

@@ -350,3 +350,30 @@ out:
 	free(rtt);
 	return rc;
 }
+
+/* Round trips each timed alone (patterns.c: a pair's min, median and p99). */
+int pingpong_each(struct session *s, uint32_t runs, uint32_t iters, double *out)
+{
+	uint32_t most = iters > s->plan.warmup ? iters : s->plan.warmup;
+	uint64_t *rtt = s->server ? NULL : malloc(sizeof(uint64_t) * (most ? most : 1));
+	int rc = -1;
+
+	if (!s->server && !rtt)
+		return bench_fail("ping-pong: no memory for the round trips");
+	eel_set_stamp_every(s->dev, 0);
+	for (int run = -1; run < (int)runs; run++, s->point++) {
+		uint32_t n = run < 0 ? s->plan.warmup : iters;
+		double eel_ns;
+
+		if (n == 0)
+			continue;
+		if (s->server ? server_run(s, PP_PUT, n) : client_run(s, PP_PUT, n, &eel_ns, rtt, NULL, 0))
+			goto out;
+		for (uint32_t i = 0; !s->server && run >= 0 && i < n; i++)
+			out[(size_t)run * iters + i] = cyc_ns(s, (double)rtt[i] - (double)s->clk->timer_cycles) / 2;
+	}
+	rc = 0;
+out:
+	free(rtt);
+	return rc;
+}

@@ -13,7 +13,6 @@
 #include "json.h"
 #include "outfile.h"
 
-#define SCHEMA_VERSION 4
 
 static void stat_obj(struct json *j, const char *key, const struct stat *s)
 {
@@ -565,12 +564,28 @@ int report_json_check(const char *path)
 	return out_open(path, &o, 1);
 }
 
+/* What every document begins with: its schema, eel's version, when, the command. */
+void report_json_head(struct json *j, int argc, char **argv)
+{
+	time_t now = time(NULL);
+	char when[32];
+
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	json_str(j, "schema", "eel.run");
+	json_u64(j, "schema_version", SCHEMA_VERSION);
+	json_str(j, "eel_version", EEL_VERSION);
+	json_str(j, "created", when);
+	json_arr(j, "command");
+	for (int i = 0; i < argc; i++)
+		json_str(j, NULL, argv[i]);
+	json_arr_end(j);
+}
+
 int report_json(const char *path, const struct session *s, const struct results *r, const char *uri,
 		int argc, char **argv)
 {
-	char when[32], w[MAX_WARNINGS][240];
+	char w[MAX_WARNINGS][240];
 	int nw = report_warnings(s, r, w, MAX_WARNINGS);
-	time_t now = time(NULL);
 	struct json j;
 	struct out o;
 	FILE *f;
@@ -578,16 +593,8 @@ int report_json(const char *path, const struct session *s, const struct results 
 	if (out_open(path, &o, 0))
 		return -1;
 	f = o.f;
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	json_begin(&j, f);
-	json_str(&j, "schema", "eel.run");
-	json_u64(&j, "schema_version", SCHEMA_VERSION);
-	json_str(&j, "eel_version", EEL_VERSION);
-	json_str(&j, "created", when);
-	json_arr(&j, "command");
-	for (int i = 0; i < argc; i++)
-		json_str(&j, NULL, argv[i]);
-	json_arr_end(&j);
+	report_json_head(&j, argc, argv);
 	machine(&j, s);
 	nic(&j, s, r, uri);
 	options(&j, s);
