@@ -11,6 +11,7 @@
  * region, and so that a lost peer is named at once: between ranks a and b,
  * a < b, a accepts and is the channel's server. */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,33 @@ static void boot_id(char *out, size_t n)
 	}
 }
 
+/* The one core this process may run on, or -1. */
+static int bound_core(void)
+{
+	cpu_set_t set;
+	int one = -1;
+
+	if (sched_getaffinity(0, sizeof(set), &set) || CPU_COUNT(&set) != 1)
+		return -1;
+	for (int c = 0; c < CPU_SETSIZE && one < 0; c++)
+		if (CPU_ISSET(c, &set))
+			one = c;
+	return one;
+}
+
+int mesh_shared_core(const struct mesh *m, int *a, int *b)
+{
+	for (int i = *a < 0 ? 0 : *a; i < m->size; i++)
+		for (int j = i == *a ? *b + 1 : i + 1; j < m->size; j++)
+			if (m->ep[i].cpu >= 0 && m->ep[i].cpu == m->ep[j].cpu &&
+			    !strcmp(m->ep[i].boot_id, m->ep[j].boot_id)) {
+				*a = i;
+				*b = j;
+				return 1;
+			}
+	return 0;
+}
+
 /* This rank's NICs, one a peer, and what each tells its peer. */
 static int open_nics(struct mesh *m, const struct cli *c)
 {
@@ -73,7 +101,6 @@ static int open_nics(struct mesh *m, const struct cli *c)
 		eel_opts_default(&o);
 		o.timeout_ms = c->plan.timeout_ms;
 		o.backend_args = c->eal;
-		set_who(m, p);
 		if (eel_open(c->uri, &o, &m->s[p].dev))
 			return bench_fail("opening the NIC");
 		if (eel_conn_info(m->s[p].dev, m->rank < p, info, sizeof(info), &len))
@@ -175,7 +202,7 @@ int mesh_open(struct mesh *m, const struct cli *c)
 	if (open_nics(m, c))
 		return -1;
 	*me = (struct mesh_ep){ .magic = EP_MAGIC, .version = EP_VERSION, .rank = m->rank, .pid = getpid(),
-				.port = eel_oob_listener_port(m->lis) };
+				.port = eel_oob_listener_port(m->lis), .cpu = bound_core() };
 	gethostname(me->host, sizeof(me->host));
 	me->host[sizeof(me->host) - 1] = 0;
 	snprintf(me->nic, sizeof(me->nic), "%s", eel_caps(m->s[m->rank ? 0 : 1].dev)->name);

@@ -22,6 +22,8 @@ struct mesh_ep {
 	char nic[64];        /* the NIC's caps name ("softnic:inline", "rxe0", a PCI address) */
 	char pci[16];        /* its PCI function, "" for none */
 	char boot_id[40];
+	int32_t cpu;         /* the one core the launcher bound it to, -1: more than one */
+	int32_t rsvd2;
 };
 
 struct mesh {
@@ -75,6 +77,9 @@ struct mesh_flags {
 	double g_median, g_mad, g_limit;
 };
 void mesh_flags_of(const struct mesh *m, const struct rank_res *all, double k, struct mesh_flags *f);
+/* Two ranks bound to one core (their pair would wait out each other's
+ * timeslices): 1 with *a < *b, after the pair (*a, *b) given (-1, -1 first). */
+int mesh_shared_core(const struct mesh *m, int *a, int *b);
 void report_mesh_table(FILE *f, const struct mesh *m, const struct cli *c, const struct rank_res *all);
 int report_mesh_json(const char *path, const struct mesh *m, const struct cli *c, const struct rank_res *all,
 		     int argc, char **argv);

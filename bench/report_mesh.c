@@ -142,6 +142,10 @@ void report_mesh_table(FILE *f, const struct mesh *m, const struct cli *c, const
 	fprintf(f, "eel-bench %s: %d ranks, launched through PMIx\n", EEL_VERSION, m->size);
 	for (int r = 0; r < m->size; r++)
 		fprintf(f, "  rank %-3d %-24s NIC %s\n", r, host(m, r, h, sizeof(h)), safe_text(m->ep[r].nic, n, sizeof(n)));
+	for (int a = -1, b = -1; mesh_shared_core(m, &a, &b);)
+		fprintf(f, "  WARNING: ranks %d and %d are bound to one core (%d): between them every message waits for "
+			"the other's timeslice; launch with --bind-to none (mpirun) or --cpu-bind=none (srun), or "
+			"fewer ranks than cores\n", a, b, m->ep[a].cpu);
 	if (c->plan.tests & T_ALLPAIRS)
 		allpairs_table(f, m, c, all);
 	if (c->plan.tests & T_KTO1)
@@ -260,6 +264,7 @@ int report_mesh_json(const char *path, const struct mesh *m, const struct cli *c
 		json_str(&j, "host", m->ep[r].host);
 		json_str(&j, "nic", m->ep[r].nic);
 		json_str(&j, "pci", m->ep[r].pci);
+		json_num(&j, "core", m->ep[r].cpu);
 		json_obj_end(&j);
 	}
 	json_arr_end(&j);
