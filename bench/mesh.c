@@ -48,18 +48,6 @@ static int launch_fail(const struct launch *l)
 	return -1;
 }
 
-static void boot_id(char *out, size_t n)
-{
-	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
-
-	out[0] = 0;
-	if (f) {
-		if (fgets(out, (int)n, f))
-			out[strcspn(out, "\n")] = 0;
-		fclose(f);
-	}
-}
-
 /* The one core this process may run on, or -1. */
 static int bound_core(void)
 {
@@ -79,7 +67,7 @@ int mesh_shared_core(const struct mesh *m, int *a, int *b)
 	for (int i = *a < 0 ? 0 : *a; i < m->size; i++)
 		for (int j = i == *a ? *b + 1 : i + 1; j < m->size; j++)
 			if (m->ep[i].cpu >= 0 && m->ep[i].cpu == m->ep[j].cpu &&
-			    !strcmp(m->ep[i].boot_id, m->ep[j].boot_id)) {
+			    !strcmp(m->ep[i].host, m->ep[j].host)) {
 				*a = i;
 				*b = j;
 				return 1;
@@ -207,7 +195,6 @@ int mesh_open(struct mesh *m, const struct cli *c)
 	me->host[sizeof(me->host) - 1] = 0;
 	snprintf(me->nic, sizeof(me->nic), "%s", eel_caps(m->s[m->rank ? 0 : 1].dev)->name);
 	snprintf(me->pci, sizeof(me->pci), "%s", eel_caps(m->s[m->rank ? 0 : 1].dev)->pci);
-	boot_id(me->boot_id, sizeof(me->boot_id));
 	set_who(m, -1);
 	/* the plan is rank 0's: every rank must measure the same */
 	if (launch_put(&m->l, "eel.ep", me, sizeof(*me)) ||
@@ -226,7 +213,6 @@ int mesh_open(struct mesh *m, const struct cli *c)
 			return -1;
 		}
 		e.host[sizeof(e.host) - 1] = e.nic[sizeof(e.nic) - 1] = e.pci[sizeof(e.pci) - 1] = 0;
-		e.boot_id[sizeof(e.boot_id) - 1] = 0;
 		m->ep[p] = e;
 	}
 	if (m->rank) {

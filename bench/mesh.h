@@ -21,7 +21,6 @@ struct mesh_ep {
 	char host[64];       /* gethostname() */
 	char nic[64];        /* the NIC's caps name ("softnic:inline", "rxe0", a PCI address) */
 	char pci[16];        /* its PCI function, "" for none */
-	char boot_id[40];
 	int32_t cpu;         /* the one core the launcher bound it to, -1: more than one */
 	int32_t rsvd2;
 };

@@ -149,8 +149,10 @@ static int allpairs(struct mesh *m, const struct cli *c, struct rank_res *mine)
 	return barrier(m);
 }
 
-/* K senders flood rank 0 at once, K = 1 .. N-1, at the plan's deepest depth. */
-static int kto1(struct mesh *m, const struct plan *p, struct rank_res *mine)
+/* K = 1 .. N-1 ranks flood rank 0 at once (k-to-1, into: rank 0 receives),
+ * or rank 0 floods them (1-to-many), at the plan's deepest depth. Rank 0
+ * keeps 1-to-many's time per message, each sender its k-to-1 g. */
+static int k_curve(struct mesh *m, const struct plan *p, int into, double *g)
 {
 	uint32_t q = p->depths[p->ndepths - 1];
 	struct session *peers[MESH_MAX];
@@ -160,56 +162,24 @@ static int kto1(struct mesh *m, const struct plan *p, struct rank_res *mine)
 		if (barrier(m))
 			return -1;
 		if (m->rank == 0) {
-			snprintf(bench_who, sizeof(bench_who), "rank 0 receiving from %d senders", k);
+			snprintf(bench_who, sizeof(bench_who), "rank 0 %s %d ranks", into ? "receiving from" : "sending to", k);
 			for (int i = 0; i < k; i++) {
 				peers[i] = &m->s[i + 1];
-				peers[i]->server = 1;
+				peers[i]->server = into;
 			}
 			for (uint32_t run = 0; run < p->flood_runs; run++)
-				if (flood_serve_many(peers, k, p->sizes[0]))
+				if (into ? flood_serve_many(peers, k, p->sizes[0])
+					 : flood_send_many(peers, k, p->sizes[0], q, &v[run]))
 					return -1;
 		} else if (m->rank <= k) {
-			struct stat st;
-
 			who(m, 0);
-			m->s[0].server = 0;
+			m->s[0].server = !into;
 			for (uint32_t run = 0; run < p->flood_runs; run++)
 				if (flood_one(&m->s[0], p->sizes[0], q, &v[run]))
 					return -1;
-			st = stat_of(v, (int)p->flood_runs);
-			mine->kto1_g[k] = st.min;
 		}
-	}
-	return barrier(m);
-}
-
-/* Rank 0 floods K = 1 .. N-1 ranks at once, at the plan's deepest depth. */
-static int one_to_many(struct mesh *m, const struct plan *p, struct rank_res *mine)
-{
-	uint32_t q = p->depths[p->ndepths - 1];
-	struct session *peers[MESH_MAX];
-	double v[MAX_RUNS], unused;
-
-	for (int k = 1; k < m->size; k++) {
-		if (barrier(m))
-			return -1;
-		if (m->rank == 0) {
-			snprintf(bench_who, sizeof(bench_who), "rank 0 sending to %d receivers", k);
-			for (int i = 0; i < k; i++) {
-				peers[i] = &m->s[i + 1];
-				peers[i]->server = 0;
-			}
-			for (uint32_t run = 0; run < p->flood_runs; run++)
-				if (flood_send_many(peers, k, p->sizes[0], q, &v[run]))
-					return -1;
-			mine->many_g[k] = stat_of(v, (int)p->flood_runs).min;
-		} else if (m->rank <= k) {
-			who(m, 0);
-			m->s[0].server = 1;
-			for (uint32_t run = 0; run < p->flood_runs; run++)
-				if (flood_one(&m->s[0], p->sizes[0], q, &unused))
-					return -1;
-		}
+		if ((m->rank == 0) != into && m->rank <= k)
+			g[k] = stat_of(v, (int)p->flood_runs).min;
 	}
 	return barrier(m);
 }
@@ -249,9 +219,9 @@ int patterns_run(struct mesh *m, const struct cli *c, struct rank_res *all)
 	mine.rank = m->rank;
 	if ((c->plan.tests & T_ALLPAIRS) && allpairs(m, c, &mine))
 		return -1;
-	if ((c->plan.tests & T_KTO1) && kto1(m, &c->plan, &mine))
+	if ((c->plan.tests & T_KTO1) && k_curve(m, &c->plan, 1, mine.kto1_g))
 		return -1;
-	if ((c->plan.tests & T_ONE_TO_MANY) && one_to_many(m, &c->plan, &mine))
+	if ((c->plan.tests & T_ONE_TO_MANY) && k_curve(m, &c->plan, 0, mine.many_g))
 		return -1;
 	return gather(m, &mine, all);
 }

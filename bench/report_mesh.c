@@ -154,6 +154,27 @@ void report_mesh_table(FILE *f, const struct mesh *m, const struct cli *c, const
 		many_table(f, m, c, all);
 }
 
+/* A pair's distribution, its object left open for what else it has. */
+static void dist_json(struct json *j, const char *key, double min, double median, double p99, uint32_t n, int flagged)
+{
+	json_obj(j, key);
+	json_num(j, "min_ns", min);
+	json_num(j, "median_ns", median);
+	json_num(j, "p99_ns", p99);
+	json_u64(j, "n", n);
+	json_bool(j, "flagged", flagged);
+}
+
+/* The flag's line: median + k x MAD. */
+static void flag_json(struct json *j, const char *key, double median, double mad, double limit)
+{
+	json_obj(j, key);
+	json_num(j, "median_ns", median);
+	json_num(j, "mad_ns", mad);
+	json_num(j, "limit_ns", limit);
+	json_obj_end(j);
+}
+
 static void allpairs_json(struct json *j, const struct mesh *m, const struct cli *c, const struct rank_res *all)
 {
 	struct mesh_flags fl;
@@ -162,16 +183,8 @@ static void allpairs_json(struct json *j, const struct mesh *m, const struct cli
 	json_obj(j, "allpairs");
 	json_str(j, "schedule", c->serial ? "serial" : "round-robin");
 	json_num(j, "flag_k", fl.k);
-	json_obj(j, "eel_flag");
-	json_num(j, "median_ns", fl.eel_median);
-	json_num(j, "mad_ns", fl.eel_mad);
-	json_num(j, "limit_ns", fl.eel_limit);
-	json_obj_end(j);
-	json_obj(j, "g_flag");
-	json_num(j, "median_ns", fl.g_median);
-	json_num(j, "mad_ns", fl.g_mad);
-	json_num(j, "limit_ns", fl.g_limit);
-	json_obj_end(j);
+	flag_json(j, "eel_flag", fl.eel_median, fl.eel_mad, fl.eel_limit);
+	flag_json(j, "g_flag", fl.g_median, fl.g_mad, fl.g_limit);
 	json_arr(j, "pairs");
 	for (int a = 0; a < m->size; a++)
 		for (int b = 0; b < m->size; b++) {
@@ -183,21 +196,11 @@ static void allpairs_json(struct json *j, const struct mesh *m, const struct cli
 			json_u64(j, "from", (uint64_t)a);
 			json_u64(j, "to", (uint64_t)b);
 			json_bool(j, "measured", r->done);
-			json_obj(j, "eel");
-			json_num(j, "min_ns", r->eel_min);
-			json_num(j, "median_ns", r->eel_median);
-			json_num(j, "p99_ns", r->eel_p99);
+			dist_json(j, "eel", r->eel_min, r->eel_median, r->eel_p99, r->eel_n, flagged_eel(&fl, r));
 			json_num(j, "bell_ns", r->eel_bell);
-			json_u64(j, "n", r->eel_n);
-			json_bool(j, "flagged", flagged_eel(&fl, r));
 			json_obj_end(j);
-			json_obj(j, "g");
-			json_num(j, "min_ns", r->g_min);
-			json_num(j, "median_ns", r->g_median);
-			json_num(j, "p99_ns", r->g_p99);
+			dist_json(j, "g", r->g_min, r->g_median, r->g_p99, r->g_n, flagged_g(&fl, r));
 			json_u64(j, "q", r->g_q);
-			json_u64(j, "n", r->g_n);
-			json_bool(j, "flagged", flagged_g(&fl, r));
 			json_obj_end(j);
 			json_obj_end(j);
 		}
@@ -205,37 +208,26 @@ static void allpairs_json(struct json *j, const struct mesh *m, const struct cli
 	json_obj_end(j);
 }
 
-static void kto1_json(struct json *j, const struct mesh *m, const struct cli *c, const struct rank_res *all)
+/* k-to-1 and 1-to-many: rank 0 and the flood's size and depth, then a point a K. */
+static void curve_json(struct json *j, const char *key, const char *role, const struct mesh *m, const struct cli *c,
+		       const struct rank_res *all)
 {
-	json_obj(j, "k_to_1");
-	json_u64(j, "receiver", 0);
+	json_obj(j, key);
+	json_u64(j, role, 0);
 	json_u64(j, "size", c->plan.sizes[0]);
 	json_u64(j, "q", c->plan.depths[c->plan.ndepths - 1]);
 	json_arr(j, "points");
 	for (int k = 1; k < m->size; k++) {
 		json_obj(j, NULL);
 		json_u64(j, "k", (uint64_t)k);
-		json_arr(j, "g_ns");
-		for (int r = 1; r <= k; r++)
-			json_num(j, NULL, all[r].kto1_g[k]);
-		json_arr_end(j);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-	json_obj_end(j);
-}
-
-static void many_json(struct json *j, const struct mesh *m, const struct cli *c, const struct rank_res *all)
-{
-	json_obj(j, "one_to_many");
-	json_u64(j, "sender", 0);
-	json_u64(j, "size", c->plan.sizes[0]);
-	json_u64(j, "q", c->plan.depths[c->plan.ndepths - 1]);
-	json_arr(j, "points");
-	for (int k = 1; k < m->size; k++) {
-		json_obj(j, NULL);
-		json_u64(j, "k", (uint64_t)k);
-		json_num(j, "gap_ns", all[0].many_g[k]);
+		if (!strcmp(role, "sender")) {
+			json_num(j, "gap_ns", all[0].many_g[k]);
+		} else {
+			json_arr(j, "g_ns");
+			for (int r = 1; r <= k; r++)
+				json_num(j, NULL, all[r].kto1_g[k]);
+			json_arr_end(j);
+		}
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -284,9 +276,9 @@ int report_mesh_json(const char *path, const struct mesh *m, const struct cli *c
 	if (p->tests & T_ALLPAIRS)
 		allpairs_json(&j, m, c, all);
 	if (p->tests & T_KTO1)
-		kto1_json(&j, m, c, all);
+		curve_json(&j, "k_to_1", "receiver", m, c, all);
 	if (p->tests & T_ONE_TO_MANY)
-		many_json(&j, m, c, all);
+		curve_json(&j, "one_to_many", "sender", m, c, all);
 	json_end(&j);
 	return out_close(path, &o);
 }
