@@ -501,6 +501,8 @@ int report_json_check(const char *path);
 #define SCHEMA_VERSION 5
 struct json;
 void report_json_head(struct json *j, int argc, char **argv);
+struct out;
+int report_json_finish(const char *path, struct json *j, struct out *o);
 int report_json(const char *path, const struct session *s, const struct results *r, const char *uri,
 		int argc, char **argv);
 

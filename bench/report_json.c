@@ -639,13 +639,19 @@ int report_json(const char *path, const struct session *s, const struct results 
 		json_str(&j, NULL, w[i]);
 	json_arr_end(&j);
 	json_num(&j, "wall_s", r->wall_s);
-	if (json_end(&j)) {
+	return report_json_finish(path, &j, &o);
+}
+
+/* The document written whole and renamed into place, or nothing. */
+int report_json_finish(const char *path, struct json *j, struct out *o)
+{
+	if (json_end(j)) {
 		/* nothing was written: the document could not be built (out of memory) */
 		fputs("eel-bench: the JSON document could not be built (out of memory)\n", stderr);
-		fclose(o.f);
-		if (!o.direct)
-			unlink(o.tmp);
+		fclose(o->f);
+		if (!o->direct)
+			unlink(o->tmp);
 		return -1;
 	}
-	return out_close(path, &o);
+	return out_close(path, o);
 }

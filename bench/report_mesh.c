@@ -279,6 +279,5 @@ int report_mesh_json(const char *path, const struct mesh *m, const struct cli *c
 		curve_json(&j, "k_to_1", "receiver", m, c, all);
 	if (p->tests & T_ONE_TO_MANY)
 		curve_json(&j, "one_to_many", "sender", m, c, all);
-	json_end(&j);
-	return out_close(path, &o);
+	return report_json_finish(path, &j, &o);
 }
