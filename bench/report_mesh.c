@@ -245,6 +245,10 @@ int report_mesh_json(const char *path, const struct mesh *m, const struct cli *c
 		return -1;
 	json_begin(&j, o.f);
 	report_json_head(&j, argc, argv);
+	json_obj(&j, "nic");   /* rank 0's, as a pair's run names its client's */
+	json_str(&j, "uri", c->uri);
+	json_str(&j, "name", m->ep[0].nic);
+	json_obj_end(&j);
 	json_obj(&j, "launch");
 	json_str(&j, "by", "pmix");
 	json_u64(&j, "ranks", (uint64_t)m->size);

@@ -48,6 +48,12 @@ check "1-to-many: K = 1..3, a gap for each" '(.one_to_many.points | length) == 3
 grep -q "^  0->1 " "$out/p4.out" && grep -q "k-to-1: K ranks flood rank 0" "$out/p4.out" &&
   grep -q "1-to-many: rank 0 floods" "$out/p4.out" && echo "ok: the table" || { echo "FAILED: the table"; fail=1; }
 
+# eel-report draws the matrix as a heat map, a box a measured pair
+if "$B/eel-report" "$out/p4.json" -o "$out/rep" >"$out/rep.out" 2>&1 && [ -s "$out/rep/allpairs.svg" ] &&
+   [ "$(awk '/^\$m << EOD/{on=1; next} /^EOD/{on=0} on && !/^#/' "$out/rep/gnuplot/allpairs.gp" | wc -l)" -eq 12 ]; then
+  echo "ok: eel-report's heat map of the 12 pairs"
+else echo "FAILED: eel-report's heat map"; cat "$out/rep.out"; fail=1; fi
+
 # odd N: one rank sits out each round; --serial one pair at a time
 timeout 120 "${MPI[@]}" -np 3 "$B/eel-bench" -t allpairs --serial "${SHORT[@]}" --json "$out/p3.json" \
   >"$out/p3.out" 2>"$out/p3.err" || { echo "FAILED: mpirun -np 3 --serial"; cat "$out/p3.err"; fail=1; }
