@@ -12,6 +12,8 @@ trap '[ -n "$mpipid" ] && kill -9 "$mpipid" 2>/dev/null; rm -rf "$out"' EXIT
 fail=0
 command -v mpirun >/dev/null || { echo "FAILED: no mpirun: run tools/setup mpi"; exit 1; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# under ASan: PMIx's own leaks are not eel's
+export LSAN_OPTIONS=suppressions=$PWD/tests/host/mpi_lsan.supp:print_suppressions=0
 # A run of 4 spinning ranks on 2 cores: keep it short, and unbound
 MPI=(mpirun --oversubscribe --bind-to none)
 SHORT=(-n 200 -r 3 --warmup 50 --depths 4,16 --flood-runs 3 --flood-msgs 1000 --timeout 20)
