@@ -128,8 +128,9 @@ static int join_channels(struct mesh *m, uint32_t timeout_ms)
 		if (eel_oob_recv(oob, OOB_RANK, &r, sizeof(r), NULL, timeout_ms, NULL) || r <= m->rank ||
 		    r >= m->size || m->s[r].oob) {
 			eel_oob_close(oob);
-			fprintf(stderr, "eel-bench: %s: a connection that is not one of this job's higher ranks "
-				"(said rank %d): run one eel-bench job a port range\n", bench_who, r);
+			fprintf(stderr, "eel-bench: %s: a connection to this rank's port that is not one of this "
+				"job's higher ranks (it said rank %d): is another eel-bench job or a scan reaching "
+				"this host's ports?\n", bench_who, r);
 			return -1;
 		}
 		m->s[r].oob = oob;

@@ -116,8 +116,7 @@ static int pair_both(struct mesh *m, int peer, const struct plan *p, struct rank
 	who(m, peer);
 	for (int dir = 0; dir < 2; dir++) {
 		s->server = (m->rank < peer) == dir;
-		if ((p->tests & T_ALLPAIRS) &&
-		    (pair_eel(s, p, &mine->to[peer]) || pair_g(s, p, &mine->to[peer])))
+		if (pair_eel(s, p, &mine->to[peer]) || pair_g(s, p, &mine->to[peer]))
 			return -1;
 		if (!s->server)
 			mine->to[peer].done = 1;
