@@ -262,6 +262,7 @@ struct limit_res {
 	 * and their ratio run by run (the machine the same for both) */
 	double eel_beside_ns[MAX_RUNS], ratio[MAX_RUNS];
 	struct stat eel_beside, eel_over;
+	char peer_nic[200];              /* floor: the server's end of the pair, as it names its NIC */
 };
 
 /* Culler et al. 1996: the communication microbenchmark's signature */

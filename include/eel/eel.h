@@ -212,9 +212,10 @@ int eel_peer_check(struct eel_dev *dev);
  * the NIC's own carrier (a DPDK port's tx/rx burst, an e1000's descriptor
  * rings), with none of eel's protocol. Both ends call it at the same time
  * with the same iters, everything delivered before (eel_quiet); the server
- * echoes, the client gets the one-way time in ns (minimum over the calls of
- * the mean over iters). -EOPNOTSUPP where the NIC has no carrier of its own
- * to echo on (verbs). */
+ * echoes, the client gets the one-way time in ns: the median of the iters
+ * round trips, each timed alone, / 2 (a round trip preempted by another
+ * process does not move it). -EOPNOTSUPP where the NIC has no carrier of its
+ * own to echo on (verbs). */
 int eel_floor(struct eel_dev *dev, int server, uint32_t iters, double *one_way_ns);
 
 /* ---- stamps and counters ---- */
