@@ -23,6 +23,8 @@ static const char *const fw_counter_names[EEL_FW_COUNTERS] = {
 };
 
 
+#define WAIT_SEND_PASSES 16u /* engine_wait_u64 inline: an idle send half once in this many passes */
+
 static int step(struct engine *e)
 {
 	if (e->mode == ENGINE_INLINE)
@@ -309,19 +311,27 @@ int engine_wait_u64(struct eel_dev *dev, const volatile uint64_t *addr, uint64_t
 {
 	struct engine *e = ENGINE(dev);
 	struct eel_wait w;
-	int rc;
+	int rc, sending = 1;
 
 	if (*addr == value)
 		goto seen;
 	eel_wait_start(dev, &w, "waiting for a put to land");
 	for (;;) {
 		/* inline: look at memory between the firmware's receive half and
-		 * its send half, as soon as a frame can have landed */
+		 * its send half, as soon as a frame can have landed. The send
+		 * half runs on every pass while it has work (packets, an ACK, a
+		 * resend), else once in WAIT_SEND_PASSES: an idle send half
+		 * between two looks at the wire delays seeing a frame. On a
+		 * DPDK memif pair here, EEL - floor one way went from a median
+		 * of 248 ns to 135 (six runs each, alternated); the software
+		 * NIC's EEL did not move. An idle NIC's timers are microseconds;
+		 * a pass is tens of ns. */
 		if (e->mode == ENGINE_INLINE) {
 			fw_receive(&e->fw);
 			if (*addr == value)
 				goto seen;
-			fw_doorbell(&e->fw);
+			if (sending || !(w.spins & (WAIT_SEND_PASSES - 1)))
+				sending = fw_doorbell(&e->fw);
 		} else {
 			step(e);
 		}
