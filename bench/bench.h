@@ -88,6 +88,7 @@ struct session {
 	volatile uint64_t *limit;  /* --pair: a shared cache-line pair for -t limit */
 	uint32_t sig_seq;          /* signature: requests issued in this phase (the client) */
 	int cpu;                   /* this end's core, -1 if not pinned */
+	const char *uri;           /* this end's NIC as given (-d) */
 };
 
 enum ctrl_slot {
@@ -262,7 +263,7 @@ struct limit_res {
 	 * and their ratio run by run (the machine the same for both) */
 	double eel_beside_ns[MAX_RUNS], ratio[MAX_RUNS];
 	struct stat eel_beside, eel_over;
-	char peer_nic[200];              /* floor: the server's end of the pair, as it names its NIC */
+	char peer_nic[200];              /* floor: the server's end of the pair, its NIC's URI */
 };
 
 /* Culler et al. 1996: the communication microbenchmark's signature */

@@ -168,7 +168,7 @@ static int cacheline_run(struct session *s, struct results *r)
 }
 
 /* One call of eel_floor on each end, in lock step; the client learns the
- * server's end of the pair (its NIC's name). Returns 1 when the NIC has no
+ * server's end of the pair (its NIC's URI). Returns 1 when the NIC has no
  * floor (both ends say so at once: the same kind of NIC). */
 static int floor_point(struct session *s, struct limit_res *l, uint32_t n, double *one_way)
 {
@@ -184,7 +184,7 @@ static int floor_point(struct session *s, struct limit_res *l, uint32_t n, doubl
 		if (d.status)
 			snprintf(d.msg, sizeof(d.msg), "floor: %s", eel_errmsg());
 		else /* its end of the pair, for the client's report */
-			snprintf(d.msg, sizeof(d.msg), "%s", s->caps->name);
+			snprintf(d.msg, sizeof(d.msg), "%s", s->uri ? s->uri : s->caps->name);
 		if (server_done(s, &d))
 			return -1;
 		return d.status == -EOPNOTSUPP ? 1 : d.status ? -1 : 0;

@@ -310,6 +310,7 @@ int main(int argc, char **argv)
 			return bench_fail("listening") ? 1 : 1;
 	}
 
+	s.uri = uri;
 	rc = run_end(&c, &s, &r, uri, l, c.pair ? c.plan.timeout_ms : 600000);
 	end_close(&s);
 	eel_oob_listener_close(c.pair && !s.server ? NULL : l);

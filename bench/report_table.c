@@ -304,13 +304,14 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 	if (r->bd.done)
 		breakdown_rows(f, s, r);
 	if (r->lim.done && r->lim.floor) {
-		char peer[256];
+		char here[256], peer[256];
 
 		fprintf(f, "\n  floor    bare echo of one minimum-size frame on the NIC's own carrier (%s), no eel\n"
 			"           protocol, on the pair %s (here) and %s (the server)\n"
 			"           %.1f ns one way (median of %d runs, each its median round trip / 2), %.1f (min)\n",
 			!strcmp(cap->backend, "dpdk") ? "rte_eth_tx_burst/rte_eth_rx_burst" :
-			!strcmp(cap->backend, "softnic") ? "shared-memory slots" : cap->backend, cap->name,
+			!strcmp(cap->backend, "softnic") ? "shared-memory slots" : cap->backend,
+			safe_text(uri, here, sizeof(here)),
 			safe_text(r->lim.peer_nic[0] ? r->lim.peer_nic : "?", peer, sizeof(peer)),
 			r->lim.one_way.median, r->lim.one_way.n, r->lim.one_way.min);
 		fprintf(f, "           EEL / floor = %.2f (median of the runs' ratios, each EEL run beside its floor run,\n"
