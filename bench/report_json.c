@@ -606,7 +606,8 @@ int report_json(const char *path, const struct session *s, const struct results 
 	if (r->lim.done && r->lim.floor) {
 		json_obj(&j, "limit");
 		json_str(&j, "kind", "floor");
-		json_str(&j, "method", "eel_floor: bare echo of one minimum-size frame on the NIC's own carrier");
+		json_str(&j, "method", "eel_floor: bare echo of one minimum-size frame on the NIC's own carrier; "
+			 "each run its median round trip / 2, EEL beside it alike");
 		stat_obj(&j, "one_way_ns", &r->lim.one_way);
 		json_num(&j, "eel_over_floor", r->lim.eel_over.median);
 		stat_obj(&j, "eel_over", &r->lim.eel_over);
