@@ -319,18 +319,20 @@ int engine_wait_u64(struct eel_dev *dev, const volatile uint64_t *addr, uint64_t
 	for (;;) {
 		/* inline: look at memory between the firmware's receive half and
 		 * its send half, as soon as a frame can have landed. The send
-		 * half runs on every pass while it has work (packets, an ACK, a
-		 * resend), else once in WAIT_SEND_PASSES: an idle send half
-		 * between two looks at the wire delays seeing a frame. On a
-		 * DPDK memif pair here, EEL - floor one way went from a median
-		 * of 248 ns to 135 (six runs each, alternated); the software
-		 * NIC's EEL did not move. An idle NIC's timers are microseconds;
-		 * a pass is tens of ns. */
+		 * half runs on every pass while either half has work (frames in,
+		 * which may open the window or want an ACK; packets, an ACK or a
+		 * resend out), else once in WAIT_SEND_PASSES: an idle send half
+		 * between two looks at the wire delays seeing a frame. On a DPDK
+		 * memif pair here, EEL - floor one way went from a median of 248
+		 * ns to 135 (six runs each, alternated); the software NIC's EEL
+		 * did not move. An idle NIC's timers are microseconds; a pass is
+		 * tens of ns. */
 		if (e->mode == ENGINE_INLINE) {
-			fw_receive(&e->fw);
+			int got = fw_receive(&e->fw);
+
 			if (*addr == value)
 				goto seen;
-			if (sending || !(w.spins & (WAIT_SEND_PASSES - 1)))
+			if (got || sending || !(w.spins & (WAIT_SEND_PASSES - 1)))
 				sending = fw_doorbell(&e->fw);
 		} else {
 			step(e);
