@@ -9,50 +9,11 @@
 # ping-pong run of EEL, both the median round trip / 2, and EEL / floor run by
 # run. Asserts behaviour, not speed: both figures positive, the ratio printed
 # and finite, the pair named in the table; the figures are printed.
-# EAL: --no-huge --no-pci -m 512 (no hugepages here), a --file-prefix per process.
+# EAL: --no-huge --no-pci -m 512 (no hugepages here), a --file-prefix per process
+# (bench_pair, tests/host/lib/dpdk_env.sh).
 set -uo pipefail
-B=${EEL_BUILD:-build}
-ns=eel-dpdk-ratio-$$
-out=$(mktemp -d)
-pids=()
-cleanup() {
-  kill -9 "${pids[@]}" 2>/dev/null
-  ip netns del "$ns" 2>/dev/null
-  rm -rf "$out"
-}
-trap cleanup EXIT
-fail() { echo "FAILED: $*"; exit 1; }
-
-[ -x "$B/eel-bench" ] || fail "no $B/eel-bench: run make first"
-eal="--no-huge --no-pci -m 512"
-args=(-t limit -r 5 -n 2000 --warmup 200 --timeout 30)
-
-# pair NAME SERVER-URI CLIENT-URI [WRAPPER...]: the server, then the client
-# once the server's port is up (WAIT_FOR: a file that appears then, else 0.5 s)
-pair() {
-  local name=$1 suri=$2 curi=$3 port=$((20000 + RANDOM % 20000)) spid crc src
-  shift 3
-  ("$@" timeout 120 "$B/eel-bench" -d "$suri" -p $port --eal "$eal --file-prefix=eel-ratio-$$-s" \
-    --timeout 30) >"$out/$name.server" 2>&1 &
-  spid=$!
-  pids+=($spid)
-  if [ -n "${WAIT_FOR:-}" ]; then
-    for _ in $(seq 300); do [ -e "$WAIT_FOR" ] || ! kill -0 $spid 2>/dev/null && break; sleep 0.1; done
-    [ -e "$WAIT_FOR" ] || { cat "$out/$name.server"; fail "$name: the server's port never came up"; }
-  else
-    sleep 0.5
-  fi
-  ("$@" timeout 120 "$B/eel-bench" -d "$curi" -p $port --eal "$eal --file-prefix=eel-ratio-$$-c" \
-    "${args[@]}" --json "$out/$name.json" 127.0.0.1) >"$out/$name.out" 2>&1
-  crc=$?
-  wait $spid
-  src=$?
-  if [ $crc -ne 0 ] || [ $src -ne 0 ]; then
-    sed 's/^/    client| /' "$out/$name.out"
-    sed 's/^/    server| /' "$out/$name.server"
-    fail "$name: client exited $crc, server $src"
-  fi
-}
+. tests/host/lib/dpdk_env.sh ratio
+args=(-t limit -r 5 -n 2000 --warmup 200)
 
 # check NAME SERVER-URI CLIENT-URI
 check() {
@@ -78,15 +39,11 @@ check() {
 # client starts once it exists; the server waits up to 30 s for its link
 msrv="dpdk:net_memif0,role=server,socket=$out/m.sock,socket-abstract=no?link_ms=30000"
 mcli="dpdk:net_memif1,role=client,socket=$out/m.sock,socket-abstract=no"
-WAIT_FOR="$out/m.sock" pair memif "$msrv" "$mcli"
+WAIT_FOR="$out/m.sock" IN_NS=no bench_pair memif "$msrv" "$mcli" "${args[@]}"
 check memif "$msrv" "$mcli"
 
-# af_packet on a veth pair. Interface indexes far apart: DPDK's af_packet joins
-# PACKET_FANOUT group (pid ^ ifindex) & 0xffff (tests/host/dpdk_bench.sh).
-ip netns add "$ns" || fail "cannot make a network namespace (ip netns add $ns): run as root"
-ip -n "$ns" link set lo up &&
-  ip -n "$ns" link add dpa index 4660 type veth peer name dpb index 23130 &&
-  ip -n "$ns" link set dpa up && ip -n "$ns" link set dpb up ||
-  fail "cannot make the veth pair dpa/dpb in $ns"
-pair af_packet "dpdk:net_af_packet0,iface=dpa" "dpdk:net_af_packet1,iface=dpb" ip netns exec "$ns"
+# af_packet on a veth pair in a namespace of the test's own
+netns_up
+veth_pair dpa dpb
+bench_pair af_packet "dpdk:net_af_packet0,iface=dpa" "dpdk:net_af_packet1,iface=dpb" "${args[@]}"
 check af_packet "dpdk:net_af_packet0,iface=dpa" "dpdk:net_af_packet1,iface=dpb"
