@@ -56,6 +56,7 @@ struct engine {
 	pthread_t thread;
 	int thread_running;
 	int stop;
+	int tx_full;                /* the wire last had no room for a frame (engine_hal.c) */
 
 	/* host memory the NIC reaches by DMA (one mapping) */
 	void *mem;
