@@ -31,7 +31,11 @@ enum test_bit {
 	T_SIGNATURE = 1u << 4,
 	T_BULK = 1u << 5,
 	T_DECOMPOSE = 1u << 6,
-	T_BUSMODEL = 1u << 7,   /* the bus model alone against pcie-bench's figures: no NIC */
+	/* under a launcher (mpirun, srun: bench/mesh.h) */
+	T_ALLPAIRS = 1u << 7,
+	T_KTO1 = 1u << 8,
+	T_ONE_TO_MANY = 1u << 9,
+	T_BUSMODEL = 1u << 10,  /* the bus model alone against pcie-bench's figures: no NIC */
 };
 
 /* busmodel.c: the bus model beside pcie-bench's figures (data/pcie_bench.csv) */
@@ -102,6 +106,7 @@ struct session {
 	volatile uint64_t *limit;  /* --pair: a shared cache-line pair for -t limit */
 	uint32_t sig_seq;          /* signature: requests issued in this phase (the client) */
 	int cpu;                   /* this end's core, -1 if not pinned */
+	const char *uri;           /* this end's NIC as given (-d) */
 };
 
 enum ctrl_slot {
@@ -125,6 +130,7 @@ enum oob_type {
 	OOB_BYE,
 	OOB_POINT,     /* overlap: the measuring end names the next point (struct ov_point) */
 	OOB_CURVE,     /* overlap: the server's receive-side curve */
+	OOB_RANK,      /* under a launcher: the connecting rank says which it is (mesh.c) */
 };
 
 struct ov_point {
@@ -275,6 +281,7 @@ struct limit_res {
 	 * and their ratio run by run (the machine the same for both) */
 	double eel_beside_ns[MAX_RUNS], ratio[MAX_RUNS];
 	struct stat eel_beside, eel_over;
+	char peer_nic[200];              /* floor: the server's end of the pair, its NIC's URI */
 };
 
 /* Culler et al. 1996: the communication microbenchmark's signature */
@@ -433,6 +440,9 @@ double cyc_ns(const struct session *s, double cycles);
 
 /* the methods */
 int pingpong_run(struct session *s, struct results *r);
+/* runs x iters round trips of 8-byte puts after the plan's warm-up, stamps
+ * off, each timed alone: on the client, every one's RTT/2 in ns into out */
+int pingpong_each(struct session *s, uint32_t runs, uint32_t iters, double *out);
 enum pp_variant {
 	PP_PUT,       /* 8-byte put, payload inline where the NIC can */
 	PP_PUT_DMA,   /* 8-byte put, payload read from registered memory by the NIC */
@@ -512,12 +522,25 @@ static inline uint32_t flood_msgs_for(const struct plan *p, uint32_t size)
 		n = FLOOD_MIN_MSGS;
 	return n < p->flood_msgs ? n : p->flood_msgs;
 }
+/* one run of a flood point on this end (client: ns per message); a flood
+ * from several senders to this end, and from this end to several receivers
+ * (Culler et al. 1996, "Validation of communication scaling") */
+#define FLOOD_MAX_PEERS 64
+int flood_one(struct session *s, uint32_t size, uint32_t q, double *ns);
+int flood_serve_many(struct session **s, int k, uint32_t size);
+int flood_send_many(struct session **s, int k, uint32_t size, uint32_t q, double *ns);
 /* g, G, bandwidth and M from the flood points (exposed for tests) */
 void flood_derive(const struct session *s, struct flood_res *f);
 
 /* report_table.c, report_json.c */
 void report_table(FILE *f, const struct session *s, const struct results *r, const char *uri);
 int report_json_check(const char *path);
+/* schema "eel.run": 5 added the patterns of many ranks, 6 the bus what-if (README.md "JSON schema") */
+#define SCHEMA_VERSION 6
+struct json;
+void report_json_head(struct json *j, int argc, char **argv);
+struct out;
+int report_json_finish(const char *path, struct json *j, struct out *o);
 struct bus_run;
 /* buses, nbus: --bus LIST's runs, each written whole into `buses` (NULL, 0: none) */
 int report_json(const char *path, const struct session *s, const struct results *r, const char *uri,
@@ -538,5 +561,7 @@ void nic_pci_link_text(const struct nic_pci *p, char *out, size_t n);
 int report_warnings(const struct session *s, const struct results *r, char w[][240], int max);
 
 extern int verbose;
+/* under a launcher: "rank 0 (host) with rank 3 (host)", said before each failure (bench_fail) */
+extern char bench_who[160];
 
 #endif

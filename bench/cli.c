@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "launch.h"
 #include "safe_text.h"
 
 static const char usage_text[] =
@@ -18,12 +19,23 @@ static const char usage_text[] =
 "and where the time of one put goes (the stage breakdown).\n"
 "\n"
 "  -d, --device URI      the NIC (default softnic): softnic[:inline|:thread][?opts],\n"
-"                        verbs:<ibdev>[:port], dpdk:<port>, raw:<pci-address>\n"
+"                        verbs:<ibdev>[:port], dpdk:<port>, raw:<pci-address>;\n"
+"                        the hosted firmware's opts (softnic, dpdk, raw) include a\n"
+"                        bad wire, drop=P dup=P reorder=P corrupt=P, and its loss\n"
+"                        recovery, recovery=gbn (go-back-N, default) or sr\n"
+"                        (selective repeat); README \"The software NIC\" lists all\n"
 "  -t, --test LIST       pingpong,flood,overlap,limit or all (default all); limit:\n"
 "                        the bare cache-line ping-pong (softnic --pair), else\n"
 "                        the NIC's floor, a bare echo on its own carrier;\n"
 "                        busmodel: the bus model alone against pcie-bench's\n"
-"                        PCIe Gen 3 x8 figures (no NIC; not in all)\n"
+"                        PCIe Gen 3 x8 figures (no NIC; not in all).\n"
+"                        Under mpirun or srun (N ranks, found through PMIx), the\n"
+"                        patterns instead (default allpairs): allpairs (EEL and g\n"
+"                        of every ordered pair, rounds of disjoint pairs at once),\n"
+"                        k-to-1 (K ranks flood rank 0), 1-to-many (rank 0 floods K)\n"
+"      --serial          allpairs: one pair at a time, the others waiting\n"
+"      --flag-k K        flag a pair whose median is beyond the pairs' median +\n"
+"                        K x MAD (default 3)\n"
 "      --bus-data FILE   the figures for busmodel (default data/pcie_bench.csv)\n"
 "      --bus LIST        run the tests once per bus and print them side by side:\n"
 "                        presets none, pcie-gen3x8, pcie-gen4x16, pcie-gen5x16,\n"
@@ -184,15 +196,21 @@ static uint32_t tests(const char *s)
 			t |= T_BULK;
 		else if (!strcmp(w, "decompose"))
 			t |= T_DECOMPOSE;
+		else if (!strcmp(w, "allpairs"))
+			t |= T_ALLPAIRS;
+		else if (!strcmp(w, "k-to-1"))
+			t |= T_KTO1;
+		else if (!strcmp(w, "1-to-many"))
+			t |= T_ONE_TO_MANY;
 		else if (!strcmp(w, "busmodel"))
 			t |= T_BUSMODEL;
 		else if (!strcmp(w, "all"))
 			t |= TESTS_ALL | T_ALL;
 		else
-			bad("unknown test '%s'", w, "use pingpong, flood, overlap, limit, signature, bulk, decompose, busmodel or all");
+			bad("unknown test '%s'", w, "use pingpong, flood, overlap, limit, signature, bulk, decompose, busmodel or all (under mpirun or srun: allpairs, k-to-1, 1-to-many)");
 	}
 	if (!t)
-		bad("-t '%s' names no test", s, "use pingpong, flood, overlap, limit, signature, bulk, decompose, busmodel or all");
+		bad("-t '%s' names no test", s, "use pingpong, flood, overlap, limit, signature, bulk, decompose, busmodel or all (under mpirun or srun: allpairs, k-to-1, 1-to-many)");
 	return t;
 }
 
@@ -215,9 +233,33 @@ static void bus_list(struct cli *c, const char *s)
 		bad("--bus '%s' names no bus", s, "e.g. --bus none,pcie-gen3x8,pcie-gen5x16,membus,cxl");
 }
 
+#define PATTERNS (T_ALLPAIRS | T_KTO1 | T_ONE_TO_MANY)
+
+/* Under a launcher every rank is an end of N - 1 pairs: no host, no server,
+ * and the patterns only. */
+static void launched_checks(struct cli *c)
+{
+	struct plan *p = &c->plan;
+
+	if (!c->tests_given)
+		p->tests = T_ALLPAIRS;
+	if (p->tests & ~PATTERNS)
+		bad("%s", "under mpirun or srun eel-bench measures the patterns: allpairs, k-to-1, 1-to-many",
+		    "give -t with those, or run eel-bench without a launcher for one pair's tests");
+	if (c->host || c->server || c->pair)
+		bad("%s", "under mpirun or srun the ranks find each other through PMIx", "drop the host, --server and --pair");
+	if (c->serial && !(p->tests & T_ALLPAIRS))
+		bad("%s", "--serial is allpairs'", "add -t allpairs or drop --serial");
+	if (p->depths[p->ndepths - 1] > p->flood_msgs)
+		bad("%s", "a queue depth is larger than --flood-msgs", "lower --depths or raise --flood-msgs");
+	if (c->quiet && !c->json)
+		bad("%s", "--quiet prints nothing", "give --json FILE to keep the results");
+	p->nsizes = 1; /* g at the smallest size */
+}
+
 enum { O_PAIR = 256, O_SERVER, O_WARMUP, O_SIZES, O_DEPTHS, O_FMSGS, O_FBYTES, O_FRUNS, O_FMEM, O_OMSGS,
        O_ORUNS, O_OSWEEPS, O_VERIFY, O_STAMP, O_CPU, O_TIMEOUT, O_JSON, O_EAL, O_SIGS, O_BSIZES, O_BREPS,
-       O_BUSDATA, O_BUS };
+       O_SERIAL, O_FLAGK, O_BUSDATA, O_BUS };
 
 void cli_parse(struct cli *c, int argc, char **argv)
 {
@@ -242,6 +284,7 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		{ "cpu", required_argument, 0, O_CPU }, { "timeout", required_argument, 0, O_TIMEOUT },
 		{ "json", required_argument, 0, O_JSON }, { "quiet", no_argument, 0, 'q' },
 		{ "eal", required_argument, 0, O_EAL },
+		{ "serial", no_argument, 0, O_SERIAL }, { "flag-k", required_argument, 0, O_FLAGK },
 		{ "verbose", no_argument, 0, 'v' }, { "version", no_argument, 0, 'V' },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 	};
@@ -270,6 +313,8 @@ void cli_parse(struct cli *c, int argc, char **argv)
 			MAX_SIZES, 8, 1u << 26, 1);
 	p->bulk_reps = 150;
 	p->sig_max_samples = 500;
+	c->flag_k = 3;
+	c->launched = launch_detected();
 
 	opterr = 0;
 	while ((o = getopt_long(argc, argv, ":d:t:p:n:r:qvVh", opts, NULL)) != -1) {
@@ -316,6 +361,8 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		case O_TIMEOUT: p->timeout_ms = (uint32_t)number("--timeout", optarg, 1, 3600) * 1000; break;
 		case O_JSON: c->json = optarg; break;
 		case O_EAL: c->eal = optarg; break;
+		case O_SERIAL: c->serial = 1; break;
+		case O_FLAGK: c->flag_k = (double)number("--flag-k", optarg, 1, 100); break;
 		case 'q': c->quiet = 1; break;
 		case 'v': verbose = 1; break;
 		case 'V': printf("eel-bench %s\n", EEL_VERSION); exit(0);
@@ -345,6 +392,15 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		stamp_every = stamp_every < 1 ? 1 : stamp_every > 512 ? 512 : stamp_every;
 	}
 	p->stamp_every = (uint32_t)stamp_every;
+	if (c->launched) {
+		launched_checks(c);
+		return;
+	}
+	if (p->tests & PATTERNS)
+		bad("%s", "allpairs, k-to-1 and 1-to-many need ranks",
+		    "launch eel-bench with mpirun -np N (or srun -n N --mpi=pmix)");
+	if (c->serial)
+		bad("%s", "--serial is allpairs' (under mpirun or srun)", "drop it");
 	if (c->pair && (c->host || c->server))
 		bad("%s", "--pair runs both ends here", "drop the host or --server");
 	if (c->host && c->server)

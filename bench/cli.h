@@ -22,11 +22,16 @@ struct cli {
 	int quiet;
 	int tests_given;
 	int cpu[2];
+	int launched;         /* started by mpirun or srun (PMIx in the environment): the patterns */
+	int serial;           /* --serial: allpairs one pair at a time */
+	double flag_k;        /* --flag-k: a pair is flagged beyond median + k x MAD */
 	struct plan plan;
 };
 
 /* Parse argv; on bad input print one line and exit 2. */
 void cli_parse(struct cli *c, int argc, char **argv);
 void cli_usage(FILE *f);
+/* launched.c: eel-bench as one of the ranks of mpirun or srun; the exit status */
+int launched_main(const struct cli *c, int argc, char **argv);
 
 #endif

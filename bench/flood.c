@@ -19,7 +19,9 @@
  * A message's last 8 bytes are its token; --verify checks every byte of the
  * last message at each place, and the NIC's count of deliveries.
  */
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,16 +50,12 @@ static uint32_t last_at(uint32_t j, uint32_t slots, uint32_t n)
 	return j == slots ? n - 1 : j + (n - 2 - j) / slots * slots;
 }
 
-/* Client: the timed loop. Returns ns per message. */
-static int client_point(struct session *s, uint32_t size, uint32_t q, uint32_t n, double *ns)
+/* The payloads, each place holding the last message sent from it: tokens
+ * only, or the whole pattern under --verify. */
+static void fill_places(struct session *s, uint32_t size, uint32_t n)
 {
-	unsigned flags = size <= s->caps->max_inline ? EEL_PUT_INLINE : 0;
-	uint32_t issued = 0, completed = 0, half = q / 2 ? q / 2 : 1, slots = flood_slots(&s->plan, size, n);
-	struct point_done d;
-	uint64_t t0, t1;
+	uint32_t slots = flood_slots(&s->plan, size, n);
 
-	/* The payloads, each place holding the last message sent from it: tokens
-	 * only, or the whole pattern under --verify. */
 	for (uint32_t j = 0; j <= slots; j++) {
 		uint8_t *m = s->data + (size_t)j * size;
 		uint32_t i = last_at(j, slots, n);
@@ -70,22 +68,42 @@ static int client_point(struct session *s, uint32_t size, uint32_t q, uint32_t n
 			memcpy(m + size - 8, &tok, 8);
 		}
 	}
+}
+
+/* Keep q outstanding: issue until q are in flight. Selective signalling:
+ * only the last put of each q/2 (and the very last) asks for a completion,
+ * which says the q/2 before it are done. */
+static int issue(struct session *s, uint32_t size, uint32_t q, uint32_t n, uint32_t *issued, uint32_t completed)
+{
+	unsigned flags = size <= s->caps->max_inline ? EEL_PUT_INLINE : 0;
+	uint32_t half = q / 2 ? q / 2 : 1, slots = flood_slots(&s->plan, size, n);
+
+	while (*issued < n && *issued - completed < q) {
+		size_t at = (size_t)place(*issued, slots, n) * size;
+		unsigned f = flags | ((*issued + 1) % half == 0 || *issued + 1 == n ? EEL_PUT_SIGNALED : 0);
+
+		if (eel_put(s->dev, s->data_mr, s->data + at, size, &s->peer_data, at, f, *issued, 0))
+			return bench_fail("flood: put");
+		(*issued)++;
+	}
+	return 0;
+}
+
+/* Client: the timed loop. Returns ns per message. */
+static int client_point(struct session *s, uint32_t size, uint32_t q, uint32_t n, double *ns)
+{
+	uint32_t issued = 0, completed = 0, half = q / 2 ? q / 2 : 1;
+	struct point_done d;
+	uint64_t t0, t1;
+
+	fill_places(s, size, n);
 	if (client_await_ready(s))
 		return -1;
 
 	t0 = eel_cycles();
 	while (completed < n) {
-		/* keep q outstanding: issue until q are in flight. Selective
-		 * signalling: only the last put of each q/2 (and the very last)
-		 * asks for a completion, which says the q/2 before it are done */
-		while (issued < n && issued - completed < q) {
-			size_t at = (size_t)place(issued, slots, n) * size;
-			unsigned f = flags | ((issued + 1) % half == 0 || issued + 1 == n ? EEL_PUT_SIGNALED : 0);
-
-			if (eel_put(s->dev, s->data_mr, s->data + at, size, &s->peer_data, at, f, issued, 0))
-				return bench_fail("flood: put");
-			issued++;
-		}
+		if (issue(s, size, q, n, &issued, completed))
+			return -1;
 		/* wait for q/2 of them (the oldest group) */
 		if (poll_until(s, &completed, completed + half < issued ? completed + half : issued,
 			       "flood: completions"))
@@ -150,6 +168,142 @@ static int server_point(struct session *s, uint32_t size, uint32_t n)
 		}
 	}
 	return server_done(s, &d) || d.status || d.bad_words ? -1 : 0;
+}
+
+/* One run of the flood point (size, q) on this end, the plan's messages for
+ * the size: the client's ns per message in *ns (patterns.c). */
+int flood_one(struct session *s, uint32_t size, uint32_t q, double *ns)
+{
+	uint32_t n = flood_msgs_for(&s->plan, size);
+	int rc = s->server ? server_point(s, size, n) : client_point(s, size, q, n, ns);
+
+	s->point++;
+	return rc;
+}
+
+/* Once a millisecond of a loop over several peers: the clock against the
+ * deadline, and each peer (a lost one named at once). */
+static int many_check(struct session **s, int k, uint64_t end, uint64_t *next, const char *what)
+{
+	uint64_t now = eel_cycles();
+
+	if (now < *next)
+		return 0;
+	*next = now + (uint64_t)(s[0]->clk->hz / 1000);
+	for (int i = 0; i < k; i++)
+		if (eel_peer_check(s[i]->dev))
+			return bench_fail(what);
+	if (now > end) {
+		fprintf(stderr, "eel-bench: %s: nothing for %u ms\n", what, s[0]->plan.timeout_ms);
+		return -1;
+	}
+	return 0;
+}
+
+/* Culler et al. 1996, "Validation of communication scaling" (K-to-1, Table 5):
+ * the receiving end of k floods at once, one from each of s[0..k-1] (their
+ * senders run flood_one). Every NIC is kept going from this one thread, and
+ * each sender gets its reply as soon as its last message is in. */
+int flood_serve_many(struct session **s, int k, uint32_t size)
+{
+	const volatile uint64_t *last[FLOOD_MAX_PEERS];
+	uint64_t want[FLOOD_MAX_PEERS], end, next = 0;
+	int left = k, rc = 0;
+	char got[FLOOD_MAX_PEERS] = { 0 };
+
+	for (int i = 0; i < k; i++) {
+		uint32_t n = flood_msgs_for(&s[i]->plan, size);
+
+		last[i] = (const volatile uint64_t *)(s[i]->data + (size_t)(flood_slots(&s[i]->plan, size, n) + 1) * size - 8);
+		want[i] = token(s[i], n - 1);
+		if (server_ready(s[i]))
+			return -1;
+	}
+	end = eel_cycles() + (uint64_t)(s[0]->clk->hz / 1000 * s[0]->plan.timeout_ms);
+	while (left && !rc) {
+		for (int i = 0; i < k; i++) {
+			if (got[i])
+				continue;
+			eel_progress(s[i]->dev);
+			if (*last[i] == want[i]) {
+				got[i] = 1;
+				left--;
+				if (put_slot(s[i], SLOT_REPLY, token(s[i], 0)))
+					rc = bench_fail("flood from several senders: the reply");
+			}
+		}
+		if (!rc && many_check(s, k, end, &next, "flood from several senders"))
+			rc = -1;
+	}
+	for (int i = 0; i < k; i++) {
+		struct point_done d = { 0 };
+
+		if (rc || (d.status = eel_quiet(s[i]->dev)))
+			snprintf(d.msg, sizeof(d.msg), "flood from several senders (%u B): %s", size,
+				 rc ? "the receiver gave up" : eel_errmsg());
+		d.status = rc && !d.status ? -EIO : d.status;
+		if (server_done(s[i], &d) || d.status)
+			rc = -1;
+		s[i]->point++;
+	}
+	return rc;
+}
+
+/* Culler et al. 1996, same section (1-to-many): one end floods k receivers at
+ * once (they run flood_one), q puts outstanding to each, the puts going
+ * round the receivers; *ns is the time per message over all k x n of them. */
+int flood_send_many(struct session **s, int k, uint32_t size, uint32_t q, double *ns)
+{
+	uint32_t issued[FLOOD_MAX_PEERS] = { 0 }, completed[FLOOD_MAX_PEERS] = { 0 }, total = 0, n = 0;
+	uint64_t t0, t1, end, next = 0;
+	int left = k;
+
+	for (int i = 0; i < k; i++) {
+		n = flood_msgs_for(&s[i]->plan, size);
+		fill_places(s[i], size, n);
+		if (client_await_ready(s[i]))
+			return -1;
+	}
+	end = eel_cycles() + (uint64_t)(s[0]->clk->hz / 1000 * s[0]->plan.timeout_ms);
+	t0 = eel_cycles();
+	while (left) {
+		for (int i = 0; i < k; i++) {
+			struct eel_cqe c[64];
+			int got;
+
+			if (completed[i] == n)
+				continue;
+			if (issue(s[i], size, q, n, &issued[i], completed[i]))
+				return -1;
+			got = eel_poll(s[i]->dev, c, 64);
+			for (int j = 0; j < got; j++) {
+				if (c[j].status)
+					return bench_fail("flood to several receivers: a completion");
+				if (c[j].wr_id + 1 > completed[i])
+					completed[i] = (uint32_t)c[j].wr_id + 1;
+			}
+			if (got < 0)
+				return bench_fail("flood to several receivers: completions");
+			left -= completed[i] == n;
+		}
+		if (many_check(s, k, end, &next, "flood to several receivers"))
+			return -1;
+	}
+	/* each receiver's single reply: everything has arrived */
+	for (int i = 0; i < k; i++)
+		if (eel_wait_u64(s[i]->dev, SLOT(s[i], SLOT_REPLY), token(s[i], 0)))
+			return bench_fail("flood to several receivers: waiting for a reply");
+	t1 = eel_cycles();
+	for (int i = 0; i < k; i++) {
+		struct point_done d;
+
+		if (client_await_done(s[i], &d))
+			return -1;
+		s[i]->point++;
+		total += n;
+	}
+	*ns = cyc_ns(s[0], (double)(t1 - t0 - s[0]->clk->timer_cycles)) / total;
+	return 0;
 }
 
 static const struct flood_point *point_at(const struct flood_res *f, uint32_t size, uint32_t q)

@@ -104,13 +104,18 @@ static int server_run(struct session *s, uint32_t n, int skew)
 	return server_done(s, &d) || d.status ? -1 : 0;
 }
 
-/* One ping-pong run of EEL beside run `run` of the limit; the ratio. */
+/* One ping-pong run of EEL beside run `run` of the limit; the ratio. Beside
+ * the NIC's floor, which is the median round trip / 2 (eel_floor), EEL is
+ * taken the same way (pingpong_interleaved): the two figures of a ratio are
+ * one statistic of the same kind of rounds. */
 static int beside(struct session *s, struct limit_res *l, double one_way)
 {
 	static struct pingpong_res pp;
+	int v = PP_PUT;
 
 	memset(&pp, 0, sizeof(pp));
-	if (pingpong_series(s, PP_PUT, 1, s->plan.iters, 0, &pp, NULL))
+	if (l->floor ? pingpong_interleaved(s, &v, 1, 1, s->plan.iters, &pp) :
+	    pingpong_series(s, PP_PUT, 1, s->plan.iters, 0, &pp, NULL))
 		return -1;
 	if (!s->server && pp.nruns == 1 && one_way > 0) {
 		l->eel_beside_ns[l->nruns] = pp.eel_ns[0];
@@ -162,9 +167,10 @@ static int cacheline_run(struct session *s, struct results *r)
 	return 0;
 }
 
-/* One call of eel_floor on each end, in lock step. Returns 1 when the NIC
- * has no floor (both ends say so at once: the same kind of NIC). */
-static int floor_point(struct session *s, uint32_t n, double *one_way)
+/* One call of eel_floor on each end, in lock step; the client learns the
+ * server's end of the pair (its NIC's URI). Returns 1 when the NIC has no
+ * floor (both ends say so at once: the same kind of NIC). */
+static int floor_point(struct session *s, struct limit_res *l, uint32_t n, double *one_way)
 {
 	struct point_done d = { 0 };
 	int rc;
@@ -177,6 +183,8 @@ static int floor_point(struct session *s, uint32_t n, double *one_way)
 		d.status = eel_floor(s->dev, 1, n, one_way);
 		if (d.status)
 			snprintf(d.msg, sizeof(d.msg), "floor: %s", eel_errmsg());
+		else /* its end of the pair, for the client's report */
+			snprintf(d.msg, sizeof(d.msg), "%s", s->uri ? s->uri : s->caps->name);
 		if (server_done(s, &d))
 			return -1;
 		return d.status == -EOPNOTSUPP ? 1 : d.status ? -1 : 0;
@@ -192,7 +200,10 @@ static int floor_point(struct session *s, uint32_t n, double *one_way)
 	}
 	if (rc)
 		return bench_fail("limit: the floor");
-	return client_await_done(s, &d) ? -1 : 0;
+	if (client_await_done(s, &d))
+		return -1;
+	memcpy(l->peer_nic, d.msg, sizeof(l->peer_nic));
+	return 0;
 }
 
 static int floor_run(struct session *s, struct results *r)
@@ -206,7 +217,7 @@ static int floor_run(struct session *s, struct results *r)
 	for (int run = -1; run < (int)p->runs; run++, s->point++) {
 		uint32_t n = run < 0 ? (p->warmup ? p->warmup : 1) : p->iters;
 		double ow = 0;
-		int rc = floor_point(s, n, &ow);
+		int rc = floor_point(s, l, n, &ow);
 
 		if (rc < 0)
 			return -1;

@@ -307,6 +307,7 @@ static int measure(struct cli *c, const char *uri_in, struct session *s, struct 
 			return bench_fail("listening") ? 1 : 1;
 	}
 
+	s->uri = uri;
 	rc = run_end(c, s, r, uri, l, c->pair ? c->plan.timeout_ms : 600000);
 	end_close(s);
 	eel_oob_listener_close(c->pair && !s->server ? NULL : l);
@@ -407,6 +408,8 @@ int main(int argc, char **argv)
 	}
 	if (c.json && report_json_check(c.json))
 		return 1;
+	if (c.launched)
+		return launched_main(&c, argc, argv);
 	if (c.nbus)
 		return run_buses(&c, argc, argv);
 	if (measure(&c, c.uri, &s, &r, uri_buf, sizeof(uri_buf)))

@@ -313,8 +313,9 @@ int pingpong_run(struct session *s, struct results *r)
  * is set beside the stamps' medians, and a mean would carry the machine's
  * interruptions in proportion to how long a variant's stages take (in this
  * VM, 5% of an injected 3000 ns). */
-int pingpong_interleaved(struct session *s, const int *variant, int nvar, uint32_t runs, uint32_t iters,
-			 struct pingpong_res *pp)
+/* ... and with each (one variant), every round trip's RTT/2 in ns, run by run. */
+static int interleaved(struct session *s, const int *variant, int nvar, uint32_t runs, uint32_t iters,
+		       struct pingpong_res *pp, double *each)
 {
 	uint32_t most = iters > s->plan.warmup ? iters : s->plan.warmup;
 	uint64_t *rtt = s->server ? NULL : malloc(sizeof(uint64_t) * (most ? most : 1));
@@ -336,6 +337,8 @@ int pingpong_interleaved(struct session *s, const int *variant, int nvar, uint32
 				goto out;
 			if (!s->server && run >= 0)
 				pp[v].eel_ns[pp[v].nruns++] = eel_ns;
+			for (uint32_t i = 0; each && !s->server && run >= 0 && i < n; i++)
+				each[(size_t)run * iters + i] = cyc_ns(s, (double)rtt[i] - (double)s->clk->timer_cycles) / 2;
 		}
 	}
 	for (int v = 0; v < nvar && !s->server; v++) {
@@ -348,5 +351,24 @@ int pingpong_interleaved(struct session *s, const int *variant, int nvar, uint32
 	rc = 0;
 out:
 	free(rtt);
+	return rc;
+}
+
+int pingpong_interleaved(struct session *s, const int *variant, int nvar, uint32_t runs, uint32_t iters,
+			 struct pingpong_res *pp)
+{
+	return interleaved(s, variant, nvar, runs, iters, pp, NULL);
+}
+
+/* Round trips each timed alone (patterns.c: a pair's min, median and p99). */
+int pingpong_each(struct session *s, uint32_t runs, uint32_t iters, double *out)
+{
+	struct pingpong_res *pp = calloc(1, sizeof(*pp));
+	int v = PP_PUT, rc;
+
+	if (!pp)
+		return bench_fail("ping-pong: no memory");
+	rc = interleaved(s, &v, 1, runs, iters, pp, out);
+	free(pp);
 	return rc;
 }

@@ -13,7 +13,6 @@
 #include "json.h"
 #include "outfile.h"
 
-#define SCHEMA_VERSION 5
 
 static void stat_obj(struct json *j, const char *key, const struct stat *s)
 {
@@ -565,6 +564,23 @@ int report_json_check(const char *path)
 	return out_open(path, &o, 1);
 }
 
+/* What every document begins with: its schema, eel's version, when, the command. */
+void report_json_head(struct json *j, int argc, char **argv)
+{
+	time_t now = time(NULL);
+	char when[32];
+
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	json_str(j, "schema", "eel.run");
+	json_u64(j, "schema_version", SCHEMA_VERSION);
+	json_str(j, "eel_version", EEL_VERSION);
+	json_str(j, "created", when);
+	json_arr(j, "command");
+	for (int i = 0; i < argc; i++)
+		json_str(j, NULL, argv[i]);
+	json_arr_end(j);
+}
+
 /* One run's fields, into the object open at j (the document, or one of its
  * buses). */
 static void run_fields(struct json *j, const struct session *s, const struct results *r, const char *uri)
@@ -586,7 +602,8 @@ static void run_fields(struct json *j, const struct session *s, const struct res
 	if (r->lim.done && r->lim.floor) {
 		json_obj(j, "limit");
 		json_str(j, "kind", "floor");
-		json_str(j, "method", "eel_floor: bare echo of one minimum-size frame on the NIC's own carrier");
+		json_str(j, "method", "eel_floor: bare echo of one minimum-size frame on the NIC's own carrier; "
+			 "each run its median round trip / 2, EEL beside it alike");
 		stat_obj(j, "one_way_ns", &r->lim.one_way);
 		json_num(j, "eel_over_floor", r->lim.eel_over.median);
 		stat_obj(j, "eel_over", &r->lim.eel_over);
@@ -624,8 +641,6 @@ static void run_fields(struct json *j, const struct session *s, const struct res
 int report_json(const char *path, const struct session *s, const struct results *r, const char *uri,
 		int argc, char **argv, const struct bus_run *buses, int nbus)
 {
-	char when[32];
-	time_t now = time(NULL);
 	struct json j;
 	struct out o;
 	FILE *f;
@@ -633,16 +648,8 @@ int report_json(const char *path, const struct session *s, const struct results 
 	if (out_open(path, &o, 0))
 		return -1;
 	f = o.f;
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	json_begin(&j, f);
-	json_str(&j, "schema", "eel.run");
-	json_u64(&j, "schema_version", SCHEMA_VERSION);
-	json_str(&j, "eel_version", EEL_VERSION);
-	json_str(&j, "created", when);
-	json_arr(&j, "command");
-	for (int i = 0; i < argc; i++)
-		json_str(&j, NULL, argv[i]);
-	json_arr_end(&j);
+	report_json_head(&j, argc, argv);
 	run_fields(&j, s, r, uri);
 	/* --bus LIST: the document is the first bus's run, and every bus's run
 	 * whole in `buses` (issue 11) */
@@ -655,13 +662,19 @@ int report_json(const char *path, const struct session *s, const struct results 
 		}
 		json_arr_end(&j);
 	}
-	if (json_end(&j)) {
+	return report_json_finish(path, &j, &o);
+}
+
+/* The document written whole and renamed into place, or nothing. */
+int report_json_finish(const char *path, struct json *j, struct out *o)
+{
+	if (json_end(j)) {
 		/* nothing was written: the document could not be built (out of memory) */
 		fputs("eel-bench: the JSON document could not be built (out of memory)\n", stderr);
-		fclose(o.f);
-		if (!o.direct)
-			unlink(o.tmp);
+		fclose(o->f);
+		if (!o->direct)
+			unlink(o->tmp);
 		return -1;
 	}
-	return out_close(path, &o);
+	return out_close(path, o);
 }

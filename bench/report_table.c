@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "safe_text.h"
 
 static double cycles(const struct session *s, double ns)
 {
@@ -303,14 +304,21 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 	if (r->bd.done)
 		breakdown_rows(f, s, r);
 	if (r->lim.done && r->lim.floor) {
+		char here[256], peer[256];
+
 		fprintf(f, "\n  floor    bare echo of one minimum-size frame on the NIC's own carrier (%s), no eel\n"
-			"           protocol: %.1f ns one way (min), %.1f (median)\n",
+			"           protocol, on the pair %s (here) and %s (the server)\n"
+			"           %.1f ns one way (median of %d runs, each its median round trip / 2), %.1f (min)\n",
 			!strcmp(cap->backend, "dpdk") ? "rte_eth_tx_burst/rte_eth_rx_burst" :
 			!strcmp(cap->backend, "softnic") ? "shared-memory slots" : cap->backend,
-			r->lim.one_way.min, r->lim.one_way.median);
-		fprintf(f, "           EEL / floor = %.2f (min), %.2f (median), run by run beside it (EEL %.1f ns): "
-			"what eel's firmware and driver add\n", r->lim.eel_over.min, r->lim.eel_over.median,
-			r->lim.eel_beside.min);
+			safe_text(uri, here, sizeof(here)),
+			safe_text(r->lim.peer_nic[0] ? r->lim.peer_nic : "?", peer, sizeof(peer)),
+			r->lim.one_way.median, r->lim.one_way.n, r->lim.one_way.min);
+		fprintf(f, "           EEL / floor = %.2f (median of the runs' ratios, each EEL run beside its floor run,\n"
+			"           EEL its median round trip / 2: %.1f ns), quartiles %.2f..%.2f (spread %.0f %%), "
+			"%.2f (min): what eel's firmware and driver add\n", r->lim.eel_over.median,
+			r->lim.eel_beside.median, r->lim.eel_over.p25, r->lim.eel_over.p75, 100 * r->lim.eel_over.spread,
+			r->lim.eel_over.min);
 	} else if (r->lim.done) {
 		fprintf(f, "\n  limit    bare cache-line one-way between the two cores: %.1f ns (min), %.1f (median)\n",
 			r->lim.one_way.min, r->lim.one_way.median);

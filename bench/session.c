@@ -10,13 +10,16 @@
 #include "safe_text.h"
 
 int verbose;
+char bench_who[160];
 
-/* Print what failed and why (the library's last message), return -1. */
+/* Print what failed and why (the library's last message), return -1; under
+ * a launcher, first which ranks (bench_who). */
 int bench_fail(const char *what)
 {
 	char safe[512];
 
-	fprintf(stderr, "eel-bench: %s: %s\n", what, safe_text(eel_errmsg(), safe, sizeof(safe)));
+	fprintf(stderr, "eel-bench: %s%s%s: %s\n", bench_who, bench_who[0] ? ": " : "", what,
+		safe_text(eel_errmsg(), safe, sizeof(safe)));
 	return -1;
 }
 

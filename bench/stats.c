@@ -61,3 +61,25 @@ uint64_t u64_median(uint64_t *v, uint32_t n)
 	qsort(v, n, sizeof(*v), cmp_u64);
 	return v[(n - 1) / 2];
 }
+
+/* The median absolute deviation: the median of |v[i] - median(v)| (v is
+ * sorted in place; *median gets the median). 0 for n == 0. */
+double mad_of(double *v, int n, double *median)
+{
+	double *d, m, r;
+
+	*median = 0;
+	if (n <= 0)
+		return 0;
+	qsort(v, (size_t)n, sizeof(*v), cmp);
+	m = *median = quantile(v, n, 0.5);
+	d = malloc(sizeof(double) * (size_t)n);
+	if (!d)
+		return 0;
+	for (int i = 0; i < n; i++)
+		d[i] = v[i] > m ? v[i] - m : m - v[i];
+	qsort(d, (size_t)n, sizeof(*d), cmp);
+	r = quantile(d, n, 0.5);
+	free(d);
+	return r;
+}

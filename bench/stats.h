@@ -17,5 +17,7 @@ struct stat stat_of(double *v, int n);
 double quantile(const double *sorted, int n, double p);
 /* The median of n counter values (sorted in place; the lower middle when n is even). */
 uint64_t u64_median(uint64_t *v, uint32_t n);
+/* The median absolute deviation of n samples (sorted in place), the median in *median. */
+double mad_of(double *v, int n, double *median);
 
 #endif

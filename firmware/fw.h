@@ -7,15 +7,17 @@
  *              E-register loads and their answers            (fw_recv.c)
  *   fw_fetch   new descriptors from the send queue, new E-register commands
  *                                                             (fw_send.c, fw_ereg.c)
- *   fw_send    packets onto the wire within the window, go-back-N resends,
- *              the retransmission timer, owed ACKs           (fw_send.c)
+ *   fw_send    packets onto the wire within the window, resends on a NAK
+ *              (go-back-N or selective repeat), the retransmission timer,
+ *              owed ACKs                                     (fw_send.c)
  *
  * Completions, the status block, trace stamps, counters, E-register answers
  * and the error state are written by fw_host.c; key and bounds checks live in
- * fw_mr.c. Each part declares its functions in its own header (fw_main.h,
- * fw_recv.h, fw_send.h, fw_ereg.h, fw_mr.h, fw_host.h); calls point one way:
- * fw_main -> fw_recv, fw_ereg -> fw_send -> fw_host -> hal.h, and fw_mr is
- * called by fw_recv only. The firmware touches the
+ * fw_mr.c; selective repeat's receive buffer is fw_sr.c. Each part declares
+ * its functions in its own header (fw_main.h, fw_recv.h, fw_send.h,
+ * fw_ereg.h, fw_mr.h, fw_sr.h, fw_host.h); calls point one way:
+ * fw_main -> fw_recv, fw_ereg -> fw_send -> fw_host -> hal.h, and fw_mr and
+ * fw_sr are called by fw_recv only. The firmware touches the
  * outside only through its HAL (hal.h) and includes nothing but <stdint.h>,
  * <stddef.h> and the shared ABI headers, so it builds freestanding
  * (tests/firmware_freestanding.sh).
@@ -37,6 +39,10 @@
 #define FW_MR_CACHE 4u    /* memory-region entries kept on chip */
 #define FW_RTO_BACKOFF 3u /* the timeout doubles at most this many times */
 #define FW_TIMER_PASSES 16u /* fw_send reads the clock for the timer once in this many */
+#define FW_NAK_EVERY 8u   /* past a gap, the receiver NAKs it again every this many packets */
+#define FW_REPEATS 2u     /* copies of a probe, and repeats of a lone ACK (at 3% loss, both
+			     lost 1 time in 10^3: each time the timer, ~10^4 messages' time) */
+#define FW_SR_BYTES (128u << 10) /* selective repeat: bytes of out-of-order packets kept */
 
 enum fw_msg_kind { FW_MSG_SQE = 1, FW_MSG_EPUT = 2, FW_MSG_EGET = 3 };
 
@@ -59,6 +65,14 @@ struct fw_msg {
 	uint8_t ereg;       /* E-register index */
 	uint8_t answered;   /* EGET: the response arrived */
 	uint8_t data[EEL_FW_MAX_INLINE]; /* INLINE payload, EPUT value */
+};
+
+/* Selective repeat: a packet kept out of order until the PSNs before it come
+ * (fw_sr.c); its payload is in the keep ring at `at`. */
+struct fw_sr_slot {
+	struct fw_pkt hdr;
+	uint64_t t_rx;      /* NIC_RX stamp, 0 = not traced */
+	uint32_t at;        /* ring offset of its entry */
 };
 
 struct fw_mr_slot {
@@ -88,6 +102,11 @@ struct fw {
 	uint32_t snd_nxt;       /* next PSN to transmit */
 	uint32_t snd_una;       /* oldest PSN not acknowledged */
 	uint32_t snd_max;       /* one past the highest PSN ever transmitted */
+	uint16_t tx_seq;        /* transmissions so far (mod 2^16), carried by data packets */
+	uint16_t tx_seq_of[FW_WINDOW]; /* tx_seq of each PSN's last transmission, by psn % FW_WINDOW */
+	uint64_t resend[FW_WINDOW / 64]; /* NAK(MISSING): PSNs to resend, by psn % FW_WINDOW */
+	uint32_t resends;       /* bits set in resend */
+	int probe_due;          /* a NAK's resends are under way: probe after them */
 	uint64_t rto_deadline;  /* 0: timer off */
 	uint32_t timer_pass;    /* passes since the timer's clock was last read */
 	uint32_t rto_shift;
@@ -98,7 +117,17 @@ struct fw {
 	uint32_t rcv_acked;     /* rcv_nxt as last told to the peer */
 	uint32_t ack_wait;      /* steps an owed ACK has waited */
 	int ack_force;          /* a duplicate arrived: the peer missed an ACK */
-	int nak_sent;           /* NAK(SEQ) sent for the current rcv_nxt */
+	uint32_t ack_again;     /* an ACK went out alone: send it again this many times when the wire is quiet */
+	int nak_sent;           /* a NAK sent since rcv_nxt last moved */
+	uint32_t rcv_high;      /* one past the highest PSN received (>= rcv_nxt) */
+	uint32_t rx_last_psn;   /* the last data packet's PSN */
+	int rx_kept_dup;        /* it was one kept already (selective repeat) */
+	uint32_t ooo_past_gap;  /* out-of-order packets since rcv_nxt last moved */
+	uint32_t recovery;      /* enum eel_fw_recovery */
+	uint64_t sr_have[FW_WINDOW / 64]; /* PSNs kept, by psn % FW_WINDOW */
+	struct fw_sr_slot sr_slot[FW_WINDOW];
+	uint32_t sr_head, sr_tail; /* the keep ring, free-running byte offsets */
+	_Alignas(8) uint8_t sr_ring[FW_SR_BYTES];
 	uint64_t cq_prod;
 	uint32_t rx_bytes;      /* bytes of the message being received */
 	uint32_t rx_trace;      /* its RX trace record index + 1, 0 = not traced */

@@ -42,6 +42,7 @@ static void fw_start(struct fw *fw)
 	fw->mtu = hal_reg_read32(h, FW_REG(mtu));
 	fw->rto = hal_reg_read64(h, FW_REG(rto));
 	fw->retry_limit = hal_reg_read32(h, FW_REG(retry_limit));
+	fw->recovery = hal_reg_read32(h, FW_REG(recovery));
 	fw->delay_fetch = hal_reg_read64(h, FW_REG(delay_fetch));
 	fw->delay_tx = hal_reg_read64(h, FW_REG(delay_tx));
 	fw->delay_rx = hal_reg_read64(h, FW_REG(delay_rx));
@@ -53,7 +54,8 @@ static void fw_start(struct fw *fw)
 
 	if (!is_pow2(sq_size) || !is_pow2(cq_size) || !fw->status_base ||
 	    (fw->trace_size && !is_pow2(fw->trace_size)) ||
-	    fw->mtu < EEL_FW_MTU_MIN || fw->mtu > EEL_FW_MTU_MAX || !fw->rto)
+	    fw->mtu < EEL_FW_MTU_MIN || fw->mtu > EEL_FW_MTU_MAX || !fw->rto ||
+	    fw->recovery > EEL_FW_RECOVERY_SR)
 		fw_fail(fw, EEL_FW_ERR_BAD_DESC, 0);
 }
 

@@ -4,6 +4,7 @@
 #include "fw_send.h"
 #include "fw_host.h"
 #include "fw_mr.h"
+#include "fw_sr.h"
 
 _Static_assert(offsetof(struct fw_pkt, flags) == 2, "fw_recv reads the flags at byte 2");
 
@@ -43,35 +44,82 @@ static int access_ok(struct fw *fw, const struct fw_pkt *p)
 	return fw_mr_check(fw, p->rkey, p->raddr, p->len, EEL_FW_MR_REMOTE_WRITE);
 }
 
-/* A data packet (PUT, EPUT, EGET_REQ). Only the next expected PSN is taken:
- * that is what makes delivery exactly once and in order. */
-static void on_data(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload, uint64_t t_rx)
+/* NAK the gap that packet p revealed: PSNs psn .. psn + count - 1 are
+ * missing (fw_send_nak says what the sender does with it). */
+static void nak_gap(struct fw *fw, uint8_t syndrome, uint32_t psn, uint32_t count, uint16_t tx_seq)
+{
+	if (fw_send_nak(fw, syndrome, psn, count, tx_seq))
+		fw_count(fw, EEL_FW_CNT_NAKS_TX, 1);
+	fw->nak_sent = 1;
+}
+
+/* Is a NAK due (again) for the gap at rcv_nxt? At the 1st, 2nd, 4th, 8th ..
+ * out-of-order packet past it, then every FW_NAK_EVERY: a lost NAK is
+ * repeated within a few packets, at a cost of a few NAKs a gap. */
+static int nak_again(struct fw *fw)
+{
+	uint32_t n = ++fw->ooo_past_gap;
+
+	return n % FW_NAK_EVERY == 0 || !(n & (n - 1));
+}
+
+/* A packet beyond rcv_nxt: something before it was lost (or is late).
+ *
+ * Go-back-N keeps nothing and NAKs(SEQ) from rcv_nxt at once, as an IB
+ * responder does (IBTA Vol. 1 §9.7.5.2). Unlike one, it NAKs again where it
+ * can tell that its NAK or the resend may have been lost: when the sender has
+ * gone back (a new round, on_data) and rcv_nxt is missing from it again, and
+ * as more packets come past the gap (nak_again). The sender ignores a NAK
+ * its resends already answer (wire.h, tx_seq), so a NAK too many costs one
+ * control packet.
+ *
+ * Selective repeat keeps the packet (fw_sr.c) and NAKs(MISSING) each new
+ * hole as it appears, the first hole again as more packets come past it,
+ * and again when a packet it already keeps comes again (the sender's probe
+ * after its resends, fw_send.c; of a run of them, the first). */
+static void on_gap(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload, uint64_t t_rx, int after_dup)
+{
+	if (fw->recovery == EEL_FW_RECOVERY_SR) {
+		int kept = fw_sr_keep(fw, p, payload, t_rx);
+		uint32_t from = fw->rcv_high;
+
+		if (kept == 0) {
+			/* kept already: the sender's probe (or a timer's round,
+			 * whose first such packet is enough to NAK) */
+			fw_count(fw, EEL_FW_CNT_DUPS, 1);
+			if (!after_dup)
+				nak_gap(fw, FW_NAK_MISSING, fw->rcv_nxt, fw_sr_hole(fw), p->tx_seq);
+			fw->rx_kept_dup = 1;
+			return;
+		}
+		fw_count(fw, kept > 0 ? EEL_FW_CNT_OOO_KEPT : EEL_FW_CNT_OOO, 1);
+		if (!fw_psn_before(p->psn, fw->rcv_high)) {
+			/* beyond everything seen: a new hole, and p itself when
+			 * there was no room for it */
+			fw->rcv_high = p->psn + 1;
+			if (p->psn != from || kept < 0) {
+				nak_gap(fw, FW_NAK_MISSING, from, p->psn - from + (kept < 0), p->tx_seq);
+				return;
+			}
+		}
+		if (nak_again(fw))
+			nak_gap(fw, FW_NAK_MISSING, fw->rcv_nxt, fw_sr_hole(fw), p->tx_seq);
+		return;
+	}
+	fw_count(fw, EEL_FW_CNT_OOO, 1);
+	if (nak_again(fw) || !fw->nak_sent)
+		nak_gap(fw, FW_NAK_SEQ, fw->rcv_nxt, p->psn - fw->rcv_nxt, p->tx_seq);
+}
+
+/* Deliver data packet p, the next expected PSN: checks, then host memory.
+ * Returns 1 when it was taken (rcv_nxt moved on), 0 when it was refused. */
+static int deliver(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload, uint64_t t_rx)
 {
 	const struct fw_hal *h = &fw->hal;
 
-	if (p->psn != fw->rcv_nxt) {
-		if (fw_psn_before(p->psn, fw->rcv_nxt)) {
-			/* Already delivered: a resend or a duplicate. Never write
-			 * it again; answer again, since our answer may be lost. */
-			fw_count(fw, EEL_FW_CNT_DUPS, 1);
-			if (p->op == FW_PKT_EGET_REQ)
-				answer_eget(fw, p, access_ok(fw, p) ? EEL_FW_OK
-								    : EEL_FW_ERR_REMOTE_ACCESS);
-			else
-				fw->ack_force = 1;
-		} else {
-			/* A gap: something before it was lost. Ask once. */
-			fw_count(fw, EEL_FW_CNT_OOO, 1);
-			if (!fw->nak_sent && fw_send_ctrl(fw, FW_PKT_NAK, FW_NAK_SEQ, fw->rcv_nxt)) {
-				fw->nak_sent = 1;
-				fw_count(fw, EEL_FW_CNT_NAKS_TX, 1);
-			}
-		}
-		return;
-	}
 	if (fw->error) {
 		fw_send_ctrl(fw, FW_PKT_NAK, FW_NAK_ACCESS, fw->error_info);
-		return;
+		return 0;
 	}
 	if (!access_ok(fw, p)) {
 		/* A refused access writes nothing and fails the connection on
@@ -80,21 +128,24 @@ static void on_data(struct fw *fw, const struct fw_pkt *p, const uint8_t *payloa
 		fw_fail(fw, EEL_FW_ERR_REMOTE_ACCESS, p->psn);
 		if (fw_send_ctrl(fw, FW_PKT_NAK, FW_NAK_ACCESS, p->psn))
 			fw_count(fw, EEL_FW_CNT_NAKS_TX, 1);
-		return;
+		return 0;
 	}
 	if ((p->flags & FW_PKT_NOTIFY) &&
 	    fw->cq_prod - hal_reg_read64(h, FW_REG(cq_doorbell)) >= (fw->cq_mask + 1) / 2) {
 		/* Receiver not ready: half the CQ is unread. Take nothing; the
 		 * sender's timer resends the packet. */
 		fw_count(fw, EEL_FW_CNT_RNR, 1);
-		return;
+		return 0;
 	}
 	fw->rcv_nxt++;
+	if (fw_psn_before(fw->rcv_high, fw->rcv_nxt))
+		fw->rcv_high = fw->rcv_nxt;
 	fw->nak_sent = 0;
+	fw->ooo_past_gap = 0;
 
 	if (p->op == FW_PKT_EGET_REQ) {
 		answer_eget(fw, p, EEL_FW_OK);
-		return;
+		return 1;
 	}
 
 	if (p->flags & FW_PKT_FIRST) {
@@ -130,6 +181,62 @@ static void on_data(struct fw *fw, const struct fw_pkt *p, const uint8_t *payloa
 		fw_status_write(fw, offsetof(struct eel_fw_status, last_rx), &last, 8);
 		fw_count(fw, EEL_FW_CNT_RX_MSGS, 1);
 	}
+	return 1;
+}
+
+/* Selective repeat: deliver what was kept after rcv_nxt, in order, up to the
+ * next hole; a kept packet that is refused is dropped (the sender resends it,
+ * as it would have to had it not been kept). A hole left with packets kept
+ * beyond it is NAKed again at once: its resend may have been lost, and if it
+ * is on its way, the sender can tell (tx_seq of the packet just arrived). */
+static void drain_kept(struct fw *fw, uint16_t tx_seq)
+{
+	struct fw_sr_slot *s;
+	int moved = 0;
+
+	while ((s = fw_sr_kept(fw, fw->rcv_nxt))) {
+		uint32_t psn = fw->rcv_nxt;
+		int taken = deliver(fw, &s->hdr, fw_sr_payload(fw, s), s->t_rx);
+
+		fw_sr_release(fw, psn);
+		if (!taken)
+			return;
+		moved = 1;
+	}
+	if (moved && fw->rcv_nxt != fw->rcv_high)
+		nak_gap(fw, FW_NAK_MISSING, fw->rcv_nxt, fw_sr_hole(fw), tx_seq);
+}
+
+/* A data packet (PUT, EPUT, EGET_REQ). Only the next expected PSN is
+ * delivered: that is what makes delivery exactly once and in order. */
+static void on_data(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload, uint64_t t_rx)
+{
+	int after_dup = fw->rx_kept_dup;
+
+	/* A PSN at or before the last one seen: the sender went back, a new
+	 * round; if rcv_nxt is missing from it too, NAK again (on_gap). */
+	if (!fw_psn_before(fw->rx_last_psn, p->psn))
+		fw->nak_sent = 0;
+	fw->rx_last_psn = p->psn;
+	fw->rx_kept_dup = 0;
+
+	if (p->psn != fw->rcv_nxt) {
+		if (fw_psn_before(p->psn, fw->rcv_nxt)) {
+			/* Already delivered: a resend or a duplicate. Never write
+			 * it again; answer again, since our answer may be lost. */
+			fw_count(fw, EEL_FW_CNT_DUPS, 1);
+			if (p->op == FW_PKT_EGET_REQ)
+				answer_eget(fw, p, access_ok(fw, p) ? EEL_FW_OK
+								    : EEL_FW_ERR_REMOTE_ACCESS);
+			else
+				fw->ack_force = 1;
+		} else {
+			on_gap(fw, p, payload, t_rx, after_dup);
+		}
+		return;
+	}
+	if (deliver(fw, p, payload, t_rx) && fw->recovery == EEL_FW_RECOVERY_SR)
+		drain_kept(fw, p->tx_seq);
 }
 
 /* The answer to one of our EGETs. */
@@ -175,10 +282,7 @@ static void on_nak(struct fw *fw, const struct fw_pkt *p)
 		fw_fail(fw, EEL_FW_ERR_REMOTE_ACCESS, p->psn);
 		return;
 	}
-	/* NAK(SEQ): the peer has everything before p->ack (already applied as an
-	 * ACK); resend from there unless we are already doing so. */
-	if (p->ack == fw->snd_una && fw->snd_una != fw->snd_max)
-		fw_go_back(fw, p->ack);
+	fw_on_nak_seq(fw, p);
 }
 
 int fw_recv(struct fw *fw)
@@ -222,6 +326,17 @@ int fw_recv(struct fw *fw)
 			break;
 		}
 		hal_wire_rx_done(h);
+	}
+	/* An ACK that went out alone goes again (FW_REPEATS times, a pass
+	 * apart) when nothing came after it: lost, it would leave a sender with
+	 * nothing more to send to its timer, since no later packet would carry
+	 * the news. */
+	if (n)
+		fw->ack_again = 0;
+	else if (fw->ack_again && fw->rcv_acked == fw->rcv_nxt) {
+		fw->ack_again--;
+		if (fw_send_ctrl(fw, FW_PKT_ACK, 0, 0))
+			fw_count(fw, EEL_FW_CNT_ACKS_TX, 1);
 	}
 	return n != 0;
 }

@@ -1,6 +1,6 @@
 /* firmware/fw_send.c — the send side: descriptor fetch, packets onto the wire,
- * acknowledgements, go-back-N resends and the retransmission timer.
- * Protocol: firmware/wire.h. */
+ * acknowledgements, resends on a NAK (go-back-N, or only the missing PSNs)
+ * and the retransmission timer. Protocol: firmware/wire.h. */
 #include "fw_send.h"
 #include "fw_host.h"
 #include "fw_mr.h"
@@ -121,6 +121,7 @@ static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
 		.len = (uint16_t)plen,
 		.imm = m->imm,
 		.mlen = m->len,
+		.tx_seq = fw->tx_seq,
 	};
 	uint8_t *frame = hal_wire_tx_alloc(h, FW_PKT_HDR + plen);
 	int first_tx = !fw_psn_before(psn, fw->snd_max);
@@ -144,6 +145,7 @@ static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
 	if (first_tx && last && m->trace)
 		t_tx = hal_now(h);
 	hal_wire_tx_send(h, frame, FW_PKT_HDR + plen);
+	fw->tx_seq_of[psn & (FW_WINDOW - 1)] = fw->tx_seq++;
 
 	fw->rcv_acked = fw->rcv_nxt;
 	fw->ack_wait = 0;
@@ -163,19 +165,16 @@ static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
 	return 1;
 }
 
-/* An ACK, NAK or EGET response: a header-only packet (EGET_RESP carries the
- * 8-byte value, written by the caller through fw_send_eget_resp). */
-int fw_send_ctrl(struct fw *fw, uint8_t op, uint8_t syndrome, uint32_t psn)
+/* Send a header-only packet (ACK, NAK); it carries our cumulative ACK. */
+static int send_hdr(struct fw *fw, struct fw_pkt *p)
 {
-	struct fw_pkt p = {
-		.magic = FW_WIRE_MAGIC, .op = op, .syndrome = syndrome,
-		.psn = psn, .ack = fw->rcv_nxt,
-	};
 	uint8_t *frame = hal_wire_tx_alloc(&fw->hal, FW_PKT_HDR);
 
 	if (!frame)
 		return 0;
-	fw_pkt_write(frame, &p);
+	p->magic = FW_WIRE_MAGIC;
+	p->ack = fw->rcv_nxt;
+	fw_pkt_write(frame, p);
 	hal_wire_tx_send(&fw->hal, frame, FW_PKT_HDR);
 	fw->rcv_acked = fw->rcv_nxt;
 	fw->ack_wait = 0;
@@ -183,11 +182,89 @@ int fw_send_ctrl(struct fw *fw, uint8_t op, uint8_t syndrome, uint32_t psn)
 	return 1;
 }
 
+/* An ACK or NAK(ACCESS). */
+int fw_send_ctrl(struct fw *fw, uint8_t op, uint8_t syndrome, uint32_t psn)
+{
+	struct fw_pkt p = { .op = op, .syndrome = syndrome, .psn = psn };
+
+	return send_hdr(fw, &p);
+}
+
+/* NAK(SEQ) or NAK(MISSING): PSNs psn .. psn + count - 1 are missing, as the
+ * packet that went out as transmission tx_seq showed. */
+int fw_send_nak(struct fw *fw, uint8_t syndrome, uint32_t psn, uint32_t count, uint16_t tx_seq)
+{
+	struct fw_pkt p = {
+		.op = FW_PKT_NAK, .syndrome = syndrome, .psn = psn, .mlen = count, .tx_seq = tx_seq,
+	};
+
+	return send_hdr(fw, &p);
+}
+
+static void resend_clear(struct fw *fw)
+{
+	for (uint32_t i = 0; i < FW_WINDOW / 64; i++)
+		fw->resend[i] = 0;
+	fw->resends = 0;
+}
+
+static int resend_bit(const struct fw *fw, uint32_t psn)
+{
+	uint32_t i = psn & (FW_WINDOW - 1);
+
+	return (int)(fw->resend[i / 64] >> (i % 64) & 1);
+}
+
+static void resend_flip(struct fw *fw, uint32_t psn)
+{
+	uint32_t i = psn & (FW_WINDOW - 1);
+
+	fw->resend[i / 64] ^= 1ull << (i % 64);
+}
+
 /* Resend from psn on (go-back-N). */
 void fw_go_back(struct fw *fw, uint32_t psn)
 {
 	fw->snd_nxt = psn;
 	fw->msg_tx = fw->msg_head;
+	if (fw->resends)
+		resend_clear(fw); /* all of them go again */
+}
+
+/* Was psn's last transmission lost, as a NAK revealed by transmission tx_seq?
+ * It was when it went out no later than that one: the wire keeps order, and
+ * tx_seq is either psn's own transmission (received and dropped) or a later
+ * one that arrived. A NAK that our resends already answer is stale. */
+static int lost_before(const struct fw *fw, uint32_t psn, uint16_t tx_seq)
+{
+	return !fw_tx_before(tx_seq, fw->tx_seq_of[psn & (FW_WINDOW - 1)]);
+}
+
+/* A NAK(SEQ) or NAK(MISSING) (firmware/wire.h; IBTA Vol. 1 §9.7.5.2): the
+ * peer has everything before p->ack (already applied as an ACK). SEQ: resend
+ * from p->psn on (go-back-N, the requester's side of the PSN sequence error
+ * NAK); MISSING: resend just those PSNs. Each only if the NAK is news. */
+void fw_on_nak_seq(struct fw *fw, const struct fw_pkt *p)
+{
+	uint32_t n = p->mlen < FW_WINDOW ? p->mlen : FW_WINDOW;
+
+	if (p->syndrome == FW_NAK_SEQ) {
+		if (p->psn == fw->snd_una && fw->snd_una != fw->snd_max &&
+		    fw_psn_before(p->psn, fw->snd_nxt) && lost_before(fw, p->psn, p->tx_seq)) {
+			fw_go_back(fw, p->psn);
+			fw->probe_due = 1;
+		}
+		return;
+	}
+	if (p->syndrome != FW_NAK_MISSING)
+		return;
+	for (uint32_t psn = p->psn; psn != p->psn + n; psn++)
+		if (!fw_psn_before(psn, fw->snd_una) && fw_psn_before(psn, fw->snd_nxt) &&
+		    !resend_bit(fw, psn) && lost_before(fw, psn, p->tx_seq)) {
+			resend_flip(fw, psn);
+			fw->resends++;
+			fw->probe_due = 1;
+		}
 }
 
 /* The peer has everything before `ack`. Finish the messages it covers, in
@@ -215,6 +292,11 @@ void fw_on_ack(struct fw *fw, uint32_t ack)
 	}
 	if (!fw_psn_before(fw->snd_una, ack))
 		return;
+	for (uint32_t psn = fw->snd_una; fw->resends && psn != ack; psn++)
+		if (resend_bit(fw, psn)) {
+			resend_flip(fw, psn); /* acknowledged: no need to resend */
+			fw->resends--;
+		}
 	fw->snd_una = ack;
 	if (fw_psn_before(fw->snd_nxt, ack))
 		fw_go_back(fw, ack);
@@ -236,10 +318,59 @@ static int timer_expired(struct fw *fw)
 	return hal_now(&fw->hal) >= fw->rto_deadline;
 }
 
-/* Transmit within the window, then look after the timer and owed ACKs. */
+/* The message that holds psn (in flight: at or after msg_head). */
+static struct fw_msg *msg_of(struct fw *fw, uint32_t psn, uint32_t *i)
+{
+	struct fw_msg *m = msg_at(fw, *i);
+
+	while (!fw_psn_before(psn, m->first_psn + m->npkts))
+		m = msg_at(fw, ++*i);
+	return m;
+}
+
+/* Resend the PSNs a NAK(MISSING) asked for, oldest first. Returns 1 when it
+ * sent any. */
+static int send_resends(struct fw *fw)
+{
+	uint32_t i = fw->msg_head;
+	int work = 0;
+
+	for (uint32_t psn = fw->snd_una; fw->resends && fw_psn_before(psn, fw->snd_nxt); psn++) {
+		struct fw_msg *m;
+
+		if (!resend_bit(fw, psn))
+			continue;
+		m = msg_of(fw, psn, &i);
+		if (!(m->kind == FW_MSG_EGET && m->answered) && !send_packet(fw, m, psn))
+			break;
+		resend_flip(fw, psn);
+		fw->resends--;
+		work = 1;
+	}
+	return work;
+}
+
+/* After a NAK's resends, with nothing new behind them, the last PSN sent goes
+ * FW_REPEATS times more, a probe (as the tail loss probe of TCP's RACK-TLP,
+ * RFC 8985): were a resend, or the end of a go-back round, lost, nothing else
+ * would reach the receiver to show it, and only the timer would help. The probe does: it
+ * arrives as a packet the receiver has (it ACKs again, or NAKs the hole still
+ * open) or as one past the gap (it NAKs). */
+static void send_probe(struct fw *fw)
+{
+	uint32_t i = fw->msg_head, psn = fw->snd_max - 1;
+	struct fw_msg *m = msg_of(fw, psn, &i);
+
+	for (uint32_t k = 0; k < FW_REPEATS && !(m->kind == FW_MSG_EGET && m->answered); k++)
+		send_packet(fw, m, psn);
+}
+
+/* Transmit within the window (what a NAK asked for first), then look after
+ * the timer and owed ACKs. */
 int fw_send(struct fw *fw)
 {
-	int work = 0;
+	uint32_t max0 = fw->snd_max;
+	int work = fw->resends ? send_resends(fw) : 0;
 
 	while (fw->snd_nxt != fw->psn_next && fw->snd_nxt - fw->snd_una < FW_WINDOW) {
 		struct fw_msg *m = msg_at(fw, fw->msg_tx);
@@ -255,6 +386,12 @@ int fw_send(struct fw *fw)
 		fw->snd_nxt++;
 		work = 1;
 	}
+	if (fw->probe_due && !fw->resends && fw->snd_nxt == fw->snd_max) {
+		/* the NAK's resends are out; was anything new sent behind them? */
+		if (fw->snd_max == max0 && fw->snd_una != fw->snd_max)
+			send_probe(fw);
+		fw->probe_due = 0;
+	}
 
 	if (timer_expired(fw)) {
 		fw_count(fw, EEL_FW_CNT_TIMEOUTS, 1);
@@ -265,6 +402,7 @@ int fw_send(struct fw *fw)
 		if (fw->rto_shift < FW_RTO_BACKOFF)
 			fw->rto_shift++;
 		fw_go_back(fw, fw->snd_una);
+		fw->probe_due = 0; /* the timer's round ends with the timer */
 		fw->rto_deadline = hal_now(&fw->hal) + (fw->rto << fw->rto_shift);
 		work = 1;
 	}
@@ -274,8 +412,10 @@ int fw_send(struct fw *fw)
 	if (fw->rcv_acked != fw->rcv_nxt || fw->ack_force) {
 		if (fw->ack_force || fw->ack_wait >= 1 ||
 		    fw->rcv_nxt - fw->rcv_acked >= FW_WINDOW / 2) {
-			if (fw_send_ctrl(fw, FW_PKT_ACK, 0, 0))
+			if (fw_send_ctrl(fw, FW_PKT_ACK, 0, 0)) {
 				fw_count(fw, EEL_FW_CNT_ACKS_TX, 1);
+				fw->ack_again = FW_REPEATS;
+			}
 		} else {
 			fw->ack_wait++;
 		}

@@ -1,5 +1,5 @@
 /* firmware/fw_send.h — the send side (fw_send.c): descriptors in, packets out,
- * acknowledgements, go-back-N and the retransmission timer. */
+ * acknowledgements, resends on a NAK and the retransmission timer. */
 #ifndef EEL_FW_SEND_H
 #define EEL_FW_SEND_H
 
@@ -11,5 +11,7 @@ void fw_on_ack(struct fw *fw, uint32_t ack);
 void fw_go_back(struct fw *fw, uint32_t psn);
 struct fw_msg *fw_msg_alloc(struct fw *fw, uint32_t npkts);
 int fw_send_ctrl(struct fw *fw, uint8_t op, uint8_t syndrome, uint32_t psn);
+int fw_send_nak(struct fw *fw, uint8_t syndrome, uint32_t psn, uint32_t count, uint16_t tx_seq);
+void fw_on_nak_seq(struct fw *fw, const struct fw_pkt *p);
 
 #endif

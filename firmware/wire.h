@@ -6,10 +6,28 @@
  * memory wire, Ethernet) adds its own framing and FCS around it.
  *
  * Reliability (Bell et al. 2003 Table 1 "reliability in hardware"): data packets
- * (PUT, EPUT, EGET_REQ) carry consecutive PSNs; the receiver accepts only the
- * next expected PSN, so delivery is exactly once and in order (go-back-N).
+ * (PUT, EPUT, EGET_REQ) carry consecutive PSNs; the receiver delivers only the
+ * next expected PSN, so delivery is exactly once and in order.
  * Every packet piggybacks `ack` = the sender's next expected PSN (cumulative);
- * ACK carries nothing else. NAK(SEQ) asks for a resend from `ack`;
+ * ACK carries nothing else.
+ *
+ * Loss recovery, as an InfiniBand RC responder and requester do it (IBTA
+ * Vol. 1 §9.7.5.2, the PSN sequence error NAK): a receiver that sees a PSN beyond
+ * the one it expects NAKs at once, and the sender resends from there; the
+ * retransmission timer is left for a lost tail (nothing after it arrives).
+ * Every data packet carries `tx_seq`, the sender's count of transmissions, so
+ * that a NAK can say which transmission revealed the gap: the sender resends
+ * a PSN only if its own last transmission of it went out before that one
+ * (on an in-order wire it is then lost for certain); a NAK that its resends
+ * already answer changes nothing. That lets the receiver NAK again, without
+ * waiting for the timer, when it can tell that a NAK or a resend was lost
+ * (an IB responder sends one NAK per gap and leaves a lost NAK or resend to
+ * the requester's timer). Two kinds, chosen by the
+ * receiver (its `recovery` option, fw_abi.h):
+ *   NAK(SEQ)      go-back-N: the receiver keeps nothing out of order; resend
+ *                 from `psn` (= `ack`) on.
+ *   NAK(MISSING)  selective repeat: the receiver keeps what came out of order
+ *                 (a bounded buffer); resend only PSNs psn .. psn + mlen - 1.
  * NAK(ACCESS) reports a refused put or get at `psn` and fails the connection,
  * as a remote access error does on an InfiniBand RC queue pair; a put's whole
  * range (raddr, mlen) is checked at its FIRST packet, so a refused put writes
@@ -22,7 +40,7 @@
 
 #include <stdint.h>
 
-#define FW_WIRE_MAGIC 0xE1u /* high nibble: eel; low nibble: wire version 1 */
+#define FW_WIRE_MAGIC 0xE2u /* high nibble: eel; low nibble: wire version 2 (tx_seq, NAK(MISSING)) */
 
 enum fw_pkt_op {
 	FW_PKT_PUT = 1,       /* payload to raddr */
@@ -42,8 +60,9 @@ enum fw_pkt_flags {
 };
 
 enum fw_nak_syndrome {
-	FW_NAK_SEQ = 1,    /* out of sequence: resend from ack */
-	FW_NAK_ACCESS = 2, /* bad key or bounds at psn: connection failed */
+	FW_NAK_SEQ = 1,     /* out of sequence: resend from psn (go-back-N) */
+	FW_NAK_ACCESS = 2,  /* bad key or bounds at psn: connection failed */
+	FW_NAK_MISSING = 3, /* out of sequence: resend only psn .. psn + mlen - 1 (selective repeat) */
 };
 
 struct fw_pkt {
@@ -57,9 +76,11 @@ struct fw_pkt {
 	uint64_t raddr;    /* where this packet's payload goes (or is loaded from) */
 	uint32_t rkey;
 	uint16_t len;      /* payload bytes that follow */
-	uint16_t rsvd;
+	uint16_t tx_seq;   /* data: the sender's transmission count (mod 2^16); NAK(SEQ, MISSING):
+			    * that of the packet that revealed the gap */
 	uint32_t imm;      /* NOTIFY immediate data */
-	uint32_t mlen;     /* PUT: the whole message's bytes, checked at its FIRST packet */
+	uint32_t mlen;     /* PUT: the whole message's bytes, checked at its FIRST packet;
+			    * NAK(MISSING): how many PSNs from psn are missing */
 };
 _Static_assert(sizeof(struct fw_pkt) == 40, "wire header is 40 bytes");
 
@@ -77,6 +98,12 @@ void fw_pkt_write(void *frame, const struct fw_pkt *hdr);
 static inline int fw_psn_before(uint32_t a, uint32_t b)
 {
 	return (int32_t)(a - b) < 0;
+}
+
+/* Transmission counts modulo 2^16: a went out before b. */
+static inline int fw_tx_before(uint16_t a, uint16_t b)
+{
+	return (int16_t)(uint16_t)(a - b) < 0;
 }
 
 #endif

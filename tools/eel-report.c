@@ -81,6 +81,8 @@ int main(int argc, char **argv)
 	const char *out = NULL, *histpath = NULL;
 	char dir[4096], tmp[4200], old[4300], err[1024], herr[1024];
 	struct plot_out res[16] = { 0 };
+	size_t nres = 0;
+	int launched;
 	struct report rep = { 0 };
 	struct run run;
 	struct hist hist;
@@ -160,10 +162,16 @@ int main(int argc, char **argv)
 	rep.run = &run;
 	rep.hist = &hist;
 	run_nic_name(&run, rep.nic, sizeof(rep.nic));
-	for (size_t k = 0; k < report_nplots && k < sizeof(res) / sizeof(res[0]); k++) {
-		const struct plot *p = &report_plots[k];
+	/* a pair's plots for a pair's run, the ranks' for a run under mpirun or srun */
+	launched = jr_get(run.root, "launch") != NULL;
+	for (size_t i = 0; i < report_nplots && nres < sizeof(res) / sizeof(res[0]); i++) {
+		const struct plot *p = &report_plots[i];
 		struct sbuf gp = { 0 };
+		size_t k = nres;
 
+		if (p->launched != launched)
+			continue;
+		nres++;
 		memset(&res[k], 0, sizeof(res[k]));
 		res[k].plot = p;
 		res[k].made = p->make(p, &rep, &gp, &res[k].caption);
@@ -175,7 +183,7 @@ int main(int argc, char **argv)
 		made += res[k].made;
 		sb_free(&gp);
 	}
-	if (html_write(tmp, &rep, res, report_nplots, err, sizeof(err))) {
+	if (html_write(tmp, &rep, res, nres, err, sizeof(err))) {
 		fprintf(stderr, "eel-report: %s\n", err);
 		goto fail;
 	}
@@ -205,18 +213,18 @@ int main(int argc, char **argv)
 	rm_tree(old);
 
 	printf("eel-report: %s/index.html and %zu plot%s (svg, png):", dir, made, made == 1 ? "" : "s");
-	for (size_t k = 0; k < report_nplots; k++)
+	for (size_t k = 0; k < nres; k++)
 		if (res[k].made)
 			printf(" %s", res[k].plot->name);
 	printf("\n");
-	if (made < report_nplots) {
+	if (made < nres) {
 		printf("  not measured:");
-		for (size_t k = 0; k < report_nplots; k++)
+		for (size_t k = 0; k < nres; k++)
 			if (!res[k].made)
 				printf(" %s", res[k].plot->name);
 		printf(" (index.html says why)\n");
 	}
-	for (size_t k = 0; k < report_nplots; k++)
+	for (size_t k = 0; k < nres; k++)
 		sb_free(&res[k].caption);
 	run_close(&run);
 	hist_free(&hist);
@@ -224,7 +232,7 @@ int main(int argc, char **argv)
 
 fail:
 	rm_tree(tmp);
-	for (size_t k = 0; k < report_nplots; k++)
+	for (size_t k = 0; k < nres; k++)
 		sb_free(&res[k].caption);
 	run_close(&run);
 	hist_free(&hist);

@@ -151,6 +151,16 @@ void eel_oob_close(struct eel_oob *oob);
  * before the channel. */
 int eel_connect(struct eel_dev *dev, struct eel_oob *oob);
 
+/* The same in two steps, for a launcher that carries the connection
+ * information itself (eel-bench under mpirun or srun puts it in PMIx):
+ * eel_conn_info gives this end's (at most EEL_CONN_INFO_MAX bytes, sent as
+ * is; `server`: the out-of-band role this end will have, the accepting end),
+ * eel_connect_peer takes the peer's and brings the link up, using oob for
+ * what the backend still says to its peer and to watch for its death. */
+#define EEL_CONN_INFO_MAX 512
+int eel_conn_info(struct eel_dev *dev, int server, void *buf, uint32_t cap, uint32_t *len);
+int eel_connect_peer(struct eel_dev *dev, struct eel_oob *oob, int server, const void *peer, uint32_t len);
+
 /* ---- data ---- */
 
 enum eel_put_flag {
@@ -202,9 +212,10 @@ int eel_peer_check(struct eel_dev *dev);
  * the NIC's own carrier (a DPDK port's tx/rx burst, an e1000's descriptor
  * rings), with none of eel's protocol. Both ends call it at the same time
  * with the same iters, everything delivered before (eel_quiet); the server
- * echoes, the client gets the one-way time in ns (minimum over the calls of
- * the mean over iters). -EOPNOTSUPP where the NIC has no carrier of its own
- * to echo on (verbs). */
+ * echoes, the client gets the one-way time in ns: the median of the iters
+ * round trips, each timed alone, / 2 (a round trip preempted by another
+ * process does not move it). -EOPNOTSUPP where the NIC has no carrier of its
+ * own to echo on (verbs). */
 int eel_floor(struct eel_dev *dev, int server, uint32_t iters, double *one_way_ns);
 
 /* ---- stamps and counters ---- */

@@ -28,7 +28,7 @@
 
 #include "stamps.h"
 
-#define EEL_FW_ABI_VERSION 1u
+#define EEL_FW_ABI_VERSION 2u /* 2: the recovery register, out_of_order_kept */
 #define EEL_FW_EREGS 16u           /* E-registers in BAR0 */
 #define EEL_FW_MAX_INLINE 16u      /* payload bytes carried in a descriptor */
 #define EEL_FW_MTU_MIN 256u        /* payload bytes per wire packet, bounds */
@@ -131,6 +131,12 @@ enum eel_fw_ctrl {
 	EEL_FW_CTRL_LINK = 1u << 1,   /* host: the wire is attached */
 };
 
+/* How the receiver recovers from a lost packet (firmware/wire.h, loss recovery). */
+enum eel_fw_recovery {
+	EEL_FW_RECOVERY_GBN = 0, /* go-back-N: take only the next PSN, NAK(SEQ) a gap */
+	EEL_FW_RECOVERY_SR = 1,  /* selective repeat: keep what came out of order, NAK(MISSING) the holes */
+};
+
 enum eel_fw_ereg_op {
 	EEL_FW_EREG_PUT = 1, /* store `value` (8 bytes) at raddr */
 	EEL_FW_EREG_GET = 2, /* load 8 bytes from raddr into `value` */
@@ -164,11 +170,12 @@ enum eel_fw_counter {
 	EEL_FW_CNT_NAKS_TX,
 	EEL_FW_CNT_NAKS_RX,
 	EEL_FW_CNT_DUPS,        /* duplicate packets received (not delivered again) */
-	EEL_FW_CNT_OOO,         /* out-of-order packets received (dropped, NAKed) */
+	EEL_FW_CNT_OOO,         /* out-of-order packets received and dropped (NAKed) */
 	EEL_FW_CNT_BAD,         /* malformed packets dropped */
 	EEL_FW_CNT_ACCESS_ERRS, /* puts/gets refused for key or bounds */
 	EEL_FW_CNT_ACKS_TX,     /* explicit ACK packets */
 	EEL_FW_CNT_RNR,         /* NOTIFY puts refused for a full CQ (resent later) */
+	EEL_FW_CNT_OOO_KEPT,    /* out-of-order packets kept (selective repeat), delivered later */
 	EEL_FW_COUNTERS
 };
 
@@ -192,7 +199,7 @@ struct eel_fw_bar {
 	/* 0x050: tunables, in firmware clock ticks */
 	uint64_t rto;            /* retransmission timeout */
 	uint32_t retry_limit;    /* timeouts in a row before the peer is declared gone */
-	uint32_t rsvd1;
+	uint32_t recovery;       /* enum eel_fw_recovery: this end as a receiver */
 	uint64_t delay_fetch;    /* emulated stage costs (softnic "slower NIC" options) */
 	uint64_t delay_tx;
 	uint64_t delay_rx;

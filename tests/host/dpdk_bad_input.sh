@@ -8,32 +8,18 @@
 # one MAC address (net_pcap's default), and a server that is not there. (A PCI function bound to a kernel driver is the VM suite's:
 # tests/vm/guest-dpdk.sh, where eth0 is an e1000.)
 set -uo pipefail
-B=${EEL_BUILD:-build}
-ns=eel-dpdk-bad-$$
-out=$(mktemp -d)
-pids=()
-cleanup() {
-  kill -9 "${pids[@]}" 2>/dev/null
-  ip netns del "$ns" 2>/dev/null
-  rm -rf "$out"
-}
-trap cleanup EXIT
-fail=0
-die() { echo "FAILED: $*"; exit 1; }
-
-[ -x "$B/eel-bench" ] || die "no $B/eel-bench: run make first"
-ip netns add "$ns" || die "cannot make a network namespace (ip netns add $ns): run as root"
-# dpa/dpb: a working pair; dpc/dpd: dpd down; dpe/dpf: MTU 256; dpg/dph: another wire.
-# Interface indexes far apart: DPDK's af_packet joins PACKET_FANOUT group
-# (pid ^ ifindex) & 0xffff, and two processes must not meet in one by chance.
-{ ip -n "$ns" link set lo up &&
-  ip -n "$ns" link add dpa index 4660 type veth peer name dpb index 23130 &&
-  ip -n "$ns" link add dpc type veth peer name dpd &&
+. tests/host/lib/dpdk_env.sh bad
+bad=0
+netns_up
+# dpa/dpb: a working pair; dpc/dpd: dpd down; dpe/dpf: MTU 256; dpg/dph: another wire
+# (dpg's index far from dpa's and dpb's, as veth_pair's are: lib/dpdk_env.sh).
+veth_pair dpa dpb
+{ ip -n "$ns" link add dpc type veth peer name dpd &&
   ip -n "$ns" link add dpe type veth peer name dpf &&
   ip -n "$ns" link add dpg index 27499 type veth peer name dph &&
   ip -n "$ns" link set dpe mtu 256 && ip -n "$ns" link set dpf mtu 256 &&
-  for i in dpa dpb dpc dpe dpf dpg dph; do ip -n "$ns" link set $i up || exit 1; done; } ||
-  die "cannot make the veth pairs in $ns"
+  for i in dpc dpe dpf dpg dph; do ip -n "$ns" link set $i up || exit 1; done; } ||
+  fail "cannot make the veth pairs in $ns"
 
 nohuge="--no-huge --no-pci -m 256"
 before=$(ls -d /var/run/dpdk/eel-* 2>/dev/null | sort)
@@ -50,7 +36,7 @@ expect() {
   if [ $rc -ne 1 ] || ! grep -qF -- "$text" "$out/stderr" || [ "$lines" -ne 1 ] || [ -s "$out/stdout" ]; then
     echo "FAILED: eel-bench $*: exit $rc (want 1), $lines line(s) (want 1), stdout $(wc -c <"$out/stdout") bytes:"
     sed 's/^/    /' "$out/stderr" "$out/stdout"
-    fail=1
+    bad=1
   else
     echo "ok: $(head -c 220 "$out/stderr")"
   fi
@@ -82,22 +68,22 @@ expect 'cannot reach the eel-bench server' -d 'dpdk:net_af_packet0,iface=dpa' --
 serve 'dpdk:net_af_packet0,iface=dpa?mtu=1000'
 expect 'give both ends mtu=1000' -d 'dpdk:net_af_packet1,iface=dpb' --eal "$nohuge" -p $port --timeout 3 \
   -t pingpong 127.0.0.1
-wait "${pids[-1]}" && { echo "FAILED: the server of differing mtus succeeded"; fail=1; }
+wait "${pids[-1]}" && { echo "FAILED: the server of differing mtus succeeded"; bad=1; }
 
 serve 'dpdk:net_af_packet0,iface=dpa'
 expect 'are the two ports on one wire' -d 'dpdk:net_af_packet1,iface=dpg' --eal "$nohuge" -p $port --timeout 2 \
   -t pingpong 127.0.0.1
-wait "${pids[-1]}" && { echo "FAILED: the server of two unjoined ports succeeded"; fail=1; }
+wait "${pids[-1]}" && { echo "FAILED: the server of two unjoined ports succeeded"; bad=1; }
 grep -qF 'are the two ports on one wire' "$out/server.err" ||
-  { echo "FAILED: the server's message:"; cat "$out/server.err"; fail=1; }
+  { echo "FAILED: the server's message:"; cat "$out/server.err"; bad=1; }
 
 serve 'dpdk:net_pcap0,iface=dpa'
 expect 'an address of its own (net_pcap: add phy_mac=1)' -d 'dpdk:net_pcap1,iface=dpb' --eal "$nohuge" -p $port \
   --timeout 3 -t pingpong 127.0.0.1
-wait "${pids[-1]}" && { echo "FAILED: the server of two ports with one MAC address succeeded"; fail=1; }
+wait "${pids[-1]}" && { echo "FAILED: the server of two ports with one MAC address succeeded"; bad=1; }
 
 # nothing left behind by the EAL: no runtime folders of these processes
 after=$(ls -d /var/run/dpdk/eel-* 2>/dev/null | sort)
 left=$(comm -13 <(echo "$before") <(echo "$after"))
-[ -z "$left" ] || { echo "FAILED: EAL runtime folders left behind:" $left; fail=1; }
-exit $fail
+[ -z "$left" ] || { echo "FAILED: EAL runtime folders left behind:" $left; bad=1; }
+exit $bad

@@ -7,47 +7,16 @@
 # Checks exit codes and the JSON: what the NIC says it is, the parameters, the floor,
 # the breakdown (one clock: both ends on this machine), and the NIC's counters.
 set -uo pipefail
-B=${EEL_BUILD:-build}
-ns=eel-dpdk-bench-$$
-out=$(mktemp -d)
-pids=()
-cleanup() {
-  kill -9 "${pids[@]}" 2>/dev/null
-  ip netns del "$ns" 2>/dev/null
-  rm -rf "$out"
-}
-trap cleanup EXIT
-fail() { echo "FAILED: $*"; exit 1; }
-
-[ -x "$B/eel-bench" ] || fail "no $B/eel-bench: run make first"
-ip netns add "$ns" || fail "cannot make a network namespace (ip netns add $ns): run as root"
-# Interface indexes far apart: DPDK's af_packet joins PACKET_FANOUT group
-# (pid ^ ifindex) & 0xffff, and the two processes must not meet in one by chance.
-ip -n "$ns" link set lo up &&
-  ip -n "$ns" link add dpa index 4660 type veth peer name dpb index 23130 &&
-  ip -n "$ns" link set dpa up && ip -n "$ns" link set dpb up ||
-  fail "cannot make the veth pair dpa/dpb in $ns"
+. tests/host/lib/dpdk_env.sh bench
+netns_up
+veth_pair dpa dpb
 
 # pair NAME URI-OPTIONS BENCH-ARGS...: the server on dpa, the client on dpb (its JSON
 # in $out/NAME.json); both must exit 0.
 pair() {
-  local name=$1 q=$2 port=$((20000 + RANDOM % 20000)) spid crc src
+  local name=$1 q=$2
   shift 2
-  ip netns exec "$ns" timeout 120 "$B/eel-bench" -d "dpdk:net_af_packet0,iface=dpa$q" -p $port \
-    --timeout 30 --eal "--no-huge --no-pci -m 512 --file-prefix=eel-test-$$-s" >"$out/$name.server" 2>&1 &
-  spid=$!
-  pids+=($spid)
-  ip netns exec "$ns" timeout 120 "$B/eel-bench" -d "dpdk:net_af_packet1,iface=dpb$q" -p $port \
-    --timeout 30 --eal "--no-huge --no-pci -m 512 --file-prefix=eel-test-$$-c" "$@" --json "$out/$name.json" \
-    127.0.0.1 >"$out/$name.out" 2>&1
-  crc=$?
-  wait $spid
-  src=$?
-  if [ $crc -ne 0 ] || [ $src -ne 0 ]; then
-    sed 's/^/    client| /' "$out/$name.out"
-    sed 's/^/    server| /' "$out/$name.server"
-    fail "$name: client exited $crc, server $src"
-  fi
+  bench_pair "$name" "dpdk:net_af_packet0,iface=dpa$q" "dpdk:net_af_packet1,iface=dpb$q" "$@"
 }
 
 # check NAME 'jq condition' 'what it means'

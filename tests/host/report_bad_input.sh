@@ -68,7 +68,7 @@ expect 2 "table.txt: malformed at byte 3 (line 1, column 4): invalid token near 
 expect 2 "not an eel.run document (its \"schema\" is \"eel.other\")" other.json
 expect 2 "not an eel.run document (it has no \"schema\")" noschema.json
 expect 2 "not an eel.run document (the JSON is a string, not an object)" string.json
-expect 2 "schema_version 7 is newer than this eel-report reads (1..5): use the eel-report of the eel that wrote it" v7.json
+expect 2 "schema_version 7 is newer than this eel-report reads (1..6): use the eel-report of the eel that wrote it" v7.json
 expect 2 "\"schema_version\" is missing or not a whole number" v15.json
 expect 2 "malformed at byte 49 (line 1, column 50): unable to decode byte 0xff near '\"' (a string must be UTF-8)" badutf8.json
 expect 2 "malformed at byte 43 (line 1, column 44): string or '}' expected near ','" comma.json

@@ -357,6 +357,7 @@ struct fn_config {
 	uint32_t mtu;
 	uint64_t rto;           /* ticks */
 	uint32_t retry_limit;
+	uint32_t recovery;      /* enum eel_fw_recovery */
 };
 
 static inline struct fn_config fn_defaults(void)
@@ -387,6 +388,7 @@ static inline void fn_nic_config(struct fn_nic *n, const char *name, const uint6
 	n->bar.mtu = c->mtu;
 	n->bar.rto = c->rto;
 	n->bar.retry_limit = c->retry_limit;
+	n->bar.recovery = c->recovery;
 	n->bar.ctrl = EEL_FW_CTRL_ENABLE | EEL_FW_CTRL_LINK;
 }
 

@@ -184,6 +184,7 @@ static void test_refused(void)
 	CHECK_EQ_U(w.p->a.status.error, 0);
 	fn_ereg(&w.p->a, 7, EEL_FW_EREG_PUT, w.rw, &mem[0], 1);
 	CHECK(settle_ereg(w.p, &w.p->a, 7) == EEL_FW_OK && mem[0] == 1, "put after a bad command");
+	fn_settle(w.p, 100);
 	CHECK_EQ_U(w.p->ab.n + w.p->ba.n, 0);
 	fn_pair_free(w.p);
 }

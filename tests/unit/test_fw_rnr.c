@@ -8,6 +8,9 @@
 
 #define CQ 16u
 #define MSGS 12u
+#ifndef RECOVERY
+#define RECOVERY EEL_FW_RECOVERY_GBN /* test_fw_rnr_sr.c: selective repeat */
+#endif
 
 static uint8_t src[MSGS * 64], dst[MSGS * 64];
 
@@ -20,6 +23,7 @@ int main(void)
 	uint64_t rnr;
 
 	c.cq_size = CQ;
+	c.recovery = RECOVERY;
 	p = fn_pair_new(&c);
 	lkey = fn_mr(&p->a, 1, src, sizeof(src), EEL_FW_MR_LOCAL_READ);
 	rkey = fn_mr(&p->b, 1, dst, sizeof(dst), EEL_FW_MR_REMOTE_WRITE);
@@ -81,6 +85,8 @@ int main(void)
 	      (unsigned long long)fn_counter(&p->b, EEL_FW_CNT_RNR));
 	CHECK_EQ_U(p->a.status.error + p->b.status.error, 0);
 	CHECK_EQ_U(p->a.dma_violations + p->b.dma_violations, 0);
+	if (RECOVERY == EEL_FW_RECOVERY_SR)
+		CHECK(fn_counter(&p->b, EEL_FW_CNT_OOO_KEPT) > 0, "nothing was kept out of order");
 	fn_pair_free(p);
 	CHECK_DONE();
 }

@@ -25,6 +25,7 @@ struct plot {
 	 * 1. Or 0 when the run lacks what it needs, with the reason in caption.
 	 * self is this entry (its title and citation). */
 	int (*make)(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
+	int launched;                /* a plot of a run under mpirun or srun (its "launch"), not of a pair's */
 };
 
 extern const struct plot report_plots[];
@@ -37,6 +38,7 @@ int plot_bulk_time(const struct plot *self, const struct report *r, struct sbuf 
 int plot_bulk_bw(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
 int plot_overlap(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
 int plot_map(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
+int plot_allpairs(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
 
 /* shared by the plots (plot_common.c) */
 void gp_title(struct sbuf *gp, const struct report *r, const struct plot *p);

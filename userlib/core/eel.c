@@ -85,28 +85,47 @@ const struct eel_caps *eel_caps(const struct eel_dev *dev)
 	return &dev->caps;
 }
 
-int eel_connect(struct eel_dev *dev, struct eel_oob *oob)
+int eel_conn_info(struct eel_dev *dev, int server, void *buf, uint32_t cap, uint32_t *len)
 {
-	enum { OOB_CONN = 2 };
-	uint8_t mine[512], theirs[512];
-	uint32_t n = 0, m = 0;
-	int server = eel_oob_is_server(oob);
-	int rc;
-
 	if (dev->connected)
 		return eel_err(-EISCONN, "this device is already connected: open another for a second peer");
-	rc = dev->be->conn_info(dev, server, mine, sizeof(mine), &n);
-	if (!rc)
-		rc = eel_oob_send(oob, OOB_CONN, mine, n);
-	if (!rc)
-		rc = eel_oob_recv(oob, OOB_CONN, theirs, sizeof(theirs), &m, dev->opts.timeout_ms, NULL);
-	if (!rc)
-		rc = dev->be->connect(dev, server, theirs, m, oob);
+	return dev->be->conn_info(dev, server, buf, cap, len);
+}
+
+int eel_connect_peer(struct eel_dev *dev, struct eel_oob *oob, int server, const void *peer, uint32_t len)
+{
+	int rc;
+
+	if (server != eel_oob_is_server(oob))
+		return eel_err(-EINVAL, "eel_connect_peer: this end's connection information was made for the %s "
+			       "role, its out-of-band channel has the other: the end that accepted is the server",
+			       server ? "server" : "client");
+	if (len > EEL_CONN_INFO_MAX)
+		return eel_err(-EPROTO, "the peer's connection information is %u bytes, more than %u: run the "
+			       "same eel version on every end", len, EEL_CONN_INFO_MAX);
+	rc = dev->be->connect(dev, server, peer, len, oob);
 	if (rc)
 		return rc;
 	dev->oob = oob;
 	dev->connected = 1;
 	return 0;
+}
+
+/* The two steps with the information carried by oob itself. */
+int eel_connect(struct eel_dev *dev, struct eel_oob *oob)
+{
+	enum { OOB_CONN = 2 };
+	uint8_t mine[EEL_CONN_INFO_MAX], theirs[EEL_CONN_INFO_MAX];
+	uint32_t n = 0, m = 0;
+	int server = eel_oob_is_server(oob);
+	int rc;
+
+	rc = eel_conn_info(dev, server, mine, sizeof(mine), &n);
+	if (!rc)
+		rc = eel_oob_send(oob, OOB_CONN, mine, n);
+	if (!rc)
+		rc = eel_oob_recv(oob, OOB_CONN, theirs, sizeof(theirs), &m, dev->opts.timeout_ms, NULL);
+	return rc ? rc : eel_connect_peer(dev, oob, server, theirs, m);
 }
 
 int eel_mr_reg(struct eel_dev *dev, void *addr, size_t len, unsigned access, struct eel_mr **out)

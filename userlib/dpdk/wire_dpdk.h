@@ -21,7 +21,7 @@
 #define DPDK_RX_BURST 32u
 
 /* The link check before the firmware takes over (backend_dpdk.c): frames
- * that start with this byte are never the firmware's (FW_WIRE_MAGIC 0xE1)
+ * that start with this byte are never the firmware's (FW_WIRE_MAGIC 0xE2)
  * nor the floor's (engine_floor.c); the wire takes them out of the stream. */
 #define DPDK_HELLO_MAGIC 0xD1u
 

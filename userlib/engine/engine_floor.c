@@ -13,6 +13,11 @@
  * then sends its ping again after a millisecond.
  *
  * Client: ping 0 synchronises (untimed), pings 1..iters are timed, then FIN.
+ * Each round trip is timed alone (from the echo before to its own, as the
+ * ping-pong's client does, bench/pingpong.c) and the one-way time is the
+ * median round trip / 2: on a machine shared with other busy processes a
+ * preempted round trip takes milliseconds, which a mean over the run carries
+ * and the median does not.
  * A ping is sent again after 1 ms without its echo; each time that proves
  * too soon (the echo came after all), the wait doubles, up to 64 ms (a slow
  * machine, an emulated NIC). When any ping went twice, the client then takes
@@ -22,11 +27,12 @@
  * FIN). Frames that are not the floor's are taken off the wire and ignored.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "userlib/engine/engine.h"
 
-#define FLOOR_MAGIC 0xF1u       /* never FW_WIRE_MAGIC (0xE1) */
+#define FLOOR_MAGIC 0xF1u       /* never FW_WIRE_MAGIC (0xE2) */
 #define RESEND_US 1000
 #define RESEND_MAX_US 64000
 #define LINGER_MS 100
@@ -85,23 +91,29 @@ static void drain_late_echoes(const struct wire *c, uint64_t cycles)
 		recv_frame(c, &f);
 }
 
-static int client(struct eel_dev *dev, const struct wire *c, uint32_t iters, double *one_way_ns)
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int client(struct eel_dev *dev, const struct wire *c, uint32_t iters, uint64_t *rtt, double *one_way_ns)
 {
 	const struct eel_clock *clk = eel_clock();
 	uint64_t resend = eel_ns_to_cycles(clk, RESEND_US * 1000.0);
 	uint64_t resend_max = eel_ns_to_cycles(clk, RESEND_MAX_US * 1000.0), longest = 0;
 	uint32_t run = (uint32_t)(eel_stamp() * 0x9E3779B97F4A7C15ull >> 32) | 1, twice = 0;
-	uint64_t t0 = 0, t1;
+	uint64_t ti = 0, t;
 	struct floor_frame f;
 	struct eel_wait w;
 	int rc;
 
 	for (uint32_t seq = 0; seq <= iters; seq++) {
 		uint64_t first, sent;
+		uint32_t spins = 0;
 		int again = 0;
 
-		if (seq == 1)
-			t0 = eel_cycles();
 		eel_wait_start(dev, &w, "eel_floor: waiting for the echo");
 		while (send_frame(c, FLOOR_PING, run, seq))
 			if ((rc = eel_wait_check(dev, &w)))
@@ -110,7 +122,8 @@ static int client(struct eel_dev *dev, const struct wire *c, uint32_t iters, dou
 		for (;;) {
 			if (recv_frame(c, &f) && f.type == FLOOR_PONG && f.run == run && f.seq == seq)
 				break;
-			if (eel_stamp() - sent > resend && !send_frame(c, FLOOR_PING, run, seq)) {
+			/* the clock read once in 16 polls: the loop as tight as the carrier's */
+			if (!(++spins & 15) && eel_stamp() - sent > resend && !send_frame(c, FLOOR_PING, run, seq)) {
 				sent = eel_stamp();
 				again = 1;
 			}
@@ -125,13 +138,17 @@ static int client(struct eel_dev *dev, const struct wire *c, uint32_t iters, dou
 		}
 		if (eel_stamp() - first > longest)
 			longest = eel_stamp() - first;
+		t = eel_cycles();
+		if (seq)
+			rtt[seq - 1] = t - ti;
+		ti = t;
 	}
-	t1 = eel_cycles();
 	send_frame(c, FLOOR_FIN, run, iters);
 	if (twice)
 		drain_late_echoes(c, 2 * longest < eel_ns_to_cycles(clk, DRAIN_MAX_MS * 1e6) ? 2 * longest :
 				  eel_ns_to_cycles(clk, DRAIN_MAX_MS * 1e6));
-	*one_way_ns = eel_cycles_to_ns(clk, (double)(t1 - t0 - clk->timer_cycles)) / iters / 2;
+	qsort(rtt, iters, sizeof(*rtt), cmp_u64);
+	*one_way_ns = eel_cycles_to_ns(clk, (double)rtt[(iters - 1) / 2] - (double)clk->timer_cycles) / 2;
 	return 0;
 }
 
@@ -175,15 +192,19 @@ int engine_floor(struct eel_dev *dev, int is_server, uint32_t iters, double *one
 	/* the backend's own carrier, under the fault layer if there is one */
 	struct wire c = e->faulty ? e->faults.lower : e->wire;
 	int thread = e->thread_running;
+	uint64_t *rtt = NULL;
 	int rc, rc2 = 0;
 
 	*one_way_ns = 0;
 	if (!c.ops)
 		return eel_err(-ENOTCONN, "eel_floor: the NIC has no wire yet: connect first");
+	if (!is_server && !(rtt = malloc(sizeof(*rtt) * iters)))
+		return eel_err(-ENOMEM, "eel_floor: no memory to time %u round trips: ask for fewer", iters);
 	if (thread)
 		engine_thread_stop(e);
-	rc = is_server ? server(dev, &c, iters) : client(dev, &c, iters, one_way_ns);
+	rc = is_server ? server(dev, &c, iters) : client(dev, &c, iters, rtt, one_way_ns);
 	if (thread)
 		rc2 = engine_thread_start(e);
+	free(rtt);
 	return rc ? rc : rc2;
 }

@@ -77,11 +77,15 @@ static void dma_write(void *ctx, uint64_t bus, const void *src, uint32_t len)
 	memcpy((void *)(uintptr_t)bus, src, len);
 }
 
+/* A full wire is noted: a host waiting for data keeps running the send half,
+ * whose packets wait for room (engine_wait_u64). */
 static void *wire_tx_alloc(void *ctx, uint32_t len)
 {
 	struct engine *e = ctx;
+	void *f = e->wire.ops->tx_alloc(e->wire.ctx, len);
 
-	return e->wire.ops->tx_alloc(e->wire.ctx, len);
+	e->tx_full = !f;
+	return f;
 }
 
 static void wire_tx_send(void *ctx, void *frame, uint32_t len)

@@ -1,0 +1,24 @@
+# tools/mpi.mk — eel-mpi (tools/eel-mpi.c, tools/mpi/): the MPI layer measured
+# as Al-Tawil & Moritz 2001 do, built with Open MPI's mpicc (Debian:
+# libopenmpi-dev, tools/setup's mpi group). MPI's headers are system headers
+# here (-isystem): its own declarations are not eel's to keep -Werror clean.
+ifeq ($(shell command -v mpicc 2>/dev/null),)
+ifneq ($(BUILD_GOALS),)
+$(error mpicc is missing: run `sudo tools/setup mpi`)
+endif
+endif
+MPI_CFLAGS := $(patsubst -I%,-isystem %,$(shell mpicc --showme:compile 2>/dev/null))
+MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null)
+EEL_MPI_SRC := tools/eel-mpi.c tools/mpi/fig2.c tools/mpi/model.c
+
+TOOLS_BIN += $(BUILD)/eel-mpi
+
+$(call OBJ,tools/eel-mpi.c tools/mpi/fig2.c): CFLAGS += $(MPI_CFLAGS) -Itools
+
+$(BUILD)/eel-mpi: $(call OBJ,$(EEL_MPI_SRC))
+	$(CC) $(LDFLAGS) -o $@ $^ $(MPI_LIBS) $(LDLIBS)
+
+# The model's unit test needs the model only.
+$(BUILD)/tests/test_mpi_model: tests/unit/test_mpi_model.c $(call OBJ,tools/mpi/model.c) tests/unit/check.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit -Itools/mpi $(LDFLAGS) -o $@ $< $(call OBJ,tools/mpi/model.c) $(LDLIBS)
