@@ -23,7 +23,7 @@ check() {  # check 'jq expression' 'what it means'
   fi
   echo "ok: $2"
 }
-check '.schema == "eel.run" and .schema_version == 5' 'a versioned eel.run document' || return 1
+check '.schema == "eel.run" and .schema_version == 6' 'a versioned eel.run document' || return 1
 check '.nic.backend == "softnic" and .machine.clock.hz > 0 and .machine.clock.timer_ns > 0' 'machine and NIC facts' || return 1
 check '.parameters.eel.ns.min > 0 and .parameters.eel.ns.min <= .parameters.eel.ns.median' 'EEL measured, min <= median' || return 1
 check '.parameters.eel.cycles.min > 0' 'EEL in cycles' || return 1
@@ -62,7 +62,7 @@ check '.breakdown.residual_ns | fabs < 1e-3' 'no residual' || return 1
 check '.limit.one_way_ns.min > 0 and .limit.eel_over_limit > 0' 'the cache-line limit and EEL / limit' || return 1
 check '.counters.local.tx_messages > 0 and .counters.peer.rx_messages > 0' 'NIC counters from both ends' || return 1
 check '.parameters.eel_stamped.ns.n > 0' 'EEL with stamps on, in the same run' || return 1
-check '.schema_version == 5 and .signature.o_s_ns > 0 and .signature.g_ns > 0' 'Culler et al. 1996 signature: o_s > 0, g > 0' || return 1
+check '.schema_version == 6 and .signature.o_s_ns > 0 and .signature.g_ns > 0' 'Culler et al. 1996 signature: o_s > 0, g > 0' || return 1
 check '.signature.rtt_ns > 0 and (.signature.curves | length) == 4' 'the signature: RTT and four curves' || return 1
 check '(.bulk.points | length) == 6 and (.bulk.points | all(.t_ns.min > 0 and .echo_ns.min > 0))' 'bulk T(n) and echo per size' || return 1
 check '.bulk.fits.hockney.beta_ns_per_byte > 0 and .bulk.fits.model003.err >= 0 and (.bulk.fits.validation | length) == 20' 'fits, judged on 20 random sizes' || return 1
