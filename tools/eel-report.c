@@ -169,7 +169,7 @@ int main(int argc, char **argv)
 		struct sbuf gp = { 0 };
 		size_t k = nres;
 
-		if (p->launched != launched)
+		if (p->launched == 2 ? launched || !jr_get(run.root, "buses") : p->launched != launched)
 			continue;
 		nres++;
 		memset(&res[k], 0, sizeof(res[k]));

@@ -25,7 +25,8 @@ struct plot {
 	 * 1. Or 0 when the run lacks what it needs, with the reason in caption.
 	 * self is this entry (its title and citation). */
 	int (*make)(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
-	int launched;                /* a plot of a run under mpirun or srun (its "launch"), not of a pair's */
+	int launched;                /* a plot of a run under mpirun or srun (its "launch"), not of a pair's;
+				      * 2: of a --bus run's buses, beside the pair's plots */
 };
 
 extern const struct plot report_plots[];
@@ -38,6 +39,7 @@ int plot_bulk_time(const struct plot *self, const struct report *r, struct sbuf 
 int plot_bulk_bw(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
 int plot_overlap(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
 int plot_map(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
+int plot_buses(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
 int plot_allpairs(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
 
 /* shared by the plots (plot_common.c) */
