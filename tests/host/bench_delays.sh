@@ -7,9 +7,10 @@
 # runs without and with its delay alternate, three of each, and it is judged
 # on the least of the three runs with the delay (a spin can only be lengthened
 # by an interruption, never shortened) less the median of those without. The
-# wire's delay is the fault layer's (userlib/engine/wire_faults.c), so its
-# runs without have that layer too (wire_ns=1: the frame copied through it),
-# which alone costs the wire ~100-200 ns that is not the delay's. The tx
+# wire's delay is the fault layer's (userlib/engine/wire_faults.c), whose
+# copy of the frame alone costs the wire ~100-200 ns (~500 under ASan) that is
+# not the delay's, and is partly hidden under it: the wire is allowed that
+# layer's own cost, measured here (wire_ns=1 against none). The tx
 # stage ends writing the frame into a wire slot the peer has been polling for
 # the whole delay, so it pays one cache line's invalidation that the run
 # without (whose slot the peer had not reached yet) does not: tx is allowed
@@ -36,17 +37,21 @@ line=$(jq '.limit.one_way_ns.median' "$out/limit.json")
 for sd in doorbell:3000 fetch:4000 tx:5000 wire:6000 rx:7000 dma:8000; do
   s=${sd%%:*} d=${sd##*:}
   diffs=() bases=() withs=()
-  base=softnic
-  [ "$s" = wire ] && base="softnic?wire_ns=1"
+  layer=() fl=0
   for i in 1 2 3; do
-    "$B/eel-bench" -d "$base" "${args[@]}" --json "$out/base.json"
+    "$B/eel-bench" "${args[@]}" --json "$out/base.json"
     "$B/eel-bench" -d "softnic?${s}_ns=$d" "${args[@]}" --json "$out/slow.json"
     b=$(stage "$s" "$out/base.json") v=$(stage "$s" "$out/slow.json")
     diffs+=("$(jq -n "$v - $b")") bases+=("$b") withs+=("$v")
+    if [ "$s" = wire ]; then
+      "$B/eel-bench" -d "softnic?wire_ns=1" "${args[@]}" --json "$out/layer.json"
+      layer+=("$(stage wire "$out/layer.json")")
+    fi
   done
+  [ "$s" = wire ] && fl=$(jq -n "[$(median "${layer[@]}") - $(median "${bases[@]}"), 0] | max")
   least=$(printf '%s\n' "${withs[@]}" | sort -g | head -1)
   got=$(jq -n "$least - $(median "${bases[@]}")")
-  allow=$(jq -n "$tol * $d + (if \"$s\" == \"tx\" then $line else 0 end)")
+  allow=$(jq -n "$tol * $d + (if \"$s\" == \"tx\" then $line else 0 end) + $fl")
   verdict=$(jq -rn "if (($got - $d) | fabs) <= $allow then \"ok\" else \"FAILED\" end")
   printf '%-8s injected %5d ns, recovered %8.1f ns, allowed +-%.0f (least with less median without; per pair, with less without: %s; without: %s): %s\n' \
     "$s" "$d" "$got" "$allow" "$(printf '%.0f ' "${diffs[@]}")" "$(printf '%.0f ' "${bases[@]}")" "$verdict"
