@@ -27,7 +27,7 @@
  * medians do not. Where the two ends have no one clock, the part between
  * them is what the round leaves of every other part, both directions' mean
  * (a difference of means of the same rounds, not a guess). A record or a
- * round longer than cut_ns (10x EEL and 50 us, pingpong.c) was preempted
+ * round longer than cut_ns (10x EEL and 5 us, pingpong.c) was preempted
  * and is left out whole, counted: dropping single parts would leave the
  * others' means without it.
  */

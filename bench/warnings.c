@@ -20,9 +20,12 @@ int report_warnings(const struct session *s, const struct results *r, char w[][2
 	if (r->pp.done && r->pp.eel.outliers)
 		WARN("%d of %d ping-pong runs were outliers (far above the rest): something else ran",
 		     r->pp.eel.outliers, r->pp.eel.n);
-	if (r->pp.done && r->pp.stamp_cost.n && r->pp.stamp_cost.median > 0.02)
-		WARN("stamping raised EEL by %.1f%% (the median run by run; target: 2%%): raise --stamp-every",
-		     100 * r->pp.stamp_cost.median);
+	/* judged on the lower quartile of the run pairs: a run's EEL moves by
+	 * a few % on a busy machine (spread), so a median above 2% alone can be
+	 * the machine, where stamping 4 puts in 512 costs well under 1% */
+	if (r->pp.done && r->pp.stamp_cost.n && r->pp.stamp_cost.p25 > 0.02)
+		WARN("stamping raised EEL by %.1f%% (the median run by run, three run pairs in four above the "
+		     "2%% target): raise --stamp-every", 100 * r->pp.stamp_cost.median);
 	if (r->bd.done && r->bd.have_rounds && r->bd.round.n < 100)
 		WARN("only %d rounds were stamped: the breakdown's means are rough; lower --stamp-every "
 		     "(now %u) or raise --iters", r->bd.round.n, s->plan.stamp_every);
