@@ -147,13 +147,15 @@ struct fw {
 #define FW_REG(field) ((uint32_t)offsetof(struct eel_fw_bar, field))
 #define EREG(i, field) FW_REG(ereg[0].field) + (uint32_t)(i) * (uint32_t)sizeof(struct eel_fw_ereg)
 
+/* Copy n bytes on the NIC's own memory. The compiler's memcpy (one of the
+ * four symbols a freestanding C environment provides): a header of a known
+ * size becomes a few wide moves. A byte loop cost 160 instructions per
+ * 40-byte header, written and parsed once each per packet: a third of an
+ * 8-byte put's instructions on the software NIC, and its EEL fell from
+ * ~390 to ~250 ns (interleaved runs) without it. */
 static inline void fw_copy(void *dst, const void *src, uint32_t n)
 {
-	uint8_t *d = dst;
-	const uint8_t *s = src;
-
-	while (n--)
-		*d++ = *s++;
+	__builtin_memcpy(dst, src, n);
 }
 
 /* Busy-wait on the NIC clock: the emulated cost of a slower stage. */

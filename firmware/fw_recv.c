@@ -38,9 +38,11 @@ static int access_ok(struct fw *fw, const struct fw_pkt *p)
 		return fw_mr_check(fw, p->rkey, p->raddr, 8, EEL_FW_MR_REMOTE_READ);
 	/* A put's first packet answers for the whole message: refused, it
 	 * writes nothing, not even the packets that would fit. */
-	if (p->op == FW_PKT_PUT && (p->flags & FW_PKT_FIRST) &&
-	    !fw_mr_check(fw, p->rkey, p->raddr, p->mlen, EEL_FW_MR_REMOTE_WRITE))
-		return 0;
+	if (p->op == FW_PKT_PUT && (p->flags & FW_PKT_FIRST))
+		return fw_mr_check(fw, p->rkey, p->raddr, p->mlen, EEL_FW_MR_REMOTE_WRITE) &&
+		       /* the packet's own bytes lie inside the message's */
+		       (p->len <= p->mlen ||
+			fw_mr_check(fw, p->rkey, p->raddr, p->len, EEL_FW_MR_REMOTE_WRITE));
 	return fw_mr_check(fw, p->rkey, p->raddr, p->len, EEL_FW_MR_REMOTE_WRITE);
 }
 
@@ -285,19 +287,19 @@ static void on_nak(struct fw *fw, const struct fw_pkt *p)
 	fw_on_nak_seq(fw, p);
 }
 
-int fw_recv(struct fw *fw)
+/* Take frame (the first waiting, len bytes) and those behind it off the
+ * wire, up to FW_RX_BUDGET. Returns how many. Its own function (not inlined
+ * into fw_recv): a pass that finds the wire empty, most passes of a host
+ * waiting for data, does not pay for the registers and stack this one needs. */
+static __attribute__((noinline)) uint32_t rx_frames(struct fw *fw, const uint8_t *frame, uint32_t len)
 {
 	const struct fw_hal *h = &fw->hal;
 	uint32_t n;
 
-	for (n = 0; n < FW_RX_BUDGET; n++) {
+	for (n = 0; n < FW_RX_BUDGET && frame; n++, frame = hal_wire_rx(h, &len)) {
 		struct fw_pkt p;
-		uint32_t len;
-		const uint8_t *frame = hal_wire_rx(h, &len);
 		uint64_t t_rx;
 
-		if (!frame)
-			break;
 		/* NIC_RX of a traced message's first packet: the frame is off
 		 * the wire, before anything is done with it (parse,
 		 * acknowledgements, checks: the rx stage). The flags byte is
@@ -327,16 +329,27 @@ int fw_recv(struct fw *fw)
 		}
 		hal_wire_rx_done(h);
 	}
+	return n;
+}
+
+int fw_recv(struct fw *fw)
+{
+	uint32_t len;
+	const uint8_t *frame = hal_wire_rx(&fw->hal, &len);
+
+	if (frame) {
+		rx_frames(fw, frame, len);
+		fw->ack_again = 0;
+		return 1;
+	}
 	/* An ACK that went out alone goes again (FW_REPEATS times, a pass
 	 * apart) when nothing came after it: lost, it would leave a sender with
 	 * nothing more to send to its timer, since no later packet would carry
 	 * the news. */
-	if (n)
-		fw->ack_again = 0;
-	else if (fw->ack_again && fw->rcv_acked == fw->rcv_nxt) {
+	if (fw->ack_again && fw->rcv_acked == fw->rcv_nxt) {
 		fw->ack_again--;
 		if (fw_send_ctrl(fw, FW_PKT_ACK, 0, 0))
 			fw_count(fw, EEL_FW_CNT_ACKS_TX, 1);
 	}
-	return n != 0;
+	return 0;
 }
