@@ -101,9 +101,13 @@ int fw_doorbell(struct fw *fw)
 
 	if (!fw_ready(fw))
 		return fw_step(fw);
+	/* the send queue's packets go out before the E-registers are looked
+	 * at (a put's path is the one eel times most); a command found there
+	 * goes out in the same pass, after them, as fw_step orders them */
 	work = fw_fetch_sq(fw);
-	work |= fw_fetch_eregs(fw);
 	work |= fw_send(fw);
+	if (fw_fetch_eregs(fw))
+		work |= fw_send(fw) | 1;
 	return work;
 }
 
