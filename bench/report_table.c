@@ -209,7 +209,7 @@ static void breakdown_rows(FILE *f, const struct session *s, const struct result
 	fprintf(f, "    (a stamp is good to one step of the counter, %.1f ns; a mean of n stamps to about that / "
 		"sqrt(n))\n", c->resolution_cycles * c->ns_per_cycle);
 	if (bd->interrupted)
-		fprintf(f, "    (%d stamped rounds left out as preempted: over 10x EEL and 50 us)\n", bd->interrupted);
+		fprintf(f, "    (%d stamped rounds left out as preempted: over 10x EEL and 5 us)\n", bd->interrupted);
 }
 
 void report_table(FILE *f, const struct session *s, const struct results *r, const char *uri)
