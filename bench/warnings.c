@@ -70,9 +70,8 @@ int report_warnings(const struct session *s, const struct results *r, char w[][2
 	/* L = RTT/2 - o_s - o_r (Culler et al. 1996): below zero, o_r (from
 	 * the D curves' gaps) is larger than the one-way time it is part of */
 	if (r->sig.done && r->sig.o_r_curves && r->sig.L_ns < 0)
-		WARN("signature: L came out below zero (%.1f ns): o_r (%.1f ns) is more than RTT/2 - o_s (%.1f ns), "
-		     "so the D curves' gaps are not the receive overhead here (a busy machine stretches them); "
-		     "o_r and L are not to be trusted from this run: run again on a quiet machine",
+		WARN("signature: L below 0 (%.0f ns): o_r %.0f ns exceeds RTT/2 - o_s (%.0f ns), the D curves' "
+		     "gaps were stretched (busy machine?): o_r and L of this run are not to be trusted",
 		     r->sig.L_ns, r->sig.o_r_ns, r->sig.rtt_ns / 2 - r->sig.o_s_ns);
 	if (r->sig.done && r->sig.unconverged)
 		WARN("signature: %d of %d points fell short of 5%% at 95%% confidence within their budget "
