@@ -385,6 +385,26 @@ static void flood_runs_derive(struct flood_res *f, const struct plan *p)
  * per message against its size over the bandwidth-bound sizes, those at or
  * above M = g/G of the two largest sizes (at least those two); M = g/G from
  * the same depth (§5.5). */
+/* The depth whose smallest size gave the next best gap after depth q's
+ * (ties: the deeper first), 0 when none is left. */
+static uint32_t next_depth(const struct flood_res *f, const struct plan *p, uint32_t q)
+{
+	const struct flood_point *cur = point_at(f, p->sizes[0], q);
+	uint32_t next = 0;
+	double best = 0;
+
+	for (uint32_t k = 0; cur && k < p->ndepths; k++) {
+		const struct flood_point *lo = point_at(f, p->sizes[0], p->depths[k]);
+
+		if (lo && (lo->t.min > cur->t.min || (lo->t.min == cur->t.min && lo->q > q)) &&
+		    (!next || lo->t.min < best)) {
+			next = lo->q;
+			best = lo->t.min;
+		}
+	}
+	return next;
+}
+
 void flood_derive(const struct session *s, struct flood_res *f)
 {
 	const struct plan *p = &s->plan;
@@ -403,25 +423,13 @@ void flood_derive(const struct session *s, struct flood_res *f)
 	/* at g's depth; where the times do not grow with the size there (an
 	 * emulated NIC's noise), at the depth with the next best 8-byte gap that
 	 * gives a slope (the table says which) */
-	for (uint32_t q = f->g_q; f->g_ns > 0 && !f->G_ns_per_byte && q;) {
-		uint32_t next = 0;
-		double best = 0;
-
+	for (uint32_t q = f->g_q; f->g_ns > 0 && q; q = next_depth(f, p, q)) {
 		f->G_q = q;
 		f->G_min_size = bandwidth_bound_from(f, p, q, f->g_ns);
 		if (f->G_min_size)
 			f->G_ns_per_byte = fmax(0, slope(f, p, q, f->G_min_size, -1));
-		for (uint32_t k = 0; k < p->ndepths; k++) {
-			const struct flood_point *lo = point_at(f, smin, p->depths[k]);
-			const struct flood_point *cur = point_at(f, smin, q);
-
-			if (lo && cur && (lo->t.min > cur->t.min || (lo->t.min == cur->t.min && lo->q > q)) &&
-			    (!next || lo->t.min < best)) {
-				next = lo->q;
-				best = lo->t.min;
-			}
-		}
-		q = next;
+		if (f->G_ns_per_byte)
+			break;
 	}
 	if (!f->G_ns_per_byte)
 		f->G_q = f->g_q;
