@@ -318,6 +318,7 @@ int engine_wait_u64(struct eel_dev *dev, const volatile uint64_t *addr, uint64_t
 	struct engine *e = ENGINE(dev);
 	struct eel_wait w;
 	int rc, sending = 1;
+	uint32_t pass = 0;
 
 	if (*addr == value)
 		goto seen;
@@ -339,7 +340,7 @@ int engine_wait_u64(struct eel_dev *dev, const volatile uint64_t *addr, uint64_t
 
 			if (*addr == value)
 				goto seen;
-			if (got || sending || e->tx_full || !(w.spins & (WAIT_SEND_PASSES - 1)))
+			if (got || sending || e->tx_full || !(++pass % WAIT_SEND_PASSES))
 				sending = fw_doorbell(&e->fw);
 		} else {
 			step(e);
