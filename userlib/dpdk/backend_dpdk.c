@@ -69,23 +69,19 @@ static struct dpdk_be *DPDK(struct eel_dev *dev)
 	return ENGINE(dev)->backend;
 }
 
+static void dpdk_release(struct engine *e)
+{
+	struct dpdk_be *b = e->backend;
+
+	dpdk_wire_drain(&b->wire);
+	if (b->port_open)
+		dpdk_port_close(&b->port);
+	free(b);
+}
+
 static void dpdk_close(struct eel_dev *dev)
 {
-	struct engine *e = ENGINE(dev);
-	struct dpdk_be *b;
-
-	if (!e)
-		return;
-	b = e->backend;
-	engine_stop(e); /* the firmware is off the wire from here on */
-	if (b) {
-		dpdk_wire_drain(&b->wire);
-		if (b->port_open)
-			dpdk_port_close(&b->port);
-		free(b);
-	}
-	engine_free(e);
-	dev->priv = NULL;
+	engine_close(dev, dpdk_release);
 }
 
 static void boot_id(char *out, size_t n)

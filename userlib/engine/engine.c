@@ -747,6 +747,20 @@ void engine_stop(struct engine *e)
 	engine_thread_stop(e);
 }
 
+void engine_close(struct eel_dev *dev, void (*release)(struct engine *e))
+{
+	struct engine *e = ENGINE(dev);
+
+	if (!e)
+		return;
+	engine_stop(e); /* the firmware off the wire before its wire goes */
+	if (e->backend)
+		release(e);
+	e->backend = NULL;
+	engine_free(e);
+	dev->priv = NULL;
+}
+
 void engine_free(struct engine *e)
 {
 	engine_stop(e);

@@ -130,6 +130,10 @@ int engine_link_up(struct engine *e, struct wire carrier, const struct engine_co
 /* NIC off and the firmware thread joined: after this the carrier may go. */
 void engine_stop(struct engine *e);
 void engine_free(struct engine *e);
+/* A hosting backend's close: the firmware off the wire, then release(e) (the
+ * backend's wire and NIC, and e->backend itself) when it has any, then the
+ * engine; dev->priv is cleared. Safe on a half-opened device. */
+void engine_close(struct eel_dev *dev, void (*release)(struct engine *e));
 /* The capabilities every engine has; the backend then says its own. */
 void engine_caps(const struct engine *e, struct eel_caps *c);
 int engine_needs_caller(const struct engine *e);

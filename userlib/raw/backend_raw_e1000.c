@@ -51,19 +51,17 @@ static struct raw_e1000 *RAW(struct eel_dev *dev)
 	return ENGINE(dev)->backend;
 }
 
+static void raw_release(struct engine *e)
+{
+	struct raw_e1000 *r = e->backend;
+
+	e1000_close(&r->nic);
+	free(r);
+}
+
 static void raw_close(struct eel_dev *dev)
 {
-	struct engine *e = ENGINE(dev);
-
-	if (!e)
-		return;
-	engine_stop(e); /* the firmware off the wire before the rings go */
-	if (e->backend) {
-		e1000_close(&RAW(dev)->nic);
-		free(e->backend);
-	}
-	engine_free(e);
-	dev->priv = NULL;
+	engine_close(dev, raw_release);
 }
 
 /* The path "<address>[:inline|:thread]" into the address and the mode. */

@@ -51,24 +51,20 @@ static struct softnic *SOFTNIC(struct eel_dev *dev)
 	return ENGINE(dev)->backend;
 }
 
+static void sn_release(struct engine *e)
+{
+	struct softnic *sn = e->backend;
+
+	if (sn->wire.shm)
+		munmap(sn->wire.shm, sn->wire.shm_len);
+	if (sn->shm_owner && sn->shm_name[0])
+		shm_unlink(sn->shm_name);
+	free(sn);
+}
+
 static void sn_close(struct eel_dev *dev)
 {
-	struct engine *e = ENGINE(dev);
-	struct softnic *sn;
-
-	if (!e)
-		return;
-	sn = e->backend;
-	engine_stop(e);
-	if (sn) {
-		if (sn->wire.shm)
-			munmap(sn->wire.shm, sn->wire.shm_len);
-		if (sn->shm_owner && sn->shm_name[0])
-			shm_unlink(sn->shm_name);
-		free(sn);
-	}
-	engine_free(e);
-	dev->priv = NULL;
+	engine_close(dev, sn_release);
 }
 
 static int sn_open(struct eel_dev *dev, struct eel_uri *u)
