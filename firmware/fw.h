@@ -111,6 +111,8 @@ struct fw {
 	uint32_t timer_pass;    /* passes since the timer's clock was last read */
 	uint32_t rto_shift;
 	uint32_t timeouts;      /* in a row, without progress */
+	uint32_t ack_in;        /* the newest cumulative ACK received, not yet applied (fw_ack_in) */
+	int ack_in_new;         /* ack_in waits to be applied */
 
 	/* receive side */
 	uint32_t rcv_nxt;       /* next PSN expected */

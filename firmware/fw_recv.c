@@ -127,6 +127,7 @@ static int deliver(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload
 		/* A refused access writes nothing and fails the connection on
 		 * both ends (InfiniBand RC: remote access error). */
 		fw_count(fw, EEL_FW_CNT_ACCESS_ERRS, 1);
+		fw_acks_apply(fw); /* what was acknowledged finished well, before the failure */
 		fw_fail(fw, EEL_FW_ERR_REMOTE_ACCESS, p->psn);
 		if (fw_send_ctrl(fw, FW_PKT_NAK, FW_NAK_ACCESS, p->psn))
 			fw_count(fw, EEL_FW_CNT_NAKS_TX, 1);
@@ -244,6 +245,7 @@ static void on_data(struct fw *fw, const struct fw_pkt *p, const uint8_t *payloa
 /* The answer to one of our EGETs. */
 static void on_eget_resp(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload)
 {
+	fw_acks_apply(fw);
 	for (uint32_t i = fw->msg_head; i != fw->msg_tail; i++) {
 		struct fw_msg *m = &fw->msg[i & (FW_MSGS - 1)];
 		uint64_t v;
@@ -268,6 +270,7 @@ static void on_eget_resp(struct fw *fw, const struct fw_pkt *p, const uint8_t *p
 
 static void on_nak(struct fw *fw, const struct fw_pkt *p)
 {
+	fw_acks_apply(fw); /* the NAK is read against what the ACKs left */
 	fw_count(fw, EEL_FW_CNT_NAKS_RX, 1);
 	if (p->syndrome == FW_NAK_ACCESS) {
 		/* Fail the message that was refused, then everything else. */
@@ -313,7 +316,7 @@ static __attribute__((noinline)) uint32_t rx_frames(struct fw *fw, const uint8_t
 		}
 		fw_count(fw, EEL_FW_CNT_RX_PKTS, 1);
 		if (!fw->error)
-			fw_on_ack(fw, p.ack);
+			fw_ack_in(fw, p.ack); /* applied after the next send pass (fw_send.c) */
 		switch (p.op) {
 		case FW_PKT_ACK:
 			break;
@@ -342,6 +345,7 @@ int fw_recv(struct fw *fw)
 		fw->ack_again = 0;
 		return 1;
 	}
+	fw_acks_apply(fw); /* a quiet wire: the ACKs received are applied now */
 	/* An ACK that went out alone goes again (FW_REPEATS times, a pass
 	 * apart) when nothing came after it: lost, it would leave a sender with
 	 * nothing more to send to its timer, since no later packet would carry

@@ -16,6 +16,8 @@ struct fw_msg *fw_msg_alloc(struct fw *fw, uint32_t npkts)
 	struct fw_msg *m;
 
 	if (fw->msg_tail - fw->msg_head == FW_MSGS)
+		fw_acks_apply(fw); /* an ACK received may free a slot */
+	if (fw->msg_tail - fw->msg_head == FW_MSGS)
 		return 0;
 	m = msg_at(fw, fw->msg_tail++);
 	m->first_psn = fw->psn_next;
@@ -35,6 +37,8 @@ int fw_fetch_sq(struct fw *fw)
 	uint64_t db = hal_reg_read64(h, FW_REG(sq_doorbell));
 	int work = 0;
 
+	if (fw->msg_tail - fw->msg_head == FW_MSGS)
+		fw_acks_apply(fw); /* an ACK received may free a slot */
 	while (fw->sq_fetched != db && fw->msg_tail - fw->msg_head < FW_MSGS) {
 		struct eel_fw_sqe d;
 		struct fw_msg *m;
@@ -48,7 +52,7 @@ int fw_fetch_sq(struct fw *fw)
 		fw->sq_fetched++;
 		work = 1;
 
-		npkts = d.len ? (d.len + fw->mtu - 1) / fw->mtu : 1;
+		npkts = d.len <= fw->mtu ? 1 : (d.len + fw->mtu - 1) / fw->mtu; /* no divide for one packet */
 		m = fw_msg_alloc(fw, npkts);
 		m->kind = FW_MSG_SQE;
 		m->flags = d.flags;
@@ -307,6 +311,34 @@ void fw_on_ack(struct fw *fw, uint32_t ack)
 	fw->rto_deadline = fw->snd_una == fw->snd_max ? 0 : hal_now(h) + fw->rto;
 }
 
+/* A cumulative ACK received (on any packet): remembered, applied by
+ * fw_acks_apply before anything that reads what it changes (a NAK, an
+ * EGET's answer, a full window or message table, resends, the timer, a
+ * failure), else after the send pass has put its new packets on the wire.
+ * Finishing the messages an ACK covers (their completions, the host's
+ * send-queue count) is the requester's bookkeeping; done after the packets
+ * the host is waiting to send, it is off the path of the next message, as a
+ * NIC's completion engine runs beside its send engine. An ACK for more than
+ * was sent is ignored here, as fw_on_ack would. */
+void fw_ack_in(struct fw *fw, uint32_t ack)
+{
+	if (fw_psn_before(fw->snd_max, ack))
+		return;
+	if (!fw->ack_in_new || fw_psn_before(fw->ack_in, ack)) {
+		fw->ack_in = ack;
+		fw->ack_in_new = 1;
+	}
+}
+
+void fw_acks_apply(struct fw *fw)
+{
+	if (!fw->ack_in_new)
+		return;
+	fw->ack_in_new = 0;
+	if (!fw->error)
+		fw_on_ack(fw, fw->ack_in);
+}
+
 /* Has the retransmission timer run out? Its clock is read once in
  * FW_TIMER_PASSES passes: a read costs about as much as the rest of an idle
  * pass (on the host, rdtsc), and a timeout is microseconds to milliseconds. */
@@ -370,9 +402,20 @@ static void send_probe(struct fw *fw)
 int fw_send(struct fw *fw)
 {
 	uint32_t max0 = fw->snd_max;
-	int work = fw->resends ? send_resends(fw) : 0;
+	int work;
 
-	while (fw->snd_nxt != fw->psn_next && fw->snd_nxt - fw->snd_una < FW_WINDOW) {
+	if (fw->resends || fw->probe_due)
+		fw_acks_apply(fw); /* no resend of what the peer has */
+	work = fw->resends ? send_resends(fw) : 0;
+	for (;;) {
+		if (fw->snd_nxt == fw->psn_next)
+			break;
+		if (fw->snd_nxt - fw->snd_una >= FW_WINDOW) {
+			if (!fw->ack_in_new)
+				break;
+			fw_acks_apply(fw); /* the window may open */
+			continue;
+		}
 		struct fw_msg *m = msg_at(fw, fw->msg_tx);
 
 		while (!fw_psn_before(fw->snd_nxt, m->first_psn + m->npkts))
@@ -386,6 +429,7 @@ int fw_send(struct fw *fw)
 		fw->snd_nxt++;
 		work = 1;
 	}
+	fw_acks_apply(fw);
 	if (fw->probe_due && !fw->resends && fw->snd_nxt == fw->snd_max) {
 		/* the NAK's resends are out; was anything new sent behind them? */
 		if (fw->snd_max == max0 && fw->snd_una != fw->snd_max)

@@ -8,6 +8,8 @@
 int fw_fetch_sq(struct fw *fw);
 int fw_send(struct fw *fw);
 void fw_on_ack(struct fw *fw, uint32_t ack);
+void fw_ack_in(struct fw *fw, uint32_t ack);
+void fw_acks_apply(struct fw *fw);
 void fw_go_back(struct fw *fw, uint32_t psn);
 struct fw_msg *fw_msg_alloc(struct fw *fw, uint32_t npkts);
 int fw_send_ctrl(struct fw *fw, uint8_t op, uint8_t syndrome, uint32_t psn);
