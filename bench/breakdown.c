@@ -48,7 +48,7 @@ static const char *const what_nic[STAGE_PARTS] = {
 	"NIC sees the doorbell, fetches the descriptor",
 	"NIC reads the payload, builds and sends the packet",
 	"on the wire, to the receiving NIC",
-	"receiving NIC: parse, ACKs, key and bounds checks",
+	"receiving NIC: parse, key and bounds checks",
 	"payload DMA into host memory",
 	"receiving host notices the data",
 };
@@ -60,7 +60,7 @@ static const char *const what_hosted[STAGE_PARTS] = {
 	"NIC fetches the descriptor and the frame",
 	"NIC sends the frame (to its descriptor-done bit)",
 	"on the wire, into the receiving NIC, until eel's firmware reads it",
-	"eel's firmware on the receiving core: parse, ACKs, key and bounds checks",
+	"eel's firmware on the receiving core: parse, key and bounds checks",
 	"eel's firmware copies the payload into host memory",
 	"receiving host notices the data",
 };
