@@ -3,8 +3,13 @@
  * modes and sizes 0 .. 1 MiB, with the LogGP parameters, the protocol
  * decomposition and the two tiers of section 3.3 (tools/mpi/model.c); and
  * the blocking standard-mode ping-pong beside NetPIPE's figures
- * (--netpipe). Built with mpicc, started by mpirun or srun: rank 0 measures
- * with one rank of its node and one of another node where there is one.
+ * (--netpipe). Bell et al. 2003's parameter set (EEL, o_s, o_r, g, G, its
+ * section 4) over MPI_Isend/MPI_Irecv between ranks 0 and 1
+ * (tools/mpi/bell.c), and with -d URI eel's own figures on the same hosts
+ * and NIC beside them (tools/mpi/eel_side.c). --json: the whole run as one
+ * document (tools/mpi/report_json.c). Built with mpicc, started by mpirun or
+ * srun: rank 0 measures with one rank of its node and one of another node
+ * where there is one.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -14,8 +19,11 @@
 
 #include <eel/eel.h>
 
+#include "mpi/bell.h"
+#include "mpi/eel_side.h"
 #include "mpi/fig2.h"
 #include "mpi/model.h"
+#include "mpi/report.h"
 
 #define MAX_SIZE (1u << 20)
 
@@ -24,6 +32,9 @@ struct opts {
 	uint32_t size[MPI_MAX_SIZES];
 	int nsizes;
 	const char *netpipe;
+	struct bell_opts b;
+	struct eel_side_opts e;
+	const char *json;
 };
 
 static const char usage[] =
@@ -41,6 +52,24 @@ static const char usage[] =
 "  --pp-iters N       blocking ping-pong round trips per run (default 1000), 5 runs\n"
 "  --netpipe FILE     NetPIPE's output (NPopenmpi -o FILE) on the same ranks: the\n"
 "                     ping-pong's half round trip at 8 B and bandwidth at 1 MiB beside it\n"
+"\n"
+"Bell et al. 2003's set (section 4: EEL, o_s, o_r, g, G) over MPI_Isend/MPI_Irecv between\n"
+"ranks 0 and 1, with eel-bench's counts and their names:\n"
+"  --iters N          ping-pong round trips per run (default 10000)\n"
+"  --runs N           runs per ping-pong and flood point, their minimum (default 10)\n"
+"  --warmup N         round trips before the first run (default 1000)\n"
+"  --flood-sizes L    flood sizes, A,B,C ascending, the first g's (default 8,16,..,131072)\n"
+"  --depths L         flood queue depths A,B,C (default 1,2,4,8,16,32,64)\n"
+"  --flood-msgs N     messages per flood run, at most (default 10000)\n"
+"  --flood-bytes N    bytes per flood run, at most (default 16777216)\n"
+"  --overlap-msgs N   messages per CPU-overlap point (default 2000)\n"
+"  --overlap-runs N   runs per CPU-overlap point (default 5)\n"
+"  --overlap-sweeps N sweeps per side, o their median (default 3)\n"
+"  -d, --device URI   also eel's own figures on the same hosts and NIC: eel-bench's\n"
+"                     two-host mode, server on rank 1, client on rank 0, before MPI's\n"
+"  --eel-bench PATH   the eel-bench to run (default: the one beside eel-mpi)\n"
+"  --eel-timeout SEC  stop eel-bench after SEC s (default 600)\n"
+"  --json FILE        the whole run as JSON (schema eel.mpi, README)\n"
 "  -h, --help\n";
 
 /* One line naming the problem and the fix (rank 0 says it), then out. */
@@ -71,47 +100,88 @@ static long num(int rank, const char *opt, const char *s, long min, long max)
 	return v;
 }
 
+/* A,B,C, each from min to max, ascending: at most max_n */
+static int parse_list(int rank, const char *opt, const char *arg, uint32_t *v, int max_n, long min, long max)
+{
+	char buf[256], lim[16];
+	int n = 0;
+
+	if (strlen(arg) >= sizeof(buf))
+		die(rank, "%s: the list is too long (over 255 characters)", opt);
+	snprintf(buf, sizeof(buf), "%s", arg);
+	snprintf(lim, sizeof(lim), "%d", max_n);
+	for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+		if (n == max_n) {
+			char msg[96];
+
+			snprintf(msg, sizeof(msg), "%s: at most %%s values", opt);
+			die(rank, msg, lim);
+		}
+		v[n] = (uint32_t)num(rank, opt, t, min, max);
+		if (n && v[n] <= v[n - 1])
+			die(rank, "%s: list them from small to large, each once", opt);
+		n++;
+	}
+	if (!n)
+		die(rank, "%s names no value: give A,B,C", opt);
+	return n;
+}
+
 static void parse(int rank, int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
 		{ "sizes", required_argument, 0, 's' }, { "reps", required_argument, 0, 'r' },
-		{ "warm", required_argument, 0, 'w' }, { "delta-us", required_argument, 0, 'd' },
+		{ "warm", required_argument, 0, 'w' }, { "delta-us", required_argument, 0, 'u' },
 		{ "pp-iters", required_argument, 0, 'i' }, { "netpipe", required_argument, 0, 'n' },
+		{ "iters", required_argument, 0, 'I' }, { "runs", required_argument, 0, 'R' },
+		{ "warmup", required_argument, 0, 'W' }, { "flood-sizes", required_argument, 0, 'S' },
+		{ "depths", required_argument, 0, 'Q' }, { "flood-msgs", required_argument, 0, 'M' },
+		{ "flood-bytes", required_argument, 0, 'B' }, { "overlap-msgs", required_argument, 0, 'O' },
+		{ "overlap-runs", required_argument, 0, 'P' }, { "overlap-sweeps", required_argument, 0, 'X' },
+		{ "device", required_argument, 0, 'D' }, { "eel-bench", required_argument, 0, 'E' },
+		{ "eel-timeout", required_argument, 0, 'T' }, { "json", required_argument, 0, 'J' },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 	};
+	static const uint32_t qdef[] = { 1, 2, 4, 8, 16, 32, 64 };
 	static const uint32_t def[] = { 0, 8, 64, 512, 4096, 32768, 262144, 1048576 };
 	int c;
 
 	*o = (struct opts){ .f = { .reps = 600, .warm = 10, .delta_ns = 20000, .pp_iters = 1000, .pp_runs = 5 } };
 	memcpy(o->size, def, sizeof(def));
 	o->nsizes = 8;
+	o->b = (struct bell_opts){ .iters = 10000, .runs = 10, .warmup = 1000, .flood_msgs = 10000,
+				   .flood_bytes = 16u << 20, .ov_msgs = 2000, .ov_runs = 5, .ov_sweeps = 3 };
+	for (uint32_t sz = 8; sz <= 131072; sz *= 2)
+		o->b.size[o->b.nsizes++] = sz;
+	memcpy(o->b.depth, qdef, sizeof(qdef));
+	o->b.ndepths = 7;
+	o->e.timeout_s = 600;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hd:", lo, NULL)) != -1) {
 		switch (c) {
-		case 's': {
-			char buf[256];
-
-			if (strlen(optarg) >= sizeof(buf))
-				die(rank, "--sizes: the list is too long (%s)", "over 255 characters");
-			snprintf(buf, sizeof(buf), "%s", optarg);
-			o->nsizes = 0;
-			for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
-				if (o->nsizes == MPI_MAX_SIZES)
-					die(rank, "--sizes: at most %s sizes", "24");
-				o->size[o->nsizes] = (uint32_t)num(rank, "--sizes", t, 0, MAX_SIZE);
-				if (o->nsizes && o->size[o->nsizes] <= o->size[o->nsizes - 1])
-					die(rank, "--sizes %s: list them from small to large, each once", optarg);
-				o->nsizes++;
-			}
-			if (!o->nsizes)
-				die(rank, "--sizes '%s' names no size: give A,B,C", optarg);
-			break;
-		}
+		case 's': o->nsizes = parse_list(rank, "--sizes", optarg, o->size, MPI_MAX_SIZES, 0, MAX_SIZE); break;
 		case 'r': o->f.reps = (int)num(rank, "--reps", optarg, 1, 1000000); break;
 		case 'w': o->f.warm = (int)num(rank, "--warm", optarg, 0, 1000000); break;
-		case 'd': o->f.delta_ns = 1000.0 * (double)num(rank, "--delta-us", optarg, 0, 10000000); break;
+		case 'u': o->f.delta_ns = 1000.0 * (double)num(rank, "--delta-us", optarg, 0, 10000000); break;
 		case 'i': o->f.pp_iters = (int)num(rank, "--pp-iters", optarg, 1, 100000000); break;
 		case 'n': o->netpipe = optarg; break;
+		case 'I': o->b.iters = (int)num(rank, "--iters", optarg, 1, 100000000); break;
+		case 'R': o->b.runs = (int)num(rank, "--runs", optarg, 1, BELL_MAX_RUNS); break;
+		case 'W': o->b.warmup = (int)num(rank, "--warmup", optarg, 0, 100000000); break;
+		case 'S':
+			o->b.nsizes = parse_list(rank, "--flood-sizes", optarg, o->b.size, BELL_MAX_SIZES, 8, 1 << 24);
+			break;
+		case 'Q': o->b.ndepths = parse_list(rank, "--depths", optarg, o->b.depth, BELL_MAX_DEPTHS, 1, 1024); break;
+		case 'M': o->b.flood_msgs = (int)num(rank, "--flood-msgs", optarg, 2, 100000000); break;
+		case 'B': o->b.flood_bytes = (uint32_t)num(rank, "--flood-bytes", optarg, 16, 1L << 30); break;
+		case 'O': o->b.ov_msgs = (int)num(rank, "--overlap-msgs", optarg, 2, 100000000); break;
+		case 'P': o->b.ov_runs = (int)num(rank, "--overlap-runs", optarg, 1, BELL_MAX_RUNS); break;
+		case 'X': o->b.ov_sweeps = (int)num(rank, "--overlap-sweeps", optarg, 1, BELL_MAX_SWEEPS); break;
+		case 'd':
+		case 'D': o->e.uri = optarg; break;
+		case 'E': o->e.bench = optarg; break;
+		case 'T': o->e.timeout_s = (int)num(rank, "--eel-timeout", optarg, 1, 86400); break;
+		case 'J': o->json = optarg; break;
 		case 'h':
 			if (rank == 0)
 				fputs(usage, stdout);
@@ -122,6 +192,7 @@ static void parse(int rank, int argc, char **argv, struct opts *o)
 	}
 	if (optind < argc)
 		die(rank, "unexpected argument '%s': see eel-mpi --help", argv[optind]);
+	o->b.flood_runs = o->b.runs;   /* as eel-bench: --flood-runs defaults to --runs */
 }
 
 /* NetPIPE's output file (-o): "bytes Mbps seconds" a line, the seconds
@@ -204,23 +275,85 @@ static void print_pair(const char *tier, int p, const struct fig2 *f, const stru
 	       pp[1] > 0 ? MAX_SIZE / pp[1] : 0);
 }
 
+/* Bell et al. 2003's set between ranks 0 and 1 (every rank calls it) */
+static int bell_pair(int rank, const struct opts *o, struct bell *b)
+{
+	MPI_Comm pc;
+	int in = rank <= 1, rc = 0;
+
+	MPI_Comm_split(MPI_COMM_WORLD, in ? 0 : MPI_UNDEFINED, rank, &pc);
+	if (in) {
+		rc = bell_measure(pc, &o->b, b);
+		MPI_Comm_free(&pc);
+	}
+	MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	return rc;
+}
+
+static void print_bell(const struct opts *o, const struct bell *b, const struct eel_figs *e)
+{
+	const char *name[] = { "EEL", "o_s", "o_r", "g", "G" }, *unit[] = { "ns", "ns", "ns", "ns", "ns/B" };
+	double mpi[] = { b->eel_ns, b->os.o_ns, b->or_.o_ns, b->g_ns, b->G_ns_per_byte };
+	double eel[] = { e->eel_ns, e->o_s_ns, e->o_r_ns, e->g_ns, e->G_ns_per_byte };
+	char col[96];
+
+	printf("\n  Bell et al. 2003 section 4 over MPI (MPI_Isend/MPI_Irecv), ranks 0 and 1: EEL ping-pong of 8 B "
+	       "(4.1, min of %d runs x %d), g and G flood (4.2, 8 B at q = %u; G at q = %u from %u B), o_s and "
+	       "o_r CPU overlap (4.3, median of %d sweeps)\n", o->b.runs, o->b.iters, b->g_q, b->G_q, b->G_from,
+	       o->b.ov_sweeps);
+	snprintf(col, sizeof(col), "eel (%s)", o->e.uri ? o->e.uri : "");
+	if (o->e.uri)
+		printf("  %-10s %12s %18s %12s\n", "parameter", "MPI", col, "MPI - eel");
+	else
+		printf("  %-10s %12s\n", "parameter", "MPI");
+	for (int i = 0; i < 5; i++) {
+		char p[16];
+
+		snprintf(p, sizeof(p), "%s (%s)", name[i], unit[i]);
+		if (o->e.uri)
+			printf(i == 4 ? "  %-10s %12.4f %18.4f %12.4f\n" : "  %-10s %12.1f %18.1f %12.1f\n", p, mpi[i],
+			       eel[i], mpi[i] - eel[i]);
+		else
+			printf(i == 4 ? "  %-10s %12.4f\n" : "  %-10s %12.1f\n", p, mpi[i]);
+	}
+	if (o->e.uri)
+		printf("  MPI adds %.1f ns to EEL and %.1f ns to o_s\n", mpi[0] - eel[0], mpi[1] - eel[1]);
+}
+
+/* The command line, for the document */
+static void command_of(int argc, char **argv, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < argc && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? " " : "", argv[i]);
+}
+
 int main(int argc, char **argv)
 {
 	static struct fig2 f[2];
+	static struct bell b;
+	static struct eel_figs ef;
+	static char cmd[4096], err[512];
 	struct mpi_loggp l[2];
 	double pp[2][2] = { { 0 } };
 	struct opts o;
-	int rank, n, tier_peer[2] = { -1, -1 }, *node;
+	int rank, n, tier_peer[2] = { -1, -1 }, *node, rc = 0;
 	MPI_Comm shm;
 	void *buf, *bsend;
 	int bsize = 2 * ((int)MAX_SIZE + MPI_BSEND_OVERHEAD);
 
+	command_of(argc, argv, cmd, sizeof(cmd));
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &n);
 	parse(rank, argc, argv, &o);
 	if (n < 2)
 		die(rank, "eel-mpi measures between two ranks, this job has %s: launch it with mpirun -np 2 or more", "1");
+	/* eel's own figures first: never while MPI measures */
+	if (o.e.uri && eel_side_run(MPI_COMM_WORLD, &o.e, &o.b, &ef, err, sizeof(err)))
+		die(rank, "%s", err);
 	buf = calloc(1, MAX_SIZE);
 	bsend = malloc((size_t)bsize);
 	node = calloc((size_t)n, sizeof(int));
@@ -244,7 +377,14 @@ int main(int argc, char **argv)
 	for (int t = 0; t < 2; t++)
 		if (tier_peer[t] > 0)
 			measure(rank, tier_peer[t], &o, buf, &f[t], pp[t]);
+	if (bell_pair(rank, &o, &b))
+		die(rank, "out of memory for the flood's buffers (%s): give smaller --flood-sizes or --depths",
+		    "depth x size at each end");
 	if (rank == 0) {
+		struct mpi_run run = { .ranks = n, .fo = &o.f, .bo = &o.b, .tier_peer = { tier_peer[0], tier_peer[1] },
+				       .fig = f, .loggp = l, .pp = (const double (*)[2])pp, .bell = &b, .uri = o.e.uri,
+				       .eel = o.e.uri ? &ef : NULL, .command = cmd };
+
 		printf("eel-mpi %s: MPI's send modes by Al-Tawil & Moritz 2001, Figure 2 (barrier, timer11/12 at the "
 		       "sender P1, timer21/22 at the receiver P2), %d repetitions after %d\n", EEL_VERSION, o.f.reps,
 		       o.f.warm);
@@ -261,6 +401,7 @@ int main(int argc, char **argv)
 			printf("\n  LoGH{sSP} (section 3.3): intra-node s_s %.1f, s_r %.1f ns, S %.4f ns/B; inter-node "
 			       "o_s %.1f, o_r %.1f, L %.1f ns, G %.4f ns/B\n", l[0].o_s, l[0].o_r, l[0].G, l[1].o_s, l[1].o_r,
 			       l[1].L, l[1].G);
+		print_bell(&o, &b, &ef);
 		if (o.netpipe) {
 			double lat, bw;
 			int t = tier_peer[1] > 0 ? 1 : 0;
@@ -268,18 +409,29 @@ int main(int argc, char **argv)
 			if (netpipe_read(o.netpipe, &lat, &bw))
 				fprintf(stderr, "eel-mpi: %s: no NetPIPE latency at 8 B and bandwidth at 1048576 B in it: "
 					"run NPopenmpi -l 8 -u 1048576 -o FILE on the same ranks\n", o.netpipe);
-			else
+			else {
 				printf("\n  beside NetPIPE (NPopenmpi, same ranks): latency at 8 B %.1f ns (NetPIPE) "
 				       "vs %.1f (eel-mpi): ratio %.2f (goal <= 1.00); bandwidth at 1 MiB %.2f GB/s vs %.2f: "
 				       "ratio %.2f (goal >= 0.98)\n", lat, pp[t][0], pp[t][0] / lat, bw,
 				       pp[t][1] > 0 ? MAX_SIZE / pp[t][1] : 0, pp[t][1] > 0 ? MAX_SIZE / pp[t][1] / bw : 0);
+				run.have_netpipe = 1;
+				run.np_lat_ns = lat;
+				run.np_bw_bytes_per_ns = bw;
+				run.np_tier = t;
+			}
+		}
+		fflush(stdout);
+		if (o.json && mpi_json_write(o.json, &run, err, sizeof(err))) {
+			fprintf(stderr, "eel-mpi: %s\n", err);
+			rc = 1;
 		}
 	}
+	MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	MPI_Buffer_detach(&bsend, &bsize);
 	MPI_Comm_free(&shm);
 	free(buf);
 	free(bsend);
 	free(node);
 	MPI_Finalize();
-	return 0;
+	return rc;
 }

@@ -9,11 +9,15 @@ endif
 endif
 MPI_CFLAGS := $(patsubst -I%,-isystem %,$(shell mpicc --showme:compile 2>/dev/null))
 MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null)
-EEL_MPI_SRC := tools/eel-mpi.c tools/mpi/fig2.c tools/mpi/model.c
+EEL_MPI_SRC := tools/eel-mpi.c tools/mpi/fig2.c tools/mpi/model.c tools/mpi/sweep.c tools/mpi/bell.c \
+	tools/mpi/bell_pingpong.c tools/mpi/bell_flood.c tools/mpi/bell_overlap.c tools/mpi/eel_side.c \
+	tools/mpi/report_json.c tools/json_read.c
+EEL_MPI_WITH_MPI := tools/eel-mpi.c tools/mpi/fig2.c tools/mpi/bell.c tools/mpi/bell_pingpong.c \
+	tools/mpi/bell_flood.c tools/mpi/bell_overlap.c tools/mpi/eel_side.c tools/mpi/report_json.c
 
 TOOLS_BIN += $(BUILD)/eel-mpi
 
-$(call OBJ,tools/eel-mpi.c tools/mpi/fig2.c): CFLAGS += $(MPI_CFLAGS) -Itools
+$(call OBJ,$(EEL_MPI_WITH_MPI)): CFLAGS += $(MPI_CFLAGS) -Itools
 
 $(BUILD)/eel-mpi: $(call OBJ,$(EEL_MPI_SRC))
 	$(CC) $(LDFLAGS) -o $@ $^ $(MPI_LIBS) $(LDLIBS)

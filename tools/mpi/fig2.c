@@ -17,24 +17,7 @@
 #include <stdlib.h>
 
 #include "fig2.h"
-
-static double now_ns(void)
-{
-	return MPI_Wtime() * 1e9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+#include "wtime.h"
 
 static void test_completion(MPI_Request *r)
 {
@@ -102,8 +85,7 @@ int fig2_point(MPI_Comm pc, enum mpi_mode mode, uint32_t size, const struct fig2
 			if (ready)
 				MPI_Irecv(buf, (int)size, MPI_BYTE, peer, 0, pc, &rr);
 			MPI_Barrier(pc);
-			for (double end = now_ns() + delta; now_ns() < end;)
-				;                                       /* wait delta */
+			compute_ns(delta);                      /* wait delta */
 			t2 = now_ns();
 			recv_of(mode, buf, size, peer, pc, &rr, ready);
 			t3 = now_ns();                                  /* timer12 */
@@ -127,8 +109,8 @@ int fig2_point(MPI_Comm pc, enum mpi_mode mode, uint32_t size, const struct fig2
 			b[i] = t3 - t2;
 		}
 	}
-	t[0] = median(a, o->reps);
-	t[1] = median(b, o->reps);
+	t[0] = median_of(a, o->reps);
+	t[1] = median_of(b, o->reps);
 	free(a);
 	free(b);
 	return 0;

@@ -18,26 +18,37 @@ const char *const proto_name[PROTOS] = { "T", "TA", "RTA", "RAT" };
  * sizes from 4 KiB up (where the per-byte part shows). */
 void mpi_loggp_of(const struct fig2 *f, struct mpi_loggp *m)
 {
-	double sx = 0, sy = 0, sxx = 0, sxy = 0;
+	double x[MPI_MAX_SIZES], y[MPI_MAX_SIZES];
 	int n = 0;
 
 	m->o_s = f->t11[MODE_ISTANDARD][0];
 	m->o_r = f->t21[MODE_ISTANDARD][0];
 	m->L = f->t21[MODE_SYNCHRONOUS][0] - f->t12[MODE_SYNCHRONOUS][0];
 	m->g = m->o_s;
-	for (int i = 0; i < f->nsizes; i++) {
-		double x = f->size[i], y = f->t21[MODE_STANDARD][i] - f->t21[MODE_ISTANDARD][i];
+	for (int i = 0; i < f->nsizes; i++)
+		if (f->size[i] >= 4096) {
+			x[n] = f->size[i];
+			y[n++] = f->t21[MODE_STANDARD][i] - f->t21[MODE_ISTANDARD][i];
+		}
+	m->have_G = !ls_slope(x, y, n, &m->G);
+	if (!m->have_G)
+		m->G = 0;
+}
 
-		if (f->size[i] < 4096)
-			continue;
-		sx += x;
-		sy += y;
-		sxx += x * x;
-		sxy += x * y;
-		n++;
+int ls_slope(const double *x, const double *y, int n, double *b)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0;
+
+	for (int i = 0; i < n; i++) {
+		sx += x[i];
+		sy += y[i];
+		sxx += x[i] * x[i];
+		sxy += x[i] * y[i];
 	}
-	m->have_G = n >= 2 && n * sxx - sx * sx > 0;
-	m->G = m->have_G ? (n * sxy - sx * sy) / (n * sxx - sx * sx) : 0;
+	if (n < 2 || n * sxx - sx * sx <= 0)
+		return -1;
+	*b = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+	return 0;
 }
 
 /* Section 3.2: the sender may go on after (1) T: o_s; (3) TA: the two
