@@ -351,6 +351,13 @@ int main(int argc, char **argv)
 	parse(rank, argc, argv, &o);
 	if (n < 2)
 		die(rank, "eel-mpi measures between two ranks, this job has %s: launch it with mpirun -np 2 or more", "1");
+	if (o.json) {
+		int bad = rank == 0 && mpi_json_check(o.json, err, sizeof(err));
+
+		MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+		if (bad)
+			die(rank, "%s", err);
+	}
 	/* eel's own figures first: never while MPI measures */
 	if (o.e.uri && eel_side_run(MPI_COMM_WORLD, &o.e, &o.b, &ef, err, sizeof(err)))
 		die(rank, "%s", err);

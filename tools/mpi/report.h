@@ -30,6 +30,8 @@ struct mpi_run {
 
 /* Writes the document to path whole (a temporary file beside it, renamed);
  * 0, or -1 with one line in err (nothing left at path then). */
+/* Whether a document could be written there (before a long run); 0 or -1 with err. */
+int mpi_json_check(const char *path, char *err, size_t errlen);
 int mpi_json_write(const char *path, const struct mpi_run *r, char *err, size_t errlen);
 
 #endif

@@ -250,30 +250,56 @@ static json_t *document(const struct mpi_run *r)
 	return doc;
 }
 
+/* a new temporary file beside path (its name in *tmp): its FILE, or NULL with err said */
+static FILE *beside(const char *path, char **tmp, char *err, size_t errlen)
+{
+	size_t n = strlen(path);
+	FILE *f = NULL;
+	int fd = -1;
+
+	*tmp = malloc(n + 8);
+	if (*tmp) {
+		snprintf(*tmp, n + 8, "%s.XXXXXX", path);
+		fd = mkstemp(*tmp);
+		f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	}
+	if (!f) {
+		snprintf(err, errlen, "--json %s: cannot write beside it (%s): give a path in a folder you can write",
+			 path, strerror(*tmp ? errno : ENOMEM));
+		if (fd >= 0) {
+			close(fd);
+			unlink(*tmp);
+		}
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return f;
+}
+
+int mpi_json_check(const char *path, char *err, size_t errlen)
+{
+	char *tmp;
+	FILE *f = beside(path, &tmp, err, errlen);
+
+	if (!f)
+		return -1;
+	fclose(f);
+	unlink(tmp);
+	free(tmp);
+	return 0;
+}
+
 int mpi_json_write(const char *path, const struct mpi_run *r, char *err, size_t errlen)
 {
 	json_t *doc = document(r);
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 8);
-	FILE *f = NULL;
-	int fd = -1, rc = -1;
+	char *tmp = NULL;
+	FILE *f = doc ? beside(path, &tmp, err, errlen) : NULL;
+	int rc = -1;
 
-	if (!doc || !tmp) {
+	if (!doc)
 		snprintf(err, errlen, "--json %s: out of memory", path);
+	if (!f)
 		goto out;
-	}
-	snprintf(tmp, n + 8, "%s.XXXXXX", path);
-	fd = mkstemp(tmp);
-	f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!f) {
-		snprintf(err, errlen, "--json %s: cannot write beside it (%s): give a path in a folder you can write",
-			 path, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		goto out;
-	}
 	if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) ||
 	    fputc('\n', f) == EOF || fflush(f) || fsync(fileno(f))) {
 		snprintf(err, errlen, "--json %s: writing failed (%s)", path, strerror(errno));
