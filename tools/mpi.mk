@@ -26,3 +26,8 @@ $(BUILD)/eel-mpi: $(call OBJ,$(EEL_MPI_SRC))
 $(BUILD)/tests/test_mpi_model: tests/unit/test_mpi_model.c $(call OBJ,tools/mpi/model.c) tests/unit/check.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit -Itools/mpi $(LDFLAGS) -o $@ $< $(call OBJ,tools/mpi/model.c) $(LDLIBS)
+
+# The overlap search's unit test needs the search only.
+$(BUILD)/tests/test_mpi_sweep: tests/unit/test_mpi_sweep.c $(call OBJ,tools/mpi/sweep.c) tests/unit/check.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit -Itools/mpi $(LDFLAGS) -o $@ $< $(call OBJ,tools/mpi/sweep.c) $(LDLIBS)
