@@ -24,6 +24,7 @@
 #include "mpi/fig2.h"
 #include "mpi/model.h"
 #include "mpi/report.h"
+#include "mpi/wtime.h"
 
 #define MAX_SIZE (1u << 20)
 
@@ -349,6 +350,7 @@ int main(int argc, char **argv)
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &n);
 	parse(rank, argc, argv, &o);
+	compute_init();
 	if (n < 2)
 		die(rank, "eel-mpi measures between two ranks, this job has %s: launch it with mpirun -np 2 or more", "1");
 	if (o.json) {

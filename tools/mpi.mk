@@ -11,9 +11,9 @@ MPI_CFLAGS := $(patsubst -I%,-isystem %,$(shell mpicc --showme:compile 2>/dev/nu
 MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null)
 EEL_MPI_SRC := tools/eel-mpi.c tools/mpi/fig2.c tools/mpi/model.c tools/mpi/sweep.c tools/mpi/bell.c \
 	tools/mpi/bell_pingpong.c tools/mpi/bell_flood.c tools/mpi/bell_overlap.c tools/mpi/eel_side.c \
-	tools/mpi/report_json.c tools/json_read.c
+	tools/mpi/report_json.c tools/mpi/wtime.c tools/json_read.c
 EEL_MPI_WITH_MPI := tools/eel-mpi.c tools/mpi/fig2.c tools/mpi/bell.c tools/mpi/bell_pingpong.c \
-	tools/mpi/bell_flood.c tools/mpi/bell_overlap.c tools/mpi/eel_side.c tools/mpi/report_json.c
+	tools/mpi/bell_flood.c tools/mpi/bell_overlap.c tools/mpi/eel_side.c tools/mpi/report_json.c tools/mpi/wtime.c
 
 TOOLS_BIN += $(BUILD)/eel-mpi
 
