@@ -226,8 +226,10 @@ static void measure(int rank, int p, const struct opts *o, void *buf, struct fig
 	int in = rank == 0 || rank == p;
 
 	MPI_Comm_split(MPI_COMM_WORLD, in ? 0 : MPI_UNDEFINED, rank == 0 ? 0 : 1, &pc);
-	if (!in)
+	if (!in) {
+		barrier_asleep(MPI_COMM_WORLD);   /* off the cores while the pair measures */
 		return;
+	}
 	f->nsizes = o->nsizes;
 	for (int m = 0; m < MODES; m++)
 		for (int i = 0; i < o->nsizes; i++) {
@@ -250,6 +252,7 @@ static void measure(int rank, int p, const struct opts *o, void *buf, struct fig
 	fig2_pingpong(pc, 8, &o->f, buf, &pp[0]);
 	fig2_pingpong(pc, MAX_SIZE, &o->f, buf, &pp[1]);
 	MPI_Comm_free(&pc);
+	barrier_asleep(MPI_COMM_WORLD);
 }
 
 static void print_pair(const char *tier, int p, const struct fig2 *f, const struct mpi_loggp *l, const double pp[2])
@@ -287,6 +290,7 @@ static int bell_pair(int rank, const struct opts *o, struct bell *b)
 		rc = bell_measure(pc, &o->b, b);
 		MPI_Comm_free(&pc);
 	}
+	barrier_asleep(MPI_COMM_WORLD);   /* the other ranks off the cores meanwhile */
 	MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
 	return rc;
 }

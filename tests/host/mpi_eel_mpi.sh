@@ -16,7 +16,10 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # suppression can): eel-mpi's own memory is three buffers freed at the end.
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 MPI=(mpirun --oversubscribe --bind-to none)
-ARGS=(--sizes 0,8,4096,65536 --reps 30 --warm 5 --pp-iters 200)
+# Bell et al. 2003's set (mpi_eel_mpi_bell.sh tests it) kept short
+BELL=(--iters 2000 --runs 3 --warmup 100 --flood-sizes 8,4096,65536 --depths 1,8 --flood-msgs 2000
+      --overlap-msgs 500 --overlap-runs 2 --overlap-sweeps 1)
+ARGS=(--sizes 0,8,4096,65536 --reps 30 --warm 5 --pp-iters 200 "${BELL[@]}")
 
 for np in 2 4; do
   if ! timeout 300 "${MPI[@]}" -np $np "$B/eel-mpi" "${ARGS[@]}" >"$out/m$np.out" 2>"$out/m$np.err"; then
@@ -44,6 +47,6 @@ timeout 60 "${MPI[@]}" -np 2 "$B/eel-mpi" --reps 0 >"$out/o" 2>"$out/e"
 # the benchmark: NetPIPE then eel-mpi, the same two ranks, one after the other
 timeout 120 mpirun -np 2 NPopenmpi -l 8 -u 1048576 -p 0 -n 50 -o "$out/np.out" >/dev/null 2>&1 ||
   { echo "FAILED: NPopenmpi"; fail=1; }
-timeout 300 mpirun -np 2 "$B/eel-mpi" --sizes 0,8 --reps 10 --pp-iters 2000 --netpipe "$out/np.out" >"$out/n.out" 2>&1
+timeout 300 mpirun -np 2 "$B/eel-mpi" --sizes 0,8 --reps 10 --pp-iters 2000 "${BELL[@]}" --netpipe "$out/np.out" >"$out/n.out" 2>&1
 grep "beside NetPIPE" "$out/n.out" || { echo "FAILED: no NetPIPE comparison"; cat "$out/n.out"; fail=1; }
 exit $fail

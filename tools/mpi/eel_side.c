@@ -313,15 +313,7 @@ int eel_side_run(MPI_Comm world, const struct eel_side_opts *e, const struct bel
 		}
 		MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
 	}
-	/* every rank: a barrier slept in, not spun */
-	{
-		MPI_Request b;
-		int done = 0;
-
-		MPI_Ibarrier(world, &b);
-		for (MPI_Test(&b, &done, MPI_STATUS_IGNORE); !done; MPI_Test(&b, &done, MPI_STATUS_IGNORE))
-			nap();
-	}
+	barrier_asleep(world);   /* every rank, the others' while ranks 0 and 1 waited */
 	if (rank == 0 && me.ok && peer.ok && read_figs(json_t, f, me.msg))
 		me.ok = 0;
 	verdict = me.ok && peer.ok;

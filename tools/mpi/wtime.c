@@ -2,6 +2,8 @@
  * al. 2003 §4.3's, Al-Tawil & Moritz 2001 Figure 2's wait delta): a spin of
  * eel's cycle counter (include/eel/cycles.h), its rate measured against
  * MPI_Wtime. */
+#include <time.h>
+
 #include <eel/cycles.h>
 
 #include "wtime.h"
@@ -24,4 +26,15 @@ void compute_ns(double d)
 {
 	if (d > 0)
 		eel_spin_cycles((uint64_t)(d * cycles_per_ns + 0.5));
+}
+
+void barrier_asleep(MPI_Comm c)
+{
+	struct timespec nap = { 0, 10 * 1000 * 1000 };
+	MPI_Request r;
+	int done = 0;
+
+	MPI_Ibarrier(c, &r);
+	for (MPI_Test(&r, &done, MPI_STATUS_IGNORE); !done; MPI_Test(&r, &done, MPI_STATUS_IGNORE))
+		nanosleep(&nap, NULL);
 }
