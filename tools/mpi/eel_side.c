@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "eel_side.h"
-#include "json_read.h"
+#include "tools/json_read.h"
 #include "wtime.h"
 
 extern char **environ;
