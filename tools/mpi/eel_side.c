@@ -278,7 +278,7 @@ int eel_side_run(MPI_Comm world, const struct eel_side_opts *e, const struct bel
 
 		MPI_Irecv(&peer, (int)sizeof(peer), MPI_BYTE, other, 42, world, &rq[1]);
 		while (!sent || !got) {
-			int st, done = 0;
+			int st;
 
 			if (!sent && pid > 0 && waitpid(pid, &st, WNOHANG) == pid) {
 				pid = -1;
@@ -307,7 +307,6 @@ int eel_side_run(MPI_Comm world, const struct eel_side_opts *e, const struct bel
 					snprintf(me.msg, MSG, "-d: eel-bench on rank %d ran past --eel-timeout %d s and was "
 						 "stopped: give a longer --eel-timeout or fewer --iters", rank, e->timeout_s);
 			}
-			(void)done;
 			if (!sent || !got)
 				nap();
 		}
