@@ -53,6 +53,8 @@ for name, s in (("MPI", mpi), ("eel", eel)):
     check(pos(s["o_s"]) and pos(s["o_r"]), f"{name} o_s {s['o_s']}, o_r {s['o_r']} > 0")
     check(pos(s["g"]), f"{name} g {s['g']} > 0")
     check(isinstance(s["G"], (int, float)) and math.isfinite(s["G"]) and s["G"] >= 0, f"{name} G {s['G']} >= 0")
+check(pos(p["o_r_irecv"]["ns"]) and "MPI_Irecv and its MPI_Wait" in text,
+      f"o_r with the computation between MPI_Irecv and MPI_Wait {p['o_r_irecv']['ns']} > 0, printed")
 check(mpi["o_s"] < 2 * mpi["EEL"], f"MPI o_s {mpi['o_s']} < 2 EEL {2 * mpi['EEL']}")
 check(len(doc["bell"]["flood"]) == 4 * 3, "the flood's 4 sizes x 3 depths")
 check(doc["eel"]["uri"] == "softnic" and doc["eel"]["backend"] == "softnic", "eel's NIC named")

@@ -8,8 +8,8 @@
 int bell_measure(MPI_Comm pc, const struct bell_opts *o, struct bell *b)
 {
 	uint32_t qmax = 1, smax = o->size[o->nsizes - 1];
-	char *sbuf, *rbuf;
-	MPI_Request *r;
+	char *sbuf, *rbuf, *iso;
+	MPI_Request *r, *iso_r;
 	int rc = 0;
 
 	for (int k = 0; k < o->ndepths; k++)
@@ -17,15 +17,19 @@ int bell_measure(MPI_Comm pc, const struct bell_opts *o, struct bell *b)
 	sbuf = calloc(qmax, smax > 16 ? smax : 16);
 	rbuf = calloc(qmax, smax > 16 ? smax : 16);
 	r = calloc(qmax, sizeof(*r));
-	if (!sbuf || !rbuf || !r)
+	iso = calloc((size_t)o->ov_msgs, 8);
+	iso_r = calloc((size_t)o->ov_msgs, sizeof(*iso_r));
+	if (!sbuf || !rbuf || !r || !iso || !iso_r)
 		rc = -1;
 	/* both ranks must agree before either starts */
 	MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, pc);
 	if (!rc)
 		rc = bell_pingpong(pc, o, sbuf, b) || bell_flood(pc, o, sbuf, rbuf, r, b) ||
-		     bell_overlap(pc, o, sbuf, r, b) ? -1 : 0;
+		     bell_overlap(pc, o, sbuf, r, iso, iso_r, b) ? -1 : 0;
 	free(sbuf);
 	free(rbuf);
 	free(r);
+	free(iso);
+	free(iso_r);
 	return rc;
 }

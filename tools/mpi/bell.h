@@ -51,7 +51,9 @@ struct bell {
 	uint32_t G_q, G_from;
 	int npt;
 	struct bell_flood_point pt[BELL_MAX_SIZES * BELL_MAX_DEPTHS];
-	struct bell_overlap os, or_;      /* §4.3 */
+	struct bell_overlap os;           /* §4.3 */
+	struct bell_overlap or_;          /* §4.3 as eel-bench: computation in isolation, then the rest received */
+	struct bell_overlap or_irecv;     /* §4.3 for receive calls: computation between MPI_Irecv and MPI_Wait */
 };
 
 /* The whole set between the two ranks of pc; rank 0 gets it all. 0, or -1
@@ -61,7 +63,9 @@ int bell_measure(MPI_Comm pc, const struct bell_opts *o, struct bell *b);
 /* The parts, on both ranks (rank 0 sends). */
 int bell_pingpong(MPI_Comm pc, const struct bell_opts *o, char *buf, struct bell *b);
 int bell_flood(MPI_Comm pc, const struct bell_opts *o, char *sbuf, char *rbuf, MPI_Request *r, struct bell *b);
-int bell_overlap(MPI_Comm pc, const struct bell_opts *o, char *buf, MPI_Request *r, struct bell *b);
+/* iso, iso_r: ov_msgs x 8 bytes and ov_msgs requests (the receiver's, all posted at once) */
+int bell_overlap(MPI_Comm pc, const struct bell_opts *o, char *buf, MPI_Request *r, char *iso, MPI_Request *iso_r,
+		 struct bell *b);
 
 /* One flood run (§4.2) of n messages of size bytes at depth q, with d ns of
  * computation between initiating each send and completing it (§4.3) on the
