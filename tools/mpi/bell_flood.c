@@ -19,6 +19,8 @@
 #include "model.h"
 #include "wtime.h"
 
+#define FLOOD_MIN_MSGS 128
+
 double bell_flood_run(MPI_Comm pc, uint32_t size, uint32_t q, int n, double ds, double dr, char *buf,
 		      MPI_Request *r)
 {
@@ -159,11 +161,12 @@ int bell_flood(MPI_Comm pc, const struct bell_opts *o, char *sbuf, char *rbuf, M
 	for (int a = 0; a < o->nsizes; a++)
 		for (int k = 0; k < o->ndepths; k++) {
 			uint32_t size = o->size[a], q = o->depth[k];
-			int n = (int)(o->flood_bytes / size) < o->flood_msgs ? (int)(o->flood_bytes / size) : o->flood_msgs;
+			/* as eel-bench's: --flood-bytes' worth, 128 at least, --flood-msgs at most */
+			int n = (int)(o->flood_bytes / size) < FLOOD_MIN_MSGS ? FLOOD_MIN_MSGS : (int)(o->flood_bytes / size);
 			double v[BELL_MAX_RUNS];
 			struct bell_flood_point *p = &b->pt[b->npt++];
 
-			n = n < 2 ? 2 : n;
+			n = n < o->flood_msgs ? n : o->flood_msgs;
 			for (int run = 0; run < o->flood_runs; run++)
 				v[run] = bell_flood_run(pc, size, q, n, 0, 0, me == 0 ? sbuf : rbuf, r);
 			*p = (struct bell_flood_point){ .size = size, .q = q, .msgs = n, .min_ns = v[0] };
