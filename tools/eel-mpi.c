@@ -267,7 +267,8 @@ static void print_pair(const char *tier, int p, const struct fig2 *f, const stru
 			       MODE_NONBLOCKING(m) ? "" : proto_name[proto_nearest(l, f->size[i], f->t11[m][i])]);
 	printf("  LogGP: o_s %.1f ns (MPI_Isend, timer11), o_r %.1f ns (MPI_Irecv, timer21), L <= %.1f ns "
 	       "(MPI_Ssend: timer21 - timer12), g ~ o_s %.1f ns, G %s", l->o_s, l->o_r, l->L, l->g,
-	       l->have_G ? "" : "not measured (two sizes of 4 KiB or more needed)\n");
+	       l->have_G ? "" : l->G_sizes < 2 ? "not measured (two sizes of 4 KiB or more needed)\n"
+			 : "not measured (the blocking receive did not grow with the size: a noisy run; raise --reps)\n");
 	if (l->have_G)
 		printf("%.4f ns/B (%.2f GB/s; blocking receive less the non-blocking receive overhead, slope from 4 KiB)\n",
 		       l->G, l->G > 0 ? 1 / l->G : 0);

@@ -50,6 +50,11 @@ static void test_loggp(void)
 	f.nsizes = 2; /* one size from 4 KiB: no slope */
 	mpi_loggp_of(&f, &m);
 	CHECK(!m.have_G && m.G == 0, "no G from one size");
+	f.nsizes = 4; /* the blocking receive falls with the size (a noisy run): no G, not a negative one */
+	for (int i = 1; i < 4; i++)
+		f.t21[MODE_STANDARD][i] = f.t21[MODE_ISTANDARD][i] + 100000 - 2.0 * size[i];
+	mpi_loggp_of(&f, &m);
+	CHECK(!m.have_G && m.G == 0 && m.G_sizes == 3, "no G from a falling slope");
 }
 
 int main(void)

@@ -30,7 +30,10 @@ void mpi_loggp_of(const struct fig2 *f, struct mpi_loggp *m)
 			x[n] = f->size[i];
 			y[n++] = f->t21[MODE_STANDARD][i] - f->t21[MODE_ISTANDARD][i];
 		}
-	m->have_G = !ls_slope(x, y, n, &m->G);
+	/* a slope of 0 or less is no per-byte cost: the blocking receive did not
+	 * grow with the size (noise at the large sizes) */
+	m->G_sizes = n;
+	m->have_G = !ls_slope(x, y, n, &m->G) && m->G > 0;
 	if (!m->have_G)
 		m->G = 0;
 }

@@ -33,7 +33,8 @@ struct mpi_loggp {
 	double L;          /* blocking synchronous, smallest size: timer21 - timer12 (an upper bound) */
 	double g;          /* ~ o_s: "the minimum distance between consecutive sends can be approximated with a send overhead" */
 	double G;          /* ns/B: slope of the blocking receive time (timer21) less the non-blocking receive overhead */
-	int have_G;
+	int have_G;          /* 0: too few sizes of 4 KiB or more (G_sizes < 2), or the slope was not > 0 */
+	int G_sizes;
 };
 
 /* The protocols of Figure 1 and the times formulas (1)-(7) give them. */
