@@ -47,8 +47,7 @@ void jr_free(struct jr_doc *d)
 	free(d);
 }
 
-/* s with anything but printable ASCII shown as '?': safe in a one-line message. */
-static void printable(char *s)
+void jr_printable(char *s)
 {
 	for (; *s; s++)
 		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
@@ -95,7 +94,7 @@ static void parse_error(const char *buf, size_t n, const json_error_t *e, char *
 	}
 
 	snprintf(text, sizeof(text), "%s", e->text);
-	printable(text);
+	jr_printable(text);
 	where(buf, n, cut ? n : at, w, sizeof(w));
 	if (code == json_error_out_of_memory)
 		snprintf(err, errlen, "out of memory: the document needs more memory than this machine gave");
@@ -116,7 +115,7 @@ static int walk_fail(struct walk *w, const char *fmt, double x)
 	snprintf(where_, sizeof(where_), "%s", w->path[0] ? w->path : "the top");
 	if (strlen(w->path) + 1 >= sizeof(w->path))
 		memcpy(where_ + sizeof(where_) - 4, "...", 4);   /* cut short */
-	printable(where_);
+	jr_printable(where_);
 	snprintf(w->err, w->errlen, fmt, where_, x);
 	return -1;
 }

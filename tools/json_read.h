@@ -75,4 +75,8 @@ size_t jr_len(const struct jr_val *v, const char *path);
 
 const char *jr_type_name(enum jr_type t);
 
+/* s (a string of a document: a host name, a URI) with anything but printable
+ * ASCII shown as '?', in place: safe to print on a terminal, one line. */
+void jr_printable(char *s);
+
 #endif
