@@ -27,18 +27,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/compare.h"
+#include "tools/compare_mesh.h"
 #include "tools/report/doc.h"
-
-enum dir { INFO = 0, LOWER = -1, HIGHER = 1 };
 
 struct item {
 	char name[64];
 	const char *unit;
 	double a, b;
 	double noise_a, noise_b;   /* NaN: a single value */
-	enum dir dir;
-	double pct, noise;         /* the change in % of A; the combined noise (NaN: none) */
-	const char *verdict, *why;
+	enum cmp_dir dir;
+	struct verdict v;
 };
 
 #define MAX_ITEMS 512
@@ -61,7 +60,7 @@ static double noise_of(const struct stat5 *s)
 	return iqr > low ? iqr : low;
 }
 
-static struct item *add(struct cmp *c, const char *name, const char *unit, enum dir d)
+static struct item *add(struct cmp *c, const char *name, const char *unit, enum cmp_dir d)
 {
 	struct item *it;
 
@@ -88,7 +87,7 @@ static int both(struct cmp *c, int ha, int hb)
 /* A single value; where both runs say how far it is known (schema 3: o_s and
  * o_r over their sweeps, G, 1/G and g/G run by run: noise_path), that noise. */
 static void num_item(struct cmp *c, const char *name, const struct jr_val *a, const struct jr_val *b,
-		     const char *path, const char *unit, enum dir d, const char *noise_path)
+		     const char *path, const char *unit, enum cmp_dir d, const char *noise_path)
 {
 	double x, y;
 	struct stat5 nx, ny;
@@ -110,7 +109,7 @@ static void num_item(struct cmp *c, const char *name, const struct jr_val *a, co
 /* A stat compared at its minimum (at its median when the report shows the median:
  * the stamped stages), with each run's noise. */
 static void stat_item(struct cmp *c, const char *name, const struct jr_val *a, const struct jr_val *b,
-		      const char *path, const char *unit, enum dir d)
+		      const char *path, const char *unit, enum cmp_dir d)
 {
 	int med = !strncmp(name, "stage ", 6);
 	struct stat5 x, y;
@@ -139,18 +138,6 @@ static const struct jr_val *by_name(const struct jr_val *arr, const char *key, c
 	return NULL;
 }
 
-/* The member of array arr whose number fields k1 (and k2, if given) equal v1 (v2). */
-static const struct jr_val *by_num(const struct jr_val *arr, const char *k1, double v1, const char *k2, double v2)
-{
-	for (size_t i = 0; i < jr_len(arr, ""); i++) {
-		double x, y;
-
-		if (jr_num(jr_at(arr, i), k1, &x) && x == v1 && (!k2 || (jr_num(jr_at(arr, i), k2, &y) && y == v2)))
-			return jr_at(arr, i);
-	}
-	return NULL;
-}
-
 /* g is a single number, but the flood point it came from is a stat: its noise. */
 static void g_item(struct cmp *c)
 {
@@ -162,13 +149,13 @@ static void g_item(struct cmp *c)
 
 	if (!both(c, jr_num(a, "parameters.g.ns", &ga), jr_num(b, "parameters.g.ns", &gb)))
 		return;
-	it = add(c, "g", "ns", LOWER);
+	it = add(c, "g", "ns", CMP_LOWER);
 	if (!it)
 		return;
 	it->a = ga;
 	it->b = gb;
-	pa = by_num(jr_get(a, "curves.flood"), "size", num_at(a, "parameters.g.size"), "q", num_at(a, "parameters.g.q"));
-	pb = by_num(jr_get(b, "curves.flood"), "size", num_at(b, "parameters.g.size"), "q", num_at(b, "parameters.g.q"));
+	pa = cmp_by_num(jr_get(a, "curves.flood"), "size", num_at(a, "parameters.g.size"), "q", num_at(a, "parameters.g.q"));
+	pb = cmp_by_num(jr_get(b, "curves.flood"), "size", num_at(b, "parameters.g.size"), "q", num_at(b, "parameters.g.q"));
 	if (stat_at(pa, "ns_per_msg", &sa) && stat_at(pb, "ns_per_msg", &sb)) {
 		it->noise_a = noise_of(&sa);
 		it->noise_b = noise_of(&sb);
@@ -192,9 +179,9 @@ static void parts(struct cmp *c, const char *arr, const char *label, int is_stat
 		}
 		snprintf(name, sizeof(name), "%s %s", label, n);
 		if (is_stat)
-			stat_item(c, name, jr_at(pa, i), qb, "ns", "ns", LOWER);
+			stat_item(c, name, jr_at(pa, i), qb, "ns", "ns", CMP_LOWER);
 		else
-			num_item(c, name, jr_at(pa, i), qb, "ns", "ns", LOWER, NULL);
+			num_item(c, name, jr_at(pa, i), qb, "ns", "ns", CMP_LOWER, NULL);
 	}
 	for (size_t i = 0; i < jr_len(pb, ""); i++) {
 		const char *n = jr_str(jr_at(pb, i), "name");
@@ -215,59 +202,59 @@ static void bulk(struct cmp *c)
 
 		if (!jr_num(jr_at(pa, i), "size", &n))
 			continue;
-		qb = by_num(pb, "size", n, NULL, 0);
+		qb = cmp_by_num(pb, "size", n, NULL, 0);
 		if (!qb) {
 			c->only_a++;
 			continue;
 		}
 		snprintf(name, sizeof(name), "bulk T(n), n = %.0f B", n);
-		stat_item(c, name, jr_at(pa, i), qb, "t_ns", "ns", LOWER);
+		stat_item(c, name, jr_at(pa, i), qb, "t_ns", "ns", CMP_LOWER);
 		snprintf(name, sizeof(name), "bulk echo, n = %.0f B", n);
-		stat_item(c, name, jr_at(pa, i), qb, "echo_ns", "ns", LOWER);
+		stat_item(c, name, jr_at(pa, i), qb, "echo_ns", "ns", CMP_LOWER);
 		snprintf(name, sizeof(name), "bulk o_s(n), n = %.0f B", n);
-		num_item(c, name, jr_at(pa, i), qb, "o_s_ns", "ns", LOWER, NULL);
+		num_item(c, name, jr_at(pa, i), qb, "o_s_ns", "ns", CMP_LOWER, NULL);
 	}
 }
 
 static void collect(struct cmp *c)
 {
 	const struct jr_val *a = c->A->root, *b = c->B->root;
-	static const struct { const char *name, *path, *unit; enum dir d; int stat; const char *noise; } simple[] = {
-		{ "EEL", "parameters.eel.ns", "ns", LOWER, 1, NULL },
-		{ "EEL with stamps", "parameters.eel_stamped.ns", "ns", LOWER, 1, NULL },
-		{ "o_s", "parameters.o_s.ns", "ns", LOWER, 0, "parameters.o_s.sweeps" },
-		{ "o_r", "parameters.o_r.ns", "ns", LOWER, 0, "parameters.o_r.sweeps" },
-		{ "G", "parameters.G.ns_per_byte", "ns/B", LOWER, 0, "parameters.G.runs" },
-		{ "bandwidth (1/G)", "parameters.bandwidth_bytes_per_ns", "B/ns", HIGHER, 0, "parameters.bandwidth_runs" },
-		{ "M = g/G", "parameters.M_bytes", "B", INFO, 0, "parameters.M_runs" },
-		{ "EEL - (o_s + o_r)", "parameters.overlap_potential_ns", "ns", INFO, 0, NULL },
-		{ "L", "parameters.L.ns", "ns", LOWER, 0, NULL },
-		{ "limit (one way)", "limit.one_way_ns", "ns", INFO, 1, NULL },
-		{ "stage total", "breakdown.total_ns", "ns", LOWER, 1, NULL },
-		{ "decompose EEL", "decompose.eel_ns", "ns", LOWER, 0, NULL },
-		{ "signature RTT", "signature.rtt_ns", "ns", LOWER, 0, NULL },
-		{ "signature o_s", "signature.o_s_ns", "ns", LOWER, 0, NULL },
-		{ "signature g", "signature.g_ns", "ns", LOWER, 0, NULL },
-		{ "signature o_r", "signature.o_r_ns", "ns", LOWER, 0, NULL },
-		{ "signature L", "signature.L_ns", "ns", LOWER, 0, NULL },
-		{ "fit T0 (T0 + n/R)", "bulk.fits.t0r.t0_ns", "ns", INFO, 0, NULL },
-		{ "fit R (T0 + n/R)", "bulk.fits.t0r.r_bytes_per_ns", "B/ns", HIGHER, 0, NULL },
-		{ "fit Hockney alpha", "bulk.fits.hockney.alpha_ns", "ns", LOWER, 0, NULL },
-		{ "fit Hockney beta", "bulk.fits.hockney.beta_ns_per_byte", "ns/B", LOWER, 0, NULL },
-		{ "fit Hockney n_1/2", "bulk.fits.hockney.n_half_bytes", "B", LOWER, 0, NULL },
-		{ "fit Hockney 1/beta", "bulk.fits.hockney.bw_bytes_per_ns", "B/ns", HIGHER, 0, NULL },
-		{ "fit Hockney error", "bulk.fits.hockney.err", "", INFO, 0, NULL },
-		{ "fit Taboada et al. 2003 t0", "bulk.fits.model003.t0_ns", "ns", LOWER, 0, NULL },
-		{ "fit Taboada et al. 2003 ti", "bulk.fits.model003.ti_ns", "ns", LOWER, 0, NULL },
-		{ "fit Taboada et al. 2003 tb", "bulk.fits.model003.tb_ns_per_byte", "ns/B", LOWER, 0, NULL },
-		{ "fit Taboada et al. 2003 1/tb", "bulk.fits.model003.bw_bytes_per_ns", "B/ns", HIGHER, 0, NULL },
-		{ "fit Taboada et al. 2003 1/t0", "bulk.fits.model003.specific_perf_per_ns", "/ns", HIGHER, 0, NULL },
-		{ "fit Taboada et al. 2003 error", "bulk.fits.model003.err", "", INFO, 0, NULL },
-		{ "fit LogGP o_s", "bulk.fits.loggp.o_s_ns", "ns", LOWER, 0, NULL },
-		{ "fit LogGP L", "bulk.fits.loggp.L_ns", "ns", LOWER, 0, NULL },
-		{ "fit LogGP o_r", "bulk.fits.loggp.o_r_ns", "ns", LOWER, 0, NULL },
-		{ "fit LogGP G", "bulk.fits.loggp.G_ns_per_byte", "ns/B", LOWER, 0, NULL },
-		{ "fit LogGP error", "bulk.fits.loggp.err", "", INFO, 0, NULL },
+	static const struct { const char *name, *path, *unit; enum cmp_dir d; int stat; const char *noise; } simple[] = {
+		{ "EEL", "parameters.eel.ns", "ns", CMP_LOWER, 1, NULL },
+		{ "EEL with stamps", "parameters.eel_stamped.ns", "ns", CMP_LOWER, 1, NULL },
+		{ "o_s", "parameters.o_s.ns", "ns", CMP_LOWER, 0, "parameters.o_s.sweeps" },
+		{ "o_r", "parameters.o_r.ns", "ns", CMP_LOWER, 0, "parameters.o_r.sweeps" },
+		{ "G", "parameters.G.ns_per_byte", "ns/B", CMP_LOWER, 0, "parameters.G.runs" },
+		{ "bandwidth (1/G)", "parameters.bandwidth_bytes_per_ns", "B/ns", CMP_HIGHER, 0, "parameters.bandwidth_runs" },
+		{ "M = g/G", "parameters.M_bytes", "B", CMP_INFO, 0, "parameters.M_runs" },
+		{ "EEL - (o_s + o_r)", "parameters.overlap_potential_ns", "ns", CMP_INFO, 0, NULL },
+		{ "L", "parameters.L.ns", "ns", CMP_LOWER, 0, NULL },
+		{ "limit (one way)", "limit.one_way_ns", "ns", CMP_INFO, 1, NULL },
+		{ "stage total", "breakdown.total_ns", "ns", CMP_LOWER, 1, NULL },
+		{ "decompose EEL", "decompose.eel_ns", "ns", CMP_LOWER, 0, NULL },
+		{ "signature RTT", "signature.rtt_ns", "ns", CMP_LOWER, 0, NULL },
+		{ "signature o_s", "signature.o_s_ns", "ns", CMP_LOWER, 0, NULL },
+		{ "signature g", "signature.g_ns", "ns", CMP_LOWER, 0, NULL },
+		{ "signature o_r", "signature.o_r_ns", "ns", CMP_LOWER, 0, NULL },
+		{ "signature L", "signature.L_ns", "ns", CMP_LOWER, 0, NULL },
+		{ "fit T0 (T0 + n/R)", "bulk.fits.t0r.t0_ns", "ns", CMP_INFO, 0, NULL },
+		{ "fit R (T0 + n/R)", "bulk.fits.t0r.r_bytes_per_ns", "B/ns", CMP_HIGHER, 0, NULL },
+		{ "fit Hockney alpha", "bulk.fits.hockney.alpha_ns", "ns", CMP_LOWER, 0, NULL },
+		{ "fit Hockney beta", "bulk.fits.hockney.beta_ns_per_byte", "ns/B", CMP_LOWER, 0, NULL },
+		{ "fit Hockney n_1/2", "bulk.fits.hockney.n_half_bytes", "B", CMP_LOWER, 0, NULL },
+		{ "fit Hockney 1/beta", "bulk.fits.hockney.bw_bytes_per_ns", "B/ns", CMP_HIGHER, 0, NULL },
+		{ "fit Hockney error", "bulk.fits.hockney.err", "", CMP_INFO, 0, NULL },
+		{ "fit Taboada et al. 2003 t0", "bulk.fits.model003.t0_ns", "ns", CMP_LOWER, 0, NULL },
+		{ "fit Taboada et al. 2003 ti", "bulk.fits.model003.ti_ns", "ns", CMP_LOWER, 0, NULL },
+		{ "fit Taboada et al. 2003 tb", "bulk.fits.model003.tb_ns_per_byte", "ns/B", CMP_LOWER, 0, NULL },
+		{ "fit Taboada et al. 2003 1/tb", "bulk.fits.model003.bw_bytes_per_ns", "B/ns", CMP_HIGHER, 0, NULL },
+		{ "fit Taboada et al. 2003 1/t0", "bulk.fits.model003.specific_perf_per_ns", "/ns", CMP_HIGHER, 0, NULL },
+		{ "fit Taboada et al. 2003 error", "bulk.fits.model003.err", "", CMP_INFO, 0, NULL },
+		{ "fit LogGP o_s", "bulk.fits.loggp.o_s_ns", "ns", CMP_LOWER, 0, NULL },
+		{ "fit LogGP L", "bulk.fits.loggp.L_ns", "ns", CMP_LOWER, 0, NULL },
+		{ "fit LogGP o_r", "bulk.fits.loggp.o_r_ns", "ns", CMP_LOWER, 0, NULL },
+		{ "fit LogGP G", "bulk.fits.loggp.G_ns_per_byte", "ns/B", CMP_LOWER, 0, NULL },
+		{ "fit LogGP error", "bulk.fits.loggp.err", "", CMP_INFO, 0, NULL },
 	};
 
 	for (size_t k = 0; k < sizeof(simple) / sizeof(simple[0]); k++) {
@@ -286,43 +273,125 @@ static void collect(struct cmp *c)
 	bulk(c);
 }
 
-/* The verdict on one figure (the rules at the top of this file). */
-static void judge(struct item *it, double thr)
+/* The two runs, and what a reader must know before trusting the comparison. */
+static void head(const struct run *A, const struct run *B)
 {
-	double d = it->b - it->a;
+	char na[160], nb[160], ha[80], hb[80];
+	const char *sha = jr_str(A->root, "machine.hostname"), *shb = jr_str(B->root, "machine.hostname");
 
-	it->noise = NAN;
-	if (isfinite(it->noise_a) && isfinite(it->noise_b))
-		it->noise = sqrt(it->noise_a * it->noise_a + it->noise_b * it->noise_b);
-	it->pct = it->a != 0 ? d / fabs(it->a) * 100 : (d == 0 ? 0 : d > 0 ? INFINITY : -INFINITY);
-	it->why = "";
-	if (d == 0) {
-		it->verdict = "same";
-	} else if (isfinite(it->noise) && fabs(d) <= it->noise) {
-		it->verdict = "same";
-		it->why = " (within noise)";
-	} else if (fabs(it->pct) < thr) {
-		it->verdict = "same";
-		it->why = " (below threshold)";
-	} else if (it->dir == INFO) {
-		it->verdict = "changed";
-	} else {
-		it->verdict = it->dir * d > 0 ? "better" : "worse";
+	run_nic_name(A, na, sizeof(na));
+	run_nic_name(B, nb, sizeof(nb));
+	printf("eel-compare: A = %s (%s, %s)\n", A->path, na, jr_str(A->root, "created") ? jr_str(A->root, "created") : "?");
+	printf("             B = %s (%s, %s)\n", B->path, nb, jr_str(B->root, "created") ? jr_str(B->root, "created") : "?");
+	if (strcmp(na, nb))
+		printf("  note: A and B measured different NICs: the comparison says how they differ, not whether one regressed\n");
+	if (sha && shb && strcmp(sha, shb)) {
+		snprintf(ha, sizeof(ha), "%s", sha);
+		snprintf(hb, sizeof(hb), "%s", shb);
+		jr_printable(ha);
+		jr_printable(hb);
+		printf("  note: A and B ran on different hosts (%s, %s)\n", ha, hb);
 	}
 }
 
-static void fmt_val(char *buf, size_t len, double v, const char *unit)
+/* Two launched runs (mpirun, srun): their pairs and curves (compare_mesh.h). */
+static int compare_launched(const struct run *A, const struct run *B, double thr)
 {
-	if (!strcmp(unit, "ns"))
-		snprintf(buf, len, fabs(v) < 1e5 ? "%.1f ns" : "%.4g ns", v);
-	else if (!strcmp(unit, "ns/B"))
-		snprintf(buf, len, "%.4g ns/B", v);
-	else if (!strcmp(unit, "B/ns"))
-		snprintf(buf, len, "%.4g B/ns", v);
-	else if (!strcmp(unit, "B"))
-		snprintf(buf, len, "%.0f B", v);
-	else
-		snprintf(buf, len, "%.4g%s%s", v, *unit ? " " : "", unit);
+	struct mesh_cmp *m = mesh_cmp_new(A, B, thr);
+	int worse;
+
+	if (!m) {
+		fprintf(stderr, "eel-compare: out of memory\n");
+		return 2;
+	}
+	if (!mesh_cmp_common(m)) {
+		fprintf(stderr, "eel-compare: %s and %s (both launched runs) have no pair or K in common: compare runs of "
+			"the same patterns on the same ranks and hosts (eel-bench -t allpairs,k-to-1,1-to-many)\n",
+			A->path, B->path);
+		mesh_cmp_free(m);
+		return 2;
+	}
+	head(A, B);
+	printf("  threshold %.3g %%\n", thr);
+	worse = mesh_cmp_print(m, stdout);
+	mesh_cmp_free(m);
+	return worse ? 1 : 0;
+}
+
+/* Two runs between two hosts (or one of them launched: its pairs and curves
+ * have nothing to meet in the other). */
+static int compare_hosts(const struct run *A, const struct run *B, double thr)
+{
+	struct cmp *c = calloc(1, sizeof(*c));
+	const struct run *L = mesh_launched(A) ? A : mesh_launched(B) ? B : NULL;
+	char what[120];
+	int worse = 0, rc;
+
+	if (!c) {
+		fprintf(stderr, "eel-compare: out of memory\n");
+		return 2;
+	}
+	c->A = A;
+	c->B = B;
+	collect(c);
+	if (L)
+		mesh_describe(L, what, sizeof(what));
+	if (c->n == 0 && L) {
+		fprintf(stderr, "eel-compare: %s is a launched run (%s) and %s a run between two hosts: they have no "
+			"section in common: compare two launched runs (mpirun or srun eel-bench) or two runs between two "
+			"hosts\n", L->path, what, L == A ? B->path : A->path);
+		free(c);
+		return 2;
+	}
+	if (c->n == 0) {
+		fprintf(stderr, "eel-compare: %s and %s have no parameter in common: compare two runs of the same tests "
+			"(eel-bench -t)\n", A->path, B->path);
+		free(c);
+		return 2;
+	}
+	head(A, B);
+	if (L)
+		printf("  note: only %s is a launched run: its %s are not compared\n", L == A ? "A" : "B", what);
+	printf("  threshold %.3g %%; noise: each run's p25..p75 or min..median where the figure is a stat, combined\n\n", thr);
+	printf("  %-30s %14s %14s %9s %9s  %s\n", "parameter", "A", "B", "change", "noise", "verdict");
+
+	for (int i = 0; i < c->n; i++) {
+		struct item *it = &c->it[i];
+		char va[32], vb[32], ch[16], nz[16];
+
+		cmp_judge(it->a, it->b, it->noise_a, it->noise_b, it->dir, thr, &it->v);
+		cmp_fmt(va, sizeof(va), it->a, it->unit);
+		cmp_fmt(vb, sizeof(vb), it->b, it->unit);
+		if (isfinite(it->v.pct))
+			snprintf(ch, sizeof(ch), "%+.1f %%", it->v.pct);
+		else
+			snprintf(ch, sizeof(ch), "%s", it->v.pct > 0 ? "+inf" : "-inf");
+		if (isfinite(it->v.noise) && it->a != 0)
+			snprintf(nz, sizeof(nz), "%.1f %%", it->v.noise / fabs(it->a) * 100);
+		else
+			snprintf(nz, sizeof(nz), "-");
+		printf("  %-30s %14s %14s %9s %9s  %s%s\n", it->name, va, vb, ch, nz, it->v.word, it->v.why);
+		if (!strcmp(it->v.word, "worse"))
+			worse++;
+	}
+	if (c->only_a || c->only_b)
+		printf("\n  not compared: %d figure%s only in A, %d only in B (tests or sizes run in one only)\n", c->only_a,
+		       c->only_a == 1 ? "" : "s", c->only_b);
+	if (worse) {
+		int k = 0;
+
+		printf("\neel-compare: %d regression%s beyond %.3g %% and the noise:", worse, worse == 1 ? "" : "s", thr);
+		for (int i = 0; i < c->n; i++)
+			if (!strcmp(c->it[i].v.word, "worse"))
+				printf("%s %s %+.1f %%", k++ ? "," : "", c->it[i].name, c->it[i].v.pct);
+		printf("\n");
+		rc = 1;
+	} else {
+		printf("\neel-compare: no regression beyond %.3g %% and the noise\n", thr);
+		rc = 0;
+	}
+	free(c);
+	return rc;
 }
 
 static void usage(FILE *f)
@@ -348,9 +417,8 @@ int main(int argc, char **argv)
 	};
 	double thr = 5;
 	struct run A, B;
-	struct cmp *c;
-	char err[1024], na[160], nb[160];
-	int o, worse = 0, rc;
+	char err[1024];
+	int o, rc;
 
 	while ((o = getopt_long(argc, argv, "t:h", opts, NULL)) != -1) {
 		char *end;
@@ -385,72 +453,7 @@ int main(int argc, char **argv)
 		run_close(&A);
 		return 2;
 	}
-	c = calloc(1, sizeof(*c));
-	if (!c) {
-		fprintf(stderr, "eel-compare: out of memory\n");
-		return 2;
-	}
-	c->A = &A;
-	c->B = &B;
-	collect(c);
-	if (c->n == 0) {
-		fprintf(stderr, "eel-compare: %s and %s have no parameter in common: compare two runs of the same tests "
-			"(eel-bench -t)\n", A.path, B.path);
-		free(c);
-		run_close(&A);
-		run_close(&B);
-		return 2;
-	}
-
-	run_nic_name(&A, na, sizeof(na));
-	run_nic_name(&B, nb, sizeof(nb));
-	printf("eel-compare: A = %s (%s, %s)\n", A.path, na, jr_str(A.root, "created") ? jr_str(A.root, "created") : "?");
-	printf("             B = %s (%s, %s)\n", B.path, nb, jr_str(B.root, "created") ? jr_str(B.root, "created") : "?");
-	if (strcmp(na, nb))
-		printf("  note: A and B measured different NICs: the comparison says how they differ, not whether one regressed\n");
-	if (jr_str(A.root, "machine.hostname") && jr_str(B.root, "machine.hostname") &&
-	    strcmp(jr_str(A.root, "machine.hostname"), jr_str(B.root, "machine.hostname")))
-		printf("  note: A and B ran on different hosts (%s, %s)\n", jr_str(A.root, "machine.hostname"),
-		       jr_str(B.root, "machine.hostname"));
-	printf("  threshold %.3g %%; noise: each run's p25..p75 or min..median where the figure is a stat, combined\n\n", thr);
-	printf("  %-30s %14s %14s %9s %9s  %s\n", "parameter", "A", "B", "change", "noise", "verdict");
-
-	for (int i = 0; i < c->n; i++) {
-		struct item *it = &c->it[i];
-		char va[32], vb[32], ch[16], nz[16];
-
-		judge(it, thr);
-		fmt_val(va, sizeof(va), it->a, it->unit);
-		fmt_val(vb, sizeof(vb), it->b, it->unit);
-		if (isfinite(it->pct))
-			snprintf(ch, sizeof(ch), "%+.1f %%", it->pct);
-		else
-			snprintf(ch, sizeof(ch), "%s", it->pct > 0 ? "+inf" : "-inf");
-		if (isfinite(it->noise) && it->a != 0)
-			snprintf(nz, sizeof(nz), "%.1f %%", it->noise / fabs(it->a) * 100);
-		else
-			snprintf(nz, sizeof(nz), "-");
-		printf("  %-30s %14s %14s %9s %9s  %s%s\n", it->name, va, vb, ch, nz, it->verdict, it->why);
-		if (!strcmp(it->verdict, "worse"))
-			worse++;
-	}
-	if (c->only_a || c->only_b)
-		printf("\n  not compared: %d figure%s only in A, %d only in B (tests or sizes run in one only)\n", c->only_a,
-		       c->only_a == 1 ? "" : "s", c->only_b);
-	if (worse) {
-		int k = 0;
-
-		printf("\neel-compare: %d regression%s beyond %.3g %% and the noise:", worse, worse == 1 ? "" : "s", thr);
-		for (int i = 0; i < c->n; i++)
-			if (!strcmp(c->it[i].verdict, "worse"))
-				printf("%s %s %+.1f %%", k++ ? "," : "", c->it[i].name, c->it[i].pct);
-		printf("\n");
-		rc = 1;
-	} else {
-		printf("\neel-compare: no regression beyond %.3g %% and the noise\n", thr);
-		rc = 0;
-	}
-	free(c);
+	rc = mesh_launched(&A) && mesh_launched(&B) ? compare_launched(&A, &B, thr) : compare_hosts(&A, &B, thr);
 	run_close(&A);
 	run_close(&B);
 	return rc;
