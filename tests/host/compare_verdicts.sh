@@ -6,13 +6,7 @@
 # version 1 against version 2 documents, and bad input: one line naming the
 # problem and the fix, exit 2, no sanitizer report.
 set -uo pipefail
-B=${EEL_BUILD:-build}
-C="$B/eel-compare"
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-export ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=halt_on_error=1:exitcode=87
-fail=0
-[ -x "$C" ] || { echo "FAILED: no $C: run make all"; exit 1; }
+. tests/host/lib/compare_env.sh
 
 # doc FILE [key=value...]: an eel.run document; keys: v (schema_version), eel (EEL
 # min), eiqr (EEL p75-p25), os (o_s), osiqr (schema 3: p75-p25 of o_s over its
@@ -137,19 +131,7 @@ if grep -q 'signature' "$d/out"; then echo "FAILED: v1 vs v2 compared a section 
 # a CI line: the exit status gates
 if "$C" "$d/a.json" "$d/slow.json" >/dev/null; then echo "FAILED: a regression passed the CI gate"; fail=1; fi
 
-# bad input: exit 2 and one line naming the problem and the fix
-bad() {  # bad 'text' ARGS...
-  local text=$1; shift
-  "$C" "$@" >"$d/out" 2>"$d/err"
-  local rc=$? n
-  n=$(wc -l <"$d/err")
-  if [ $rc -ne 2 ] || ! grep -qF -- "$text" "$d/err" || [ "$n" -ne 1 ] || [ -s "$d/out" ] ||
-     grep -qE 'AddressSanitizer|runtime error' "$d/err"; then
-    echo "FAILED: eel-compare $*: exit $rc (want 2), $n line(s):"; sed 's/^/    | /' "$d/err" "$d/out"; fail=1
-  else
-    echo "ok: bad input -> $(cat "$d/err")"
-  fi
-}
+# bad input: exit 2 and one line naming the problem and the fix (bad, lib/compare_env.sh)
 head -c 700 "$d/a.json" >"$d/cut.json"
 printf 'eel-bench 0.1.0 on softnic\n  EEL 404.8 ns\n' >"$d/text.json"
 printf '{"schema": "other.thing", "schema_version": 1}' >"$d/other.json"
