@@ -19,6 +19,9 @@
  *     times and per-byte costs, higher for bandwidths. Derived figures with
  *     no better direction (M, the overlap potential, the limit, fit errors,
  *     T0 of T0 + n/R, which Culler et al. 1996 shows misleads) say "changed" at most.
+ * Two launched runs (mpirun, srun: "launch") are compared pair by pair and K
+ * by K instead (tools/compare_mesh.c); a launched run and a run between two
+ * hosts have nothing in common (one line, exit 2).
  * Exit status: 0 when nothing is worse, 1 when something regressed (listed at
  * the end), 2 for bad input. */
 #include <getopt.h>
@@ -401,7 +404,9 @@ static void usage(FILE *f)
 		   "Compares run B with run A (both written by eel-bench --json) parameter by\n"
 		   "parameter: A, B, the change in %% and a verdict. A change within the runs'\n"
 		   "own noise, or smaller than the threshold, is \"same\"; lower is better for\n"
-		   "times, higher for bandwidths.\n"
+		   "times, higher for bandwidths. Two launched runs (mpirun or srun eel-bench)\n"
+		   "are compared pair by pair (EEL and g at their medians) and K by K (k-to-1,\n"
+		   "1-to-many).\n"
 		   "\n"
 		   "  -t, --threshold PCT  smallest change in %% that counts (default 5)\n"
 		   "  -h, --help\n"
