@@ -88,13 +88,24 @@ static int rank_of(const struct jr_val *v, const char *key)
 	return (int)x;
 }
 
-/* Rank r's host in run R, printable ("?" when the document does not say). */
+/* Rank r's host in run R as the document names it ("?" when it does not). */
+static const char *host_raw(const struct run *R, int r)
+{
+	const char *h = jr_str(cmp_by_num(jr_get(R->root, "launch.ranks_at"), "rank", r, NULL, 0), "host");
+
+	return h && *h ? h : "?";
+}
+
+/* The same ranks on the same hosts in A and B. */
+static int same_hosts(const struct mesh_cmp *m, int from, int to)
+{
+	return !strcmp(host_raw(m->A, from), host_raw(m->B, from)) && !strcmp(host_raw(m->A, to), host_raw(m->B, to));
+}
+
+/* Rank r's host in run R, printable (cut to n). */
 static void host_of(const struct run *R, int r, char *buf, size_t n)
 {
-	const struct jr_val *at = cmp_by_num(jr_get(R->root, "launch.ranks_at"), "rank", r, NULL, 0);
-	const char *h = jr_str(at, "host");
-
-	snprintf(buf, n, "%s", h && *h ? h : "?");
+	snprintf(buf, n, "%s", host_raw(R, r));
 	jr_printable(buf);
 }
 
@@ -159,22 +170,19 @@ static int pair_match(struct mesh_cmp *m)
 	for (size_t i = 0; i < na; i++) {
 		const struct jr_val *x = jr_at(pa, i), *y;
 		int from = rank_of(x, "from"), to = rank_of(x, "to");
-		char ha[96], hb[96];
 		struct prow *r;
 
 		if (from < 0 || to < 0 || pair_of(m->A, from, to) != x)
 			continue;   /* not measured, or a repeat */
 		y = pair_of(m->B, from, to);
-		hosts_of(m->A, from, to, ha, sizeof(ha));
-		hosts_of(m->B, from, to, hb, sizeof(hb));
-		if (!y || strcmp(ha, hb)) {
+		if (!y || !same_hosts(m, from, to)) {
 			only_add(m, 0, m->A, from, to);
 			continue;
 		}
 		r = &m->pairs[m->npairs++];
 		r->from = from;
 		r->to = to;
-		snprintf(r->hosts, sizeof(r->hosts), "%s", ha);
+		hosts_of(m->A, from, to, r->hosts, sizeof(r->hosts));
 		fig_of(&r->eel, x, y, "eel", m->thr);
 		fig_of(&r->g, x, y, "g", m->thr);
 		if ((r->eel.have && !strcmp(r->eel.v.word, "worse")) || (r->g.have && !strcmp(r->g.v.word, "worse")))
@@ -187,13 +195,10 @@ static int pair_match(struct mesh_cmp *m)
 	for (size_t i = 0; i < jr_len(pb, ""); i++) {
 		const struct jr_val *y = jr_at(pb, i);
 		int from = rank_of(y, "from"), to = rank_of(y, "to");
-		char ha[96], hb[96];
 
 		if (from < 0 || to < 0 || pair_of(m->B, from, to) != y)
 			continue;
-		hosts_of(m->A, from, to, ha, sizeof(ha));
-		hosts_of(m->B, from, to, hb, sizeof(hb));
-		if (!pair_of(m->A, from, to) || strcmp(ha, hb))
+		if (!pair_of(m->A, from, to) || !same_hosts(m, from, to))
 			only_add(m, 1, m->B, from, to);
 	}
 	return 0;
