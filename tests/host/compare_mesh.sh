@@ -8,7 +8,7 @@
 # gives one line and exit 2; host names from the document reach the terminal
 # printable.
 set -uo pipefail
-. tests/host/lib/compare_env.sh
+. "$(dirname "$0")/lib/compare_env.sh"
 # under ASan: PMIx's own leaks are not eel's
 export LSAN_OPTIONS=suppressions=$PWD/tests/host/mpi_lsan.supp:print_suppressions=0
 command -v mpirun >/dev/null || { echo "FAILED: no mpirun: run tools/setup mpi"; exit 1; }

@@ -6,7 +6,7 @@
 # version 1 against version 2 documents, and bad input: one line naming the
 # problem and the fix, exit 2, no sanitizer report.
 set -uo pipefail
-. tests/host/lib/compare_env.sh
+. "$(dirname "$0")/lib/compare_env.sh"
 
 # doc FILE [key=value...]: an eel.run document; keys: v (schema_version), eel (EEL
 # min), eiqr (EEL p75-p25), os (o_s), osiqr (schema 3: p75-p25 of o_s over its
