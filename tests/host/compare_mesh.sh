@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # eel-compare on launched runs (mpirun -np 4 of eel-bench on the software NIC,
 # --oversubscribe on 2 cores): A all alike, B with rank 0's NIC slowed
-# (softnic?wire_ns=2000, an MPMD launch); copies of A with one pair's EEL and
+# (softnic?wire_ns=5000, an MPMD launch); copies of A with one pair's EEL and
 # one point of each curve doubled (jq). The doubled pair is worse and named,
 # every other figure the same; the pairs of the slowed rank are worse; pairs
 # in one run only are listed; a launched run against a run between two hosts
@@ -16,15 +16,15 @@ command -v jq >/dev/null || { echo "FAILED: no jq: run tools/setup pci"; exit 1;
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 MPI=(mpirun --oversubscribe --bind-to none)
 # --serial: one pair at a time, so that 4 spinning ranks on 2 cores disturb each other less
-RUN=(-t allpairs,k-to-1,1-to-many --serial -n 200 -r 3 --warmup 50 --depths 4,16 --flood-runs 3 --flood-msgs 1000
+RUN=(-t allpairs,k-to-1,1-to-many --serial -n 200 -r 3 --warmup 50 --depths 16 --flood-runs 3 --flood-msgs 500
      --timeout 20)
 
 timeout 120 "${MPI[@]}" -np 4 "$B/eel-bench" "${RUN[@]}" --json "$d/a.json" >"$d/a.out" 2>&1 ||
   { echo "FAILED: mpirun -np 4 (A)"; cat "$d/a.out"; exit 1; }
-timeout 120 "${MPI[@]}" -np 1 "$B/eel-bench" -d 'softnic?wire_ns=2000' "${RUN[@]}" --json "$d/b.json" : \
+timeout 120 "${MPI[@]}" -np 1 "$B/eel-bench" -d 'softnic?wire_ns=5000' "${RUN[@]}" --json "$d/b.json" : \
   -np 3 "$B/eel-bench" "${RUN[@]}" --json "$d/b.json" >"$d/b.out" 2>&1 ||
-  { echo "FAILED: mpirun -np 1 (wire_ns=2000) : -np 3 (B)"; cat "$d/b.out"; exit 1; }
-echo "ok: two launched runs, B's rank 0 on softnic?wire_ns=2000"
+  { echo "FAILED: mpirun -np 1 (wire_ns=5000) : -np 3 (B)"; cat "$d/b.out"; exit 1; }
+echo "ok: two launched runs, B's rank 0 on softnic?wire_ns=5000"
 
 # run CODE NAME ARGS...: eel-compare ARGS into $d/out, $d/err; checks the exit status and no sanitizer report
 run() {
@@ -77,18 +77,18 @@ run 1 "curves doubled" "$d/a.json" "$d/e.json" &&
     'regressions beyond 5 % and the noise: k-to-1 K=2 \+100\.0 %, 1-to-many K=3 \+100\.0 %$'
 
 # rank 0's NIC slower in B (real runs): each of its 6 pairs whose EEL A measured
-# unhindered (median < 700 ns; B's floor is ~1100 ns more) is worse and named
+# unhindered (median < 1 us; B's floor is ~2.5 us more) is worse and named
 if run 1 "rank 0 slowed" "$d/a.json" "$d/b.json"; then
   cat "$d/out"
   n=0
-  for pr in $(jq -r '.allpairs.pairs[] | select(.measured and (.from == 0 or .to == 0) and .eel.median_ns < 700) |
+  for pr in $(jq -r '.allpairs.pairs[] | select(.measured and (.from == 0 or .to == 0) and .eel.median_ns < 1000) |
                      "\(.from)->\(.to)"' "$d/a.json"); do
     n=$((n + 1))
     if grep -qE "^  $pr .* EEL .* worse " "$d/out" && grep -qE "^eel-compare: .* $pr EEL \\+" "$d/out"; then
       echo "ok: slowed rank 0: $pr EEL worse and named"
     else echo "FAILED: slowed rank 0: $pr EEL not reported worse"; fail=1; fi
   done
-  [ $n -gt 0 ] || { echo "FAILED: no pair of rank 0 under 700 ns in A (the machine too busy?)"; fail=1; }
+  [ $n -gt 0 ] || { echo "FAILED: no pair of rank 0 under 1 us in A (the machine too busy?)"; fail=1; }
   has "B's different NIC noted" 'note: A and B measured different NICs'
 fi
 
