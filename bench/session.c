@@ -34,7 +34,8 @@ uint64_t token(struct session *s, uint32_t i)
 }
 
 /* The data region must hold the largest flood run and the overlap runs:
- * every message of a run has its own destination (--verify checks them all). */
+ * every message of a run has its own destination (--verify checks them all).
+ * The patterns of many ranks flood too (allpairs' g, k-to-1, 1-to-many). */
 static size_t data_bytes(const struct plan *p)
 {
 	size_t need = (size_t)p->overlap_msgs * 8;
@@ -43,7 +44,7 @@ static size_t data_bytes(const struct plan *p)
 		for (uint32_t k = 0; k < p->nbulk; k++)
 			need = 2 * (size_t)p->bulk_sizes[k] > need ? 2 * (size_t)p->bulk_sizes[k] : need;
 
-	if (p->tests & T_FLOOD)
+	if (p->tests & (T_FLOOD | T_ALLPAIRS | T_KTO1 | T_ONE_TO_MANY))
 		for (uint32_t k = 0; k < p->nsizes; k++) {
 			size_t b = (size_t)flood_msgs_for(p, p->sizes[k]) * p->sizes[k];
 

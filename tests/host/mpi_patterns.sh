@@ -65,6 +65,12 @@ timeout 120 "${MPI[@]}" -np 3 "$B/eel-bench" -t allpairs --serial "${SHORT[@]}" 
 check "odd N, --serial: all 6 ordered pairs" '.allpairs.schedule == "serial" and (.allpairs.pairs | length) == 6 and
   all(.allpairs.pairs[]; .measured and .eel.min_ns > 0 and .g.min_ns > 0)' "$out/p3.json"
 
+# the default --flood-msgs (10000): every session's data window holds the patterns' floods
+timeout 60 "${MPI[@]}" -np 2 "$B/eel-bench" -t allpairs,k-to-1,1-to-many -n 100 -r 2 --depths 16 --flood-runs 2 \
+  --json "$out/p2.json" >"$out/p2.out" 2>&1 || { echo "FAILED: mpirun -np 2 with the default flood"; tail -5 "$out/p2.out"; fail=1; }
+[ -s "$out/p2.json" ] && check "the default flood: 10000 puts a run, both pairs measured" \
+  '([.allpairs.pairs[] | select(.measured)] | length) == 2 and all(.one_to_many.points[]; .gap_ns > 0)' "$out/p2.json"
+
 expect_fail() {  # expect_fail NAME 'text' NP ARGS...
   local name=$1 text=$2 np=$3; shift 3
   local t0=$SECONDS
