@@ -12,7 +12,7 @@ VM_LIST   := $(BUILD)/vm/suites.list
 
 .PHONY: vmtest vm-list
 vmtest: vm-list
-	@tools/setup build verbs dpdk pci vm
+	@tools/setup build verbs dpdk pci vm mpi
 	@$(MAKE) --no-print-directory all
 	BUILD=$(BUILD) tests/run $(VM_LIST)
 
