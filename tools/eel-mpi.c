@@ -255,6 +255,16 @@ static void measure(int rank, int p, const struct opts *o, void *buf, struct fig
 	barrier_asleep(MPI_COMM_WORLD);
 }
 
+/* a tier's G in ns/B, or "not measured" (model.h: have_G) */
+static const char *per_byte(const struct mpi_loggp *l, char *buf, size_t n)
+{
+	if (l->have_G)
+		snprintf(buf, n, "%.4f ns/B", l->G);
+	else
+		snprintf(buf, n, "not measured");
+	return buf;
+}
+
 static void print_pair(const char *tier, int p, const struct fig2 *f, const struct mpi_loggp *l, const double pp[2])
 {
 	printf("\n  %s: ranks 0 and %d; medians of %s\n", tier, p, "each timer (ns)");
@@ -413,10 +423,13 @@ int main(int argc, char **argv)
 			mpi_loggp_of(&f[t], &l[t]);
 			print_pair(t ? "inter-node" : "intra-node", tier_peer[t], &f[t], &l[t], pp[t]);
 		}
-		if (tier_peer[0] > 0 && tier_peer[1] > 0)
-			printf("\n  LoGH{sSP} (section 3.3): intra-node s_s %.1f, s_r %.1f ns, S %.4f ns/B; inter-node "
-			       "o_s %.1f, o_r %.1f, L %.1f ns, G %.4f ns/B\n", l[0].o_s, l[0].o_r, l[0].G, l[1].o_s, l[1].o_r,
-			       l[1].L, l[1].G);
+		if (tier_peer[0] > 0 && tier_peer[1] > 0) {
+			char S[32], G[32];
+
+			printf("\n  LoGH{sSP} (section 3.3): intra-node s_s %.1f, s_r %.1f ns, S %s; inter-node "
+			       "o_s %.1f, o_r %.1f, L %.1f ns, G %s\n", l[0].o_s, l[0].o_r, per_byte(&l[0], S, sizeof(S)),
+			       l[1].o_s, l[1].o_r, l[1].L, per_byte(&l[1], G, sizeof(G)));
+		}
 		print_bell(&o, &b, &ef);
 		if (o.netpipe) {
 			double lat, bw;

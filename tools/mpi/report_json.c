@@ -66,10 +66,7 @@ static json_t *fig2_tier(const struct mpi_run *r, int t)
 	num(lg, "o_r_ns", l->o_r);
 	num(lg, "L_ns", l->L);
 	num(lg, "g_ns", l->g);
-	if (l->have_G)
-		num(lg, "G_ns_per_byte", l->G);
-	else
-		json_object_set_new(lg, "G_ns_per_byte", json_null());
+	num(lg, "G_ns_per_byte", l->have_G ? l->G : NAN);
 	json_object_set_new(o, "loggp", lg);
 	uint_(pr, "size_bytes", k);
 	for (int p = 0; p < PROTOS; p++) {
@@ -226,11 +223,11 @@ static json_t *document(const struct mpi_run *r)
 
 		num(h, "s_s_ns", r->loggp[0].o_s);
 		num(h, "s_r_ns", r->loggp[0].o_r);
-		num(h, "S_ns_per_byte", r->loggp[0].G);
+		num(h, "S_ns_per_byte", r->loggp[0].have_G ? r->loggp[0].G : NAN);
 		num(h, "o_s_ns", r->loggp[1].o_s);
 		num(h, "o_r_ns", r->loggp[1].o_r);
 		num(h, "L_ns", r->loggp[1].L);
-		num(h, "G_ns_per_byte", r->loggp[1].G);
+		num(h, "G_ns_per_byte", r->loggp[1].have_G ? r->loggp[1].G : NAN);
 		json_object_set_new(doc, "logh", h);
 	}
 	json_object_set_new(doc, "bell", bell(r));
