@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/vm/guest-mpi.sh BUILD KEYDIR — the guest half of suite-mpi.sh; runs in both VMs
+# tests/vm/guest-mpi.sh BUILD KEYDIR [DEV] — the guest half of suite-mpi.sh; runs in both VMs
 # (tests/vm/run-vm --vms 2). Two nodes, eel-vm0 (10.99.0.1) and eel-vm1 (10.99.0.2),
 # each with Soft-RoCE (rxe0) on its e1000; one mpirun on eel-vm0 starts two ranks on
 # each node, reaching eel-vm1 over ssh (OpenSSH's client, Dropbear's server).
@@ -10,13 +10,14 @@
 #   eel-vm1:  Dropbear on 10.99.0.2:22, its host key made here, root's authorized key
 #             the suite's (KEYDIR/id_ed25519.pub); then it waits for eel-vm0's word
 #   eel-vm0:  ssh to eel-vm1 until it answers, then
-#             1. mpirun -np 4 eel-bench -d verbs:rxe0 -t allpairs --json allpairs.json
+#             1. mpirun -np 4 eel-bench -d verbs:DEV (rxe0) -t allpairs --json allpairs.json
 #             2. mpirun -np 4 eel-mpi (Open MPI's TCP between nodes) --json mpi.json
 #             and writes mpi.done into its $EEL_VM_OUT, which ends eel-vm1.
 # Outputs in $EEL_VM_OUT; the host (suite-mpi.sh) checks them.
 set -euo pipefail
 B=${1:-build}
 keys=${2:?KEYDIR}
+dev=${3:-rxe0}   # another name breaks the run on purpose (suite-mpi.sh: EEL_VM_MPI_DEV)
 out=$EEL_VM_OUT
 me="guest-mpi (vm$EEL_VM_INDEX)"
 . "$(dirname "$0")/lib/guest-bench.sh"  # fail, step
@@ -110,7 +111,7 @@ MPI=(mpirun --allow-run-as-root --hostfile /tmp/eel-ssh/hosts -np 4 --bind-to no
 echo "${MPI[*]}" >"$out/mpirun-args.txt"
 
 # Under TCG an rxe round trip takes ~20 ms (tests/vm/README.md): a few round trips a pair.
-BENCH_ARGS=(-d verbs:rxe0 -t allpairs -n 10 -r 2 --warmup 2 --depths 4 --flood-runs 2 --flood-msgs 64
+BENCH_ARGS=(-d "verbs:$dev" -t allpairs -n 10 -r 2 --warmup 2 --depths 4 --flood-runs 2 --flood-msgs 64
             --timeout 60 --json "$out/allpairs.json")
 echo "${BENCH_ARGS[*]}" >"$out/eel-bench-args.txt"
 step "${MPI[*]} $B/eel-bench ${BENCH_ARGS[*]}"

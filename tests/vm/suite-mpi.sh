@@ -4,11 +4,11 @@
 # under eel-bench allpairs (guest half: tests/vm/guest-mpi.sh).
 #
 # Why Open MPI over ssh (OpenSSH's client on eel-vm0, Dropbear's server on eel-vm1):
-# it is how the issue and most clusters without a batch system launch, it needs one
-# daemon in one guest (Slurm across the VMs would need slurmctld and two slurmd, each
-# slow to start under TCG, and eel-bench's srun path is already tested on the host by
-# tests/host/slurm_srun.sh), and the same mpirun starts both eel-bench (PMIx only) and
-# eel-mpi (MPI). Dropbear (`dropbear-bin`) rather than OpenSSH's server: its package is
+# it is how the issue and most clusters without a batch system launch; it needs one
+# daemon in one guest, where Slurm across the VMs would need three (slurmctld, a slurmd
+# in each) and one configuration both guests agree on (eel-bench's srun path is tested
+# on the host by tests/host/slurm_srun.sh); and the same mpirun starts both eel-bench
+# (PMIx only) and eel-mpi (MPI). It passed every time it was run under TCG here. Dropbear (`dropbear-bin`) rather than OpenSSH's server: its package is
 # the programs alone, where installing `openssh-server` on the build machine would
 # enable and start an sshd there. The guest starts Dropbear with a host key it makes,
 # on eth0 only, keys only (-s); the client key is made here, fresh at each run.
@@ -20,6 +20,7 @@
 #   mpi.json: both tiers (intra-node: a rank of rank 0's node; inter-node: one of the
 #     other), every Figure 2 timer > 0 in each, `logh` filled, the LoGH line printed
 #   the figures (rxe under TCG: they mean little) into build/vm/results/mpi/figures.txt
+# To see it fail: EEL_VM_MPI_DEV=rxe9 tests/vm/suite-mpi.sh (every rank: no such device).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 B=${BUILD:-build}
@@ -38,7 +39,7 @@ t0=$(date +%s)
 # Two vCPUs a VM: two ranks of a node each spin on one (one vCPU would give each
 # round trip between them a scheduler's timeslice).
 rc=0 && tests/vm/run-vm --name mpi --vms 2 --smp 2 --mem 1536 --timeout 420 -- \
-  tests/vm/guest-mpi.sh "$B" "$keys" || rc=$?
+  tests/vm/guest-mpi.sh "$B" "$keys" "${EEL_VM_MPI_DEV:-rxe0}" || rc=$?
 wall=$(( $(date +%s) - t0 ))
 rm -rf "$keys"
 [ $rc = 0 ] || exit $rc
