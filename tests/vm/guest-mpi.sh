@@ -20,7 +20,7 @@ keys=${2:?KEYDIR}
 dev=${3:-rxe0}   # another name breaks the run on purpose (suite-mpi.sh: EEL_VM_MPI_DEV)
 out=$EEL_VM_OUT
 me="guest-mpi (vm$EEL_VM_INDEX)"
-. "$(dirname "$0")/lib/guest-bench.sh"  # fail, step
+. "$(dirname "$0")/lib/guest-bench.sh"  # fail, step, wait_active
 vm0_out=${out%/vm"$EEL_VM_INDEX"/out}/vm0/out   # eel-vm0's $EEL_VM_OUT: the results share is one for both VMs
 
 # ---- both VMs: names, and rxe0 ----
@@ -36,11 +36,7 @@ hostname "eel-vm$EEL_VM_INDEX" || fail "hostname eel-vm$EEL_VM_INDEX"
 [ "$(getent hosts "eel-vm$((1 - EEL_VM_INDEX))" | awk '{print $1}')" = "$EEL_VM_PEER_IP" ] ||
   fail "eel-vm$((1 - EEL_VM_INDEX)) does not resolve to $EEL_VM_PEER_IP"
 rdma link add rxe0 type rxe netdev eth0 || fail "rdma link add rxe0 type rxe netdev eth0"
-for _ in $(seq 50); do
-  rdma link show rxe0/1 2>/dev/null | grep -q 'state ACTIVE' && break
-  sleep 0.1
-done
-rdma link show rxe0/1 | grep -q 'state ACTIVE' || fail "rxe0 did not become ACTIVE: $(rdma link show 2>&1)"
+wait_active rxe0
 
 # ---- eel-vm1: the ssh server, until eel-vm0 is done ----
 if [ "$EEL_VM_INDEX" = 1 ]; then

@@ -13,7 +13,7 @@ SIW_KO=$2
 out=$EEL_VM_OUT
 me="guest-siw (vm$EEL_VM_INDEX)"
 peer=$EEL_VM_PEER_IP
-. "$(dirname "$0")/lib/guest-bench.sh" # fail, step, bench_pair
+. "$(dirname "$0")/lib/guest-bench.sh" # fail, step, wait_active, bench_pair
 
 # Under TCG a round trip takes milliseconds: few iterations (as suite-verbs).
 BENCH_ARGS=(-t pingpong,flood,overlap -n 5 -r 11 --warmup 5 --stamp-every 4 --sizes 8,512,4096
@@ -25,10 +25,7 @@ step "insmod $SIW_KO (built from Debian's source of this kernel: tests/vm/lib/si
 insmod "$SIW_KO" || fail "insmod $SIW_KO"
 step "rdma link add siw0 type siw netdev eth0"
 rdma link add siw0 type siw netdev eth0 || fail "rdma link add siw0 type siw netdev eth0"
-for _ in $(seq 50); do
-  rdma link show siw0/1 2>/dev/null | grep -q 'state ACTIVE' && break
-  sleep 0.1
-done
+wait_active siw0
 rdma link show | tee "$out/rdma-link.txt"
 grep -q 'link siw0/1 state ACTIVE' "$out/rdma-link.txt" || fail "siw0 is not ACTIVE"
 ibv_devices | grep -qw siw0 || fail "ibv_devices does not list siw0"

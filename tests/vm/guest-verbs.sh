@@ -19,7 +19,7 @@ B=${1:-build}
 out=$EEL_VM_OUT
 me="guest-verbs (vm$EEL_VM_INDEX)"
 peer=$EEL_VM_PEER_IP
-. "$(dirname "$0")/lib/guest-bench.sh" # fail, step, bench_pair
+. "$(dirname "$0")/lib/guest-bench.sh" # fail, step, wait_active, bench_pair
 
 # What the suite passes in its own environment does not reach the guest: the
 # measurement parameters live here, and are saved with the results.
@@ -51,14 +51,6 @@ expect_bad() {
   grep -qF -- "$text" "$out/bad.err" || fail "eel-bench $*: wanted '$text', got: $(cat "$out/bad.err")"
   [ "$n" -eq 1 ] || fail "eel-bench $*: $n lines on stderr, wanted one: $(cat "$out/bad.err")"
   echo "ok: eel-bench -d ${2:-} -> exit $rc: $(cat "$out/bad.err")" | tee -a "$out/bad-input.txt"
-}
-
-wait_active() {  # wait_active DEV: the rxe port comes up
-  for _ in $(seq 50); do
-    rdma link show "$1/1" 2>/dev/null | grep -q 'state ACTIVE' && return 0
-    sleep 0.1
-  done
-  fail "$1 did not become ACTIVE: $(rdma link show 2>&1)"
 }
 
 # ---- 1. bad input ----
