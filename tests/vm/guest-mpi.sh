@@ -46,7 +46,7 @@ if [ "$EEL_VM_INDEX" = 1 ]; then
   # home is /tmp/eel-root in this guest's passwd. A shadow of its own says root's account
   # is not locked (Dropbear refuses a locked one even its key); no password is set, and
   # Dropbear is told to take none (-s).
-  mkdir -p -m 700 /tmp/eel-root/.ssh
+  mkdir -m 700 /tmp/eel-root /tmp/eel-root/.ssh
   install -m 600 "$keys/id_ed25519.pub" /tmp/eel-root/.ssh/authorized_keys
   sed 's#^root:\([^:]*\):0:0:\([^:]*\):[^:]*:#root:x:0:0:\2:/tmp/eel-root:#' /etc/passwd >/tmp/eel-etc/passwd
   grep -q '^root:x:0:0:[^:]*:/tmp/eel-root:' /tmp/eel-etc/passwd || fail "no root line to rewrite in /etc/passwd"
