@@ -96,7 +96,8 @@ struct engine {
 	int bus_on;
 	double bus_cyc_per_ns;
 	uint64_t bus_land;          /* cycles: the NIC's last posted write reaches host memory */
-	uint64_t bus_db_land;       /* cycles: the host's last doorbell reaches the NIC */
+	uint64_t bus_land_at;       /* cycles: ... and when the NIC issued it */
+	uint64_t bus_db_at[2];      /* cycles: the host's last doorbell store: SQ, E-registers */
 	uint64_t bus_db_seen[2];    /* doorbell values the NIC has seen: SQ, E-registers */
 	uint64_t bus_db_cyc[2];     /* a doorbell's write: SQ (8 bytes), E-register (32) */
 	uint64_t bus_flight_cyc;    /* a posted write's flight */
@@ -104,6 +105,9 @@ struct engine {
 	uint32_t bus_memo_next[2];
 	uint64_t bus_stamp_cyc;     /* a counter read */
 	uint64_t bus_bk_cyc;        /* a charge's own bookkeeping, taken off its spin */
+	uint64_t bus_write_cyc;     /* what a posted write too short to spin for costs itself */
+	uint64_t bus_credit[2];     /* cycles paid beyond the model, given back by the next
+				     * spin: the host's thread, the NIC's (one in inline mode) */
 	uint64_t bus_cnt[5];        /* transactions charged, by kind (ENGINE_BUS_CNT_*) */
 
 	void *backend;              /* the hosting backend's own state */
