@@ -423,7 +423,8 @@ struct bus_run {
 struct json;
 void bus_path(const struct eel_bus *p, struct bus_path *t);
 void bus_json(struct json *j, const struct eel_bus *p);
-void bus_table(FILE *f, const struct bus_run *b, int n);
+/* total_s: the whole --bus run, the calibration included */
+void bus_table(FILE *f, const struct bus_run *b, int n, double total_s);
 
 /* ---- the parts ---- */
 

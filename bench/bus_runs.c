@@ -89,7 +89,7 @@ static void ratio_line(FILE *f, const struct bus_run *b, int n, const char *num,
 		(x->r.pp.eel.min / y->r.pp.eel.min - 1) * 100, paper);
 }
 
-void bus_table(FILE *f, const struct bus_run *b, int n)
+void bus_table(FILE *f, const struct bus_run *b, int n, double total_s)
 {
 	char d[200];
 
@@ -142,4 +142,8 @@ void bus_table(FILE *f, const struct bus_run *b, int n)
 	ratio_line(f, b, n, "membus", "pcie-gen3x8", "CC-NIC (ASPLOS 2024): minimum latency 77% lower than PCIe NICs "
 		   "(0.23)");
 	ratio_line(f, b, n, "cxl", "pcie-gen3x8", "a CXL.cache NIC (MICRO 2025): 46% lower than BlueField-3 (0.54)");
+	fprintf(f, "\n  time: %.1f s in all (", total_s);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%s%s %.1f s", i ? ", " : "", b[i].bus.name, b[i].r.wall_s);
+	fprintf(f, ")\n");
 }

@@ -348,6 +348,9 @@ static int run_buses(struct cli *c, int argc, char **argv)
 	struct session cs;
 	char uri[512], extra[128] = "";
 	int need_cal = 0;
+	struct timespec t0, t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 
 	for (int i = 0; i < c->nbus; i++) {
 		snprintf(uri, sizeof(uri), "%s%cbus=%s", c->uri, strchr(c->uri, '?') ? '&' : '?', c->buses[i]);
@@ -381,8 +384,10 @@ static int run_buses(struct cli *c, int argc, char **argv)
 		if (measure(&ci, uri, &runs[i].s, &runs[i].r, runs[i].uri, sizeof(runs[i].uri)))
 			return 1;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (!c->quiet)
-		bus_table(stdout, runs, c->nbus);
+		bus_table(stdout, runs, c->nbus,
+			  (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	if (c->json && report_json(c->json, &runs[0].s, &runs[0].r, runs[0].uri, argc, argv, runs, c->nbus))
 		return 1;
 	return 0;
