@@ -89,6 +89,18 @@ int eel_pci_addr_normalize(const char *in, char out[EEL_PCI_ADDR_LEN]);
 /* Why the last failing call of this thread failed, with the fix. */
 const char *eel_pci_facts_error(void);
 
+/* A function's MMIO read round trip, timed by eel_pci (userlib/pci/mmio_rtt.c):
+ * the function bound to eel_pci, root. 0, or a negative errno code with
+ * eel_errmsg() naming the problem and the fix (no such function, eel_pci not
+ * loaded or not bound, not root). */
+struct eel_pci_mmio_rtt {
+	double read_ns;      /* median of the loads, less the counter reads' own cost */
+	double read_min_ns;  /* least of them */
+	uint32_t bar;        /* the memory BAR timed (its first 4 bytes) */
+	uint32_t samples;
+};
+int eel_pci_mmio_rtt(const char *addr, struct eel_pci_mmio_rtt *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -60,5 +60,19 @@ expect "line 3" -d "softnic?bus=$out/lab.bus" -t pingpong
 printf 'bus = pcie-gen3x8\nwidth = 8\n' >"$out/lab2.bus"
 expect "unknown bus parameter 'width'" -d "softnic?bus=$out/lab2.bus" -t pingpong
 expect "bus preset file" -d "softnic?bus=$out/none.bus" -t pingpong
+# measured:<pci address> (userlib/pci/mmio_rtt.c): a bad address, no such
+# function, a function eel_pci does not drive (eel_pci not loaded here, or
+# the function not bound to it); the VM's raw e1000 suite measures one
+expect "is not a PCI address" -d 'softnic?bus=measured:00:1f.9' -t pingpong
+expect "no PCI function 0000:7f:1f.7" -d 'softnic?bus=measured:0000:7f:1f.7' -t pingpong
+expect "measured:0000:7f:1f.7: no PCI function" --bus none,measured:0000:7f:1f.7 -t pingpong
+host=$(find /sys/bus/pci/devices/ -mindepth 1 -maxdepth 1 -printf "%f\n" 2>/dev/null | sort | head -1)
+if [ -n "$host" ] && [ ! -e "/dev/eel_pci/$host" ]; then
+  if [ -d /sys/bus/pci/drivers/eel_pci ]; then
+    expect "is not bound to eel_pci: \`sudo tools/eel-bind --force $host\`" -d "softnic?bus=measured:$host" -t pingpong
+  else
+    expect "eel_pci is not loaded" -d "softnic?bus=measured:$host" -t pingpong
+  fi
+fi
 
 exit $fail

@@ -160,11 +160,34 @@ else
   bad "no JSON written ($J)"
 fi
 
+# The bus what-if with this e1000's own (emulated) bus: bus=measured: times
+# MMIO loads of its BAR 0 through eel_pci (userlib/pci/mmio_rtt.c) and puts
+# the round trip into the software NIC's bus model (README "The bus what-if").
+section "bus=measured:$N0: the software NIC on this e1000's bus"
+timeout 300 $BENCH --bus "none,measured:$N0" -t pingpong -n 200 -r 2 --warmup 20 --timeout 60 \
+  --json "$OUT/measured.json" > "$OUT/measured.log" 2>&1
+mrc=$?
+sed 's/^/      /' "$OUT/measured.log" | grep -E "measured|EEL|eel-bench:"
+[ $mrc = 0 ] && ok "--bus none,measured:$N0 exit 0" || bad "--bus none,measured:$N0 exit $mrc"
+grep -Eq "^  measured:$N0 +model bus measured:$N0: PCIe .*read [1-9][0-9]* ns, write [1-9][0-9]* ns" "$OUT/measured.log" &&
+  ok "the table prints the measured bus" || bad "no 'measured:$N0 ... read N ns, write N ns' line"
+J=$OUT/measured.json
+jqt "measured: read_rtt_ns > 0, posted_ns > 0, the path on it, EEL above none's" \
+  ".buses[1].bus.name == \"measured:$N0\" and .buses[1].bus.read_rtt_ns > 0 and .buses[1].bus.posted_ns > 0 and .buses[1].bus.path.sum_ns > .buses[1].bus.read_rtt_ns and .buses[1].parameters.eel.ns.min > .buses[0].parameters.eel.ns.min" \
+  '.buses[1].bus'
+jq -r '.buses[1].bus | "      measured on \(.name): read_rtt_ns \(.read_rtt_ns | . * 10 | round / 10), posted_ns \(.posted_ns | . * 10 | round / 10), gts \(.gts), lanes \(.lanes)"' "$J" | tee "$OUT/measured.txt"
+[ "$full" = full ] && refuse "bus=measured:, not root" "bus=measured:$N0: timing $N0's MMIO needs root \(/dev/eel_pci/$N0\): run as root" \
+  "$N0" "${NOBODY[@]}" $BENCH -d "softnic?bus=measured:$N0" -t pingpong -n 10 -r 1
+
 section "give the NICs back"
 run "eel-bind --unbind $N0 $N1" $BIND --unbind "$N0" "$N1"
+refuse "bus=measured:, not bound to eel_pci" "bus=measured:$N0: $N0 is not bound to eel_pci: .sudo tools/eel-bind --force $N0." \
+  "$N0" $BENCH -d "softnic?bus=measured:$N0" -t pingpong -n 10 -r 1
 [ "$(driver_of "$N0")" = "$kdrv" ] && [ "$(driver_of "$N1")" = "$kdrv" ] && ok "both back with $kdrv" ||
   bad "NICs not back with $kdrv: $(state_of "$N0"), $(state_of "$N1")"
 run "rmmod eel_pci" rmmod eel_pci
+refuse "bus=measured:, eel_pci not loaded" "bus=measured:$N0: eel_pci is not loaded: build and load it" \
+  "$N0" $BENCH -d "softnic?bus=measured:$N0" -t pingpong -n 10 -r 1
 
 if [ "$full" = full ]; then
   section "the fallback: uio_pci_generic + hugepages, no eel_pci"

@@ -32,4 +32,5 @@ for model in $MODELS; do
     { echo "suite-raw: raw-$model: no 'all checks passed' line (see $out/output.log)" >&2; exit 1; }
   echo "suite-raw: $model:"
   cat "$out/out/tdt_dd.txt"
+  cat "$out/out/measured.txt"
 done

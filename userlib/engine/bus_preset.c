@@ -30,6 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <eel/pci_facts.h>
+
 #include "userlib/core/dev.h"
 #include "userlib/engine/bus_preset.h"
 
@@ -67,15 +69,55 @@ static const struct eel_bus presets[] = {
 	  .rcb = 64 },
 };
 
+/* measured:<pci address>: read_rtt_ns is the function's MMIO read round trip
+ * as eel_pci times it (userlib/pci/mmio_rtt.c), posted_ns half of it (the
+ * model's rule: a posted write is one way of a read's two; eel stores to no
+ * register of a function it does not know). The rest from the preset of the
+ * function's link generation (pcie-gen3x8 up to 8 GT/s and where the link is
+ * unknown or there is none, as conventional PCI; gen4x16, gen5x16, gen6x16),
+ * with the link's own rate, width, MPS and MRRS where the function says them
+ * (its PCIe capability; MPS and MRRS need root). */
+static int measured(const char *addr, struct eel_bus *p)
+{
+	struct eel_pci_mmio_rtt m;
+	struct eel_pci_facts f;
+	struct eel_pci_facts_opts o = { 0 };
+	char why[300];
+	int have = 0;
+
+	if (eel_pci_mmio_rtt(addr, &m)) {
+		snprintf(why, sizeof(why), "%s", eel_errmsg());
+		return eel_err(-EINVAL, "bus=measured:%s: %s", addr, why);
+	}
+	have = !eel_pci_facts_get(&o, addr, &f) && f.link_speed_mts;
+	eel_bus_preset(!have || f.link_speed_mts <= 8000 ? "pcie-gen3x8" : f.link_speed_mts <= 16000 ? "pcie-gen4x16" :
+		       f.link_speed_mts <= 32000 ? "pcie-gen5x16" : "pcie-gen6x16", p);
+	if (have) {
+		p->gts = f.link_speed_mts / 1000.0;
+		if (f.link_width && f.link_width <= 32 && !(f.link_width & (f.link_width - 1)))
+			p->lanes = f.link_width;
+		if (f.max_payload >= 128 && f.max_payload <= 4096)
+			p->mps = f.max_payload;
+		if (f.max_read_req >= 128 && f.max_read_req <= 4096)
+			p->mrrs = f.max_read_req;
+	}
+	p->read_rtt_ns = m.read_ns;
+	p->posted_ns = m.read_ns / 2;
+	snprintf(p->name, sizeof(p->name), "measured:%.30s", f.addr[0] && have ? f.addr : addr);
+	return 0;
+}
+
 int eel_bus_preset(const char *name, struct eel_bus *p)
 {
+	if (!strncmp(name, "measured:", 9))
+		return measured(name + 9, p);
 	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
 		if (!strcmp(presets[i].name, name)) {
 			*p = presets[i];
 			return 0;
 		}
-	return eel_err(-EINVAL, "unknown bus '%s': give one of %s, or a preset file (bus=./my.bus)", name,
-		       EEL_BUS_PRESETS);
+	return eel_err(-EINVAL, "unknown bus '%s': give one of %s, measured:<pci address>, or a preset file "
+		       "(bus=./my.bus)", name, EEL_BUS_PRESETS);
 }
 
 static int is_pow2(uint64_t v)
