@@ -299,9 +299,14 @@ static __attribute__((noinline)) uint32_t rx_frames(struct fw *fw, const uint8_t
 	const struct fw_hal *h = &fw->hal;
 	uint32_t n;
 
-	for (n = 0; n < FW_RX_BUDGET && frame; n++, frame = hal_wire_rx(h, &len)) {
+	for (n = 0; n < FW_RX_BUDGET; n++) {
 		struct fw_pkt p;
 		uint64_t t_rx;
+
+		/* the next frame only while within the budget: a look at the
+		 * wire takes its frame (a raw e1000 wire counts it then) */
+		if (n && !(frame = hal_wire_rx(h, &len)))
+			break;
 
 		/* NIC_RX of a traced message's first packet: the frame is off
 		 * the wire, before anything is done with it (parse,

@@ -172,8 +172,10 @@ sed 's/^/      /' "$OUT/measured.log" | grep -E "measured|EEL|eel-bench:"
 grep -Eq "^  measured:$N0 +model bus measured:$N0: PCIe .*read [1-9][0-9]* ns, write [1-9][0-9]* ns" "$OUT/measured.log" &&
   ok "the table prints the measured bus" || bad "no 'measured:$N0 ... read N ns, write N ns' line"
 J=$OUT/measured.json
-jqt "measured: read_rtt_ns > 0, posted_ns > 0, the path on it, EEL above none's" \
-  ".buses[1].bus.name == \"measured:$N0\" and .buses[1].bus.read_rtt_ns > 0 and .buses[1].bus.posted_ns > 0 and .buses[1].bus.path.sum_ns > .buses[1].bus.read_rtt_ns and .buses[1].parameters.eel.ns.min > .buses[0].parameters.eel.ns.min" \
+# (no EEL(bus) > EEL(none) here: under TCG the software NIC's EEL moves by
+# microseconds between runs, the path adds ~160 ns; bench_bus_live judges that)
+jqt "measured: read_rtt_ns > 0, posted_ns > 0, the path on it, both runs measured" \
+  ".buses[1].bus.name == \"measured:$N0\" and .buses[1].bus.read_rtt_ns > 0 and .buses[1].bus.posted_ns > 0 and .buses[1].bus.path.sum_ns > .buses[1].bus.read_rtt_ns and .buses[1].parameters.eel.ns.min > 0 and .buses[0].parameters.eel.ns.min > 0" \
   '.buses[1].bus'
 jq -r '.buses[1].bus | "      measured on \(.name): read_rtt_ns \(.read_rtt_ns | . * 10 | round / 10), posted_ns \(.posted_ns | . * 10 | round / 10), gts \(.gts), lanes \(.lanes)"' "$J" | tee "$OUT/measured.txt"
 [ "$full" = full ] && refuse "bus=measured:, not root" "bus=measured:$N0: timing $N0's MMIO needs root \(/dev/eel_pci/$N0\): run as root" \
