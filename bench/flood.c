@@ -187,6 +187,8 @@ static int many_check(struct session **s, int k, uint64_t end, uint64_t *next, c
 {
 	uint64_t now = eel_cycles();
 
+	if (!*next) /* the first look after 1 ms, as post.c's peer_lost */
+		*next = now + (uint64_t)(s[0]->clk->hz / 1000);
 	if (now < *next)
 		return 0;
 	*next = now + (uint64_t)(s[0]->clk->hz / 1000);
