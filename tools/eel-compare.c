@@ -8,7 +8,8 @@
  *     reports), and each run brings its own noise: the larger of its
  *     interquartile range (p75 - p25) and of min..median; the stamped stages
  *     are compared at their medians (what the breakdown shows), with p25..p75
- *     as the noise. The two runs' noises combine as sqrt(a^2 + b^2); a change
+ *     as the noise, widened by how far the run's in-place stamp cost sat from
+ *     a stamp's cost alone (each stage is given less it: stamp_accounting). The two runs' noises combine as sqrt(a^2 + b^2); a change
  *     within that is "same".
  *   - o_s and o_r (over their sweeps) and G, 1/G and g/G (run by run) bring
  *     the noise of those (schema 3; the same rule);
@@ -165,9 +166,25 @@ static void g_item(struct cmp *c)
 	}
 }
 
+/* How far a run's stamped stages may sit from where a stamp costing its cost
+ * alone would put them: each stage is given less the stamp that ends it at the
+ * run's in-place estimate (breakdown.c), which moves from run to run (here
+ * 14 and 25 ns against 11 alone); two runs' stages differ by that much with
+ * nothing else changed. 0 where the run does not say. */
+static double stamp_accounting(const struct run *r)
+{
+	double used, alone;
+
+	if (!jr_num(r->root, "breakdown.stamp_used_ns", &used) ||
+	    !jr_num(r->root, "breakdown.stamp_alone_ns", &alone) || !isfinite(used - alone))
+		return 0;
+	return fabs(used - alone);
+}
+
 static void parts(struct cmp *c, const char *arr, const char *label, int is_stat)
 {
 	const struct jr_val *pa = jr_get(c->A->root, arr), *pb = jr_get(c->B->root, arr);
+	double acc_a = is_stat ? stamp_accounting(c->A) : 0, acc_b = is_stat ? stamp_accounting(c->B) : 0;
 	char name[64];
 
 	for (size_t i = 0; i < jr_len(pa, ""); i++) {
@@ -181,9 +198,15 @@ static void parts(struct cmp *c, const char *arr, const char *label, int is_stat
 			continue;
 		}
 		snprintf(name, sizeof(name), "%s %s", label, n);
-		if (is_stat)
+		if (is_stat) {
+			int at = c->n;
+
 			stat_item(c, name, jr_at(pa, i), qb, "ns", "ns", CMP_LOWER);
-		else
+			if (c->n > at) { /* each run's noise widened by its stamp accounting */
+				c->it[at].noise_a = hypot(c->it[at].noise_a, acc_a);
+				c->it[at].noise_b = hypot(c->it[at].noise_b, acc_b);
+			}
+		} else
 			num_item(c, name, jr_at(pa, i), qb, "ns", "ns", CMP_LOWER, NULL);
 	}
 	for (size_t i = 0; i < jr_len(pb, ""); i++) {
