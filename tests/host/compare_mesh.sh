@@ -51,14 +51,15 @@ if run 0 "A against A" "$d/a.json" "$d/a.json"; then
 fi
 
 # one pair's EEL doubled (its distribution: min, median, p99, Bell's), flagged as eel-bench
-# would: the pair with the tightest spread, so that doubling is beyond its noise
+# would: the pair with the tightest spread, so that doubling is beyond its noise (it may be
+# flagged in A already: a busy machine makes any pair an outlier)
 p=$(jq -r '[.allpairs.pairs[] | select(.measured)] | max_by(.eel.min_ns / .eel.median_ns) | "\(.from) \(.to)"' "$d/a.json")
 read -r pf pt <<<"$p"
 jq --argjson f "$pf" --argjson t "$pt" '(.allpairs.pairs[] | select(.from == $f and .to == $t) | .eel) |=
   (.min_ns *= 2 | .median_ns *= 2 | .p99_ns *= 2 | .bell_ns *= 2 | .flagged = true)' "$d/a.json" >"$d/c.json"
 if run 1 "one pair doubled" "$d/a.json" "$d/c.json"; then
   has "the doubled pair $pf->$pt: EEL worse, x2, flagged in B, named; every other figure the same" \
-    "^  $pf->$pt +\\S+ -> \\S+ +EEL .* 2\\.00 .* worse +B\$" \
+    "^  $pf->$pt +\\S+ -> \\S+ +EEL .* 2\\.00 .* worse +(A )?B\$" \
     "pairs: 12 compared: 1 worse, 0 better, 11 same; the largest change: $pf->$pt \\(.*\\) EEL \\+100\\.0 %" \
     "^eel-compare: 1 regression beyond 5 % and the noise: $pf->$pt EEL \\+100\\.0 %\$"
   [ "$(grep -cE '^  [0-9]+->[0-9]+ .* same ' "$d/out")" -eq 23 ] &&
@@ -66,7 +67,7 @@ if run 1 "one pair doubled" "$d/a.json" "$d/c.json"; then
 fi
 # and back: better, exit 0
 run 0 "doubled pair as A" "$d/c.json" "$d/a.json" &&
-  has "the pair halved: better, exit 0" "^  $pf->$pt .* EEL .* 0\\.50 .* better +A\$" 'no regression'
+  has "the pair halved: better, exit 0" "^  $pf->$pt .* EEL .* 0\\.50 .* better +A( B)?\$" 'no regression'
 
 # a point of each curve doubled: k-to-1 at K = 2 (both senders), 1-to-many at K = 3
 jq '(.k_to_1.points[] | select(.k == 2) | .g_ns) |= map(. * 2) |
