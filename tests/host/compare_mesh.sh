@@ -78,18 +78,18 @@ run 1 "curves doubled" "$d/a.json" "$d/e.json" &&
     'regressions beyond 5 % and the noise: k-to-1 K=2 \+100\.0 %, 1-to-many K=3 \+100\.0 %$'
 
 # rank 0's NIC slower in B (real runs): each of its 6 pairs whose EEL A measured
-# unhindered (median < 1 us; B's floor is ~2.5 us more) is worse and named
+# unhindered (median < 2 us, within 1 us of its min; B's floor is ~2.5 us more) is worse and named
 if run 1 "rank 0 slowed" "$d/a.json" "$d/b.json"; then
   cat "$d/out"
   n=0
-  for pr in $(jq -r '.allpairs.pairs[] | select(.measured and (.from == 0 or .to == 0) and .eel.median_ns < 1000) |
+  for pr in $(jq -r '.allpairs.pairs[] | select(.measured and (.from == 0 or .to == 0) and .eel.median_ns < 2000 and .eel.median_ns - .eel.min_ns < 1000) |
                      "\(.from)->\(.to)"' "$d/a.json"); do
     n=$((n + 1))
     if grep -qE "^  $pr .* EEL .* worse " "$d/out" && grep -qE "^eel-compare: .* $pr EEL \\+" "$d/out"; then
       echo "ok: slowed rank 0: $pr EEL worse and named"
     else echo "FAILED: slowed rank 0: $pr EEL not reported worse"; fail=1; fi
   done
-  [ $n -gt 0 ] || { echo "FAILED: no pair of rank 0 under 1 us in A (the machine too busy?)"; fail=1; }
+  [ $n -gt 0 ] || { echo "FAILED: no pair of rank 0 under 2 us in A (the machine too busy?)"; fail=1; }
   has "B's different NIC noted" 'note: A and B measured different NICs'
 fi
 

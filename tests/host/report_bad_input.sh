@@ -7,13 +7,8 @@
 # A document with no measurement at all still gives a page that says so.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-B=${EEL_BUILD:-build}
-R="$B/eel-report"
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-export ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=halt_on_error=1:exitcode=87
-fail=0
-[ -x "$R" ] || { echo "FAILED: no $R: run make all"; exit 1; }
+. tests/host/lib/tool_env.sh eel-report
+R=$T
 
 # expect CODE 'text in the message' ARGS...: one line on stderr, nothing on stdout, nothing new in $d/w
 expect() {

@@ -16,12 +16,8 @@
 # build/eel-bench, rather than measuring again.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-B=${EEL_BUILD:-build}
-R="$B/eel-report"
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-export ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=halt_on_error=1:exitcode=87
-fail=0
+. tests/host/lib/tool_env.sh eel-report
+R=$T
 ALL=breakdown,signature,flood_q,bulk_time,bulk_bw,overlap,map
 die() { echo "FAILED: $*"; exit 1; }
 bad() { echo "FAILED: $*"; fail=1; }

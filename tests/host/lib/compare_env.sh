@@ -3,13 +3,8 @@
 # (eel-compare), a temporary folder $d gone at exit, fail=0, the sanitizers'
 # exit codes, and bad 'text' ARGS...: eel-compare ARGS must exit 2 with one
 # line on stderr holding text, nothing on stdout, no sanitizer report.
-B=${EEL_BUILD:-build}
-C="$B/eel-compare"
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-export ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=halt_on_error=1:exitcode=87
-fail=0
-[ -x "$C" ] || { echo "FAILED: no $C: run make all"; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/tool_env.sh" eel-compare
+C=$T
 
 bad() {
   local text=$1; shift
