@@ -10,14 +10,21 @@ static struct fw_msg *msg_at(struct fw *fw, uint32_t i)
 	return &fw->msg[i & (FW_MSGS - 1)];
 }
 
+/* Room for one more message in flight? An ACK received and not yet applied
+ * may free a slot. */
+static int msg_room(struct fw *fw)
+{
+	if (fw->msg_tail - fw->msg_head == FW_MSGS)
+		fw_acks_apply(fw);
+	return fw->msg_tail - fw->msg_head < FW_MSGS;
+}
+
 /* A slot for a new message of npkts packets, its PSNs assigned; 0 when full. */
 struct fw_msg *fw_msg_alloc(struct fw *fw, uint32_t npkts)
 {
 	struct fw_msg *m;
 
-	if (fw->msg_tail - fw->msg_head == FW_MSGS)
-		fw_acks_apply(fw); /* an ACK received may free a slot */
-	if (fw->msg_tail - fw->msg_head == FW_MSGS)
+	if (!msg_room(fw))
 		return 0;
 	m = msg_at(fw, fw->msg_tail++);
 	m->first_psn = fw->psn_next;
@@ -37,9 +44,7 @@ int fw_fetch_sq(struct fw *fw)
 	uint64_t db = hal_reg_read64(h, FW_REG(sq_doorbell));
 	int work = 0;
 
-	if (fw->msg_tail - fw->msg_head == FW_MSGS)
-		fw_acks_apply(fw); /* an ACK received may free a slot */
-	while (fw->sq_fetched != db && fw->msg_tail - fw->msg_head < FW_MSGS) {
+	while (fw->sq_fetched != db && msg_room(fw)) {
 		struct eel_fw_sqe d;
 		struct fw_msg *m;
 		uint32_t npkts, trace;
