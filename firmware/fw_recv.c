@@ -291,10 +291,10 @@ static void on_nak(struct fw *fw, const struct fw_pkt *p)
 }
 
 /* Take frame (the first waiting, len bytes) and those behind it off the
- * wire, up to FW_RX_BUDGET. Returns how many. Its own function (not inlined
+ * wire, up to FW_RX_BUDGET. Its own function (not inlined
  * into fw_recv): a pass that finds the wire empty, most passes of a host
  * waiting for data, does not pay for the registers and stack this one needs. */
-static __attribute__((noinline)) uint32_t rx_frames(struct fw *fw, const uint8_t *frame, uint32_t len)
+static __attribute__((noinline)) void rx_frames(struct fw *fw, const uint8_t *frame, uint32_t len)
 {
 	const struct fw_hal *h = &fw->hal;
 	uint32_t n;
@@ -337,7 +337,6 @@ static __attribute__((noinline)) uint32_t rx_frames(struct fw *fw, const uint8_t
 		}
 		hal_wire_rx_done(h);
 	}
-	return n;
 }
 
 int fw_recv(struct fw *fw)
