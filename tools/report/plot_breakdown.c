@@ -23,8 +23,8 @@ int plot_breakdown(const struct plot *self, const struct report *r, struct sbuf 
 	const struct jr_val *root = r->run->root;
 	const struct jr_val *bd = jr_get(root, "breakdown.parts"), *dec = jr_get(root, "decompose.parts");
 	struct sbuf boxes = { 0 }, labels = { 0 }, keys = { 0 }, tics = { 0 };
-	char seen[32][32];
-	int nseen = 0, nbars = 0;
+	struct stage_keys seen = { .n = 0 };
+	int nbars = 0;
 	double top = 0, x = 1, eel, o_s, o_r;
 
 	if (!jr_len(bd, "") && !jr_len(dec, "")) {
@@ -43,7 +43,6 @@ int plot_breakdown(const struct plot *self, const struct report *r, struct sbuf 
 			const char *name = jr_str(p, "name"), *method = jr_str(p, "method");
 			double ns = which ? num_at(p, "ns") : num_at(p, "ns.mean");
 			char label[96];
-			int known = 0;
 
 			if (!name || !isfinite(ns) || ns <= 0)
 				continue;
@@ -52,14 +51,7 @@ int plot_breakdown(const struct plot *self, const struct report *r, struct sbuf 
 			else
 				snprintf(label, sizeof(label), "%s %.0f ns", name, ns);
 			box(&boxes, x, y, y + ns, stage_color(name), label);
-			for (int k = 0; k < nseen; k++)
-				known |= !strcmp(seen[k], name);
-			if (!known && nseen < 32) {
-				snprintf(seen[nseen++], sizeof(seen[0]), "%s", name);
-				sb_printf(&keys, ", NaN with boxes fs solid 0.85 lc rgb \"#%06x\" title \"", stage_color(name));
-				sb_gpstr(&keys, name);
-				sb_printf(&keys, "\"");
-			}
+			stage_key(&keys, &seen, name);
 			y += ns;
 		}
 		if (!which && isfinite(num_at(root, "breakdown.turn_ns.mean")) && num_at(root, "breakdown.turn_ns.mean") > 0) {

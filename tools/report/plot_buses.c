@@ -12,9 +12,9 @@ int plot_buses(const struct plot *self, const struct report *r, struct sbuf *gp,
 {
 	const struct jr_val *buses = jr_get(r->run->root, "buses");
 	struct sbuf boxes = { 0 }, tics = { 0 }, totals = { 0 }, keys = { 0 };
-	char seen[16][32];
+	struct stage_keys seen = { .n = 0 };
 	double top = 0;
-	int n = 0, nseen = 0;
+	int n = 0;
 
 	for (size_t i = 0; i < jr_len(buses, ""); i++) {
 		const struct jr_val *b = jr_at(buses, i), *parts = jr_get(b, "breakdown.parts");
@@ -29,18 +29,9 @@ int plot_buses(const struct plot *self, const struct report *r, struct sbuf *gp,
 
 			if (!part || !isfinite(ns) || ns <= 0)
 				continue;
-			int known = 0;
-
 			sb_printf(&boxes, "%g %g %g %g %g %g %u\n", x, y + ns / 2, x - 0.3, x + 0.3, y, y + ns, stage_color(part));
 			y += ns;
-			for (int q = 0; q < nseen; q++)
-				known |= !strcmp(seen[q], part);
-			if (!known && nseen < 16) {
-				snprintf(seen[nseen++], sizeof(seen[0]), "%s", part);
-				sb_printf(&keys, ", NaN with boxes fs solid 0.85 lc rgb \"#%06x\" title \"", stage_color(part));
-				sb_gpstr(&keys, part);
-				sb_printf(&keys, "\"");
-			}
+			stage_key(&keys, &seen, part);
 		}
 		sb_printf(&totals, "%g %g \"%.0f ns\"\n", x, y, y);
 		sb_printf(&tics, "%s\"", n ? ", " : "");

@@ -1,7 +1,8 @@
 /* tools/report/plot_common.c — what the plots share: the title line, a
- * stage's colour. */
+ * stage's colour and its legend key. */
 #include "plots.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void gp_title(struct sbuf *gp, const struct report *r, const struct plot *p)
@@ -32,4 +33,19 @@ unsigned stage_color(const char *name)
 	for (const char *s = name; *s; s++)
 		h = h * 33 + (unsigned char)*s;
 	return other[h % (sizeof(other) / sizeof(other[0]))];
+}
+
+void stage_key(struct sbuf *keys, struct stage_keys *k, const char *name)
+{
+	int n = (int)(sizeof(k->name) / sizeof(k->name[0]));
+
+	for (int i = 0; i < k->n; i++)
+		if (!strcmp(k->name[i], name))
+			return;
+	if (k->n == n)
+		return;
+	snprintf(k->name[k->n++], sizeof(k->name[0]), "%s", name);
+	sb_printf(keys, ", NaN with boxes fs solid 0.85 lc rgb \"#%06x\" title \"", stage_color(name));
+	sb_gpstr(keys, name);
+	sb_printf(keys, "\"");
 }

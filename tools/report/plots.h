@@ -45,5 +45,12 @@ int plot_allpairs(const struct plot *self, const struct report *r, struct sbuf *
 /* shared by the plots (plot_common.c) */
 void gp_title(struct sbuf *gp, const struct report *r, const struct plot *p);
 unsigned stage_color(const char *name);   /* 0xRRGGBB, the same for a stage in every bar */
+/* The stages a plot's legend has a key for already. */
+struct stage_keys {
+	char name[32][32];
+	int n;
+};
+/* A legend key for stage name in its colour, once per plot (k starts zeroed). */
+void stage_key(struct sbuf *keys, struct stage_keys *k, const char *name);
 
 #endif
