@@ -29,9 +29,13 @@ trap 'rm -rf "$out"' EXIT
 buses=none,pcie-gen3x8,pcie-gen5x16,membus,cxl
 args=(-t pingpong -n 2000 -r 3 --warmup 100 --stamp-every 4 -q)
 runs="1 2 3 4 5"
-for i in $runs; do
-  "$B/eel-bench" --bus "$buses" "${args[@]}" --json "$out/run$i.json"
-done
+# measure: five invocations into $out/run1..5.json
+measure() {
+  for i in $runs; do
+    "$B/eel-bench" --bus "$buses" "${args[@]}" --json "$out/run$i.json"
+  done
+}
+measure
 # under ASan every step of the firmware and of the model's bookkeeping is slower
 case $B in *asan*) tol=0.15 ;; *) tol=0.05 ;; esac
 median() { printf '%s\n' "$@" | sort -g | sed -n 3p; }
@@ -52,50 +56,64 @@ part() {  # part RUN BUS NAME...: the sum of the parts' medians
     "$out/run$1.json" --args "${@:3}"
 }
 round() { jq ".buses[$2].breakdown.round_ns.median + $per * ($(alone "$1" "$2"))" "$out/run$1.json"; }
-for b in 1 2 3 4; do
-  name=$(jq -r ".buses[$b].bus.name" "$out/run1.json")
-  for check in "doorbell fetch:.doorbell_ns+.descriptor_ns" "dma detect:.payload_issue_ns+.payload_seen_ns" \
-               "EEL:.sum_ns"; do
-    parts=${check%%:*} model=${check#*:}
-    diffs=() wants=() offs=()
-    for i in $runs; do
-      # each run's own model: membus is calibrated in each run
-      want=$(jq ".buses[$b].bus.path | $model" "$out/run$i.json")
-      if [ "$parts" = EEL ]; then
-        v=$(jq -n "$(round "$i" "$b") - $(round "$i" 0)")
-      else
-        # shellcheck disable=SC2086
-        v=$(jq -n "$(part $i $b $parts) - $(part $i 0 $parts)")
+# judge: every bus and figure against the model; bad=1 on a FAILED one
+judge() {
+  bad=0
+  for b in 1 2 3 4; do
+    name=$(jq -r ".buses[$b].bus.name" "$out/run1.json")
+    for check in "doorbell fetch:.doorbell_ns+.descriptor_ns" "dma detect:.payload_issue_ns+.payload_seen_ns" \
+                 "EEL:.sum_ns"; do
+      parts=${check%%:*} model=${check#*:}
+      diffs=() wants=() offs=()
+      for i in $runs; do
+        # each run's own model: membus is calibrated in each run
+        want=$(jq ".buses[$b].bus.path | $model" "$out/run$i.json")
+        if [ "$parts" = EEL ]; then
+          v=$(jq -n "$(round "$i" "$b") - $(round "$i" 0)")
+        else
+          # shellcheck disable=SC2086
+          v=$(jq -n "$(part $i $b $parts) - $(part $i 0 $parts)")
+        fi
+        diffs+=("$v") wants+=("$want") offs+=("$(jq -n "$v - $want")")
+      done
+      off=$(median "${offs[@]}") want=$(median "${wants[@]}")
+      # a part's edges are stamps, each of which lands anywhere in its own
+      # read of the counter: a part is known to one read (stamp_ns, ~11 ns:
+      # more than 5% of membus's dma + detect, 76 ns)
+      if [ "$parts" = EEL ]; then floor=$(jq -n "2 * $step"); else floor=$(jq -n "2 * $step + $stampc"); fi
+      lim=$(jq -n "[$tol * $want, $floor] | max")
+      # under ASan every part is judged for a charge missing or made twice:
+      # its bookkeeping is 3-5x slower and moves with the machine
+      case $B in *asan*) lim=$(jq -n "[$lim, 0.5 * $want] | max") ;; esac
+      verdict=$(jq -rn "if ($off | fabs) <= $lim then \"ok\" else \"FAILED\" end")
+      # Beyond 5%, a figure is reported, and judged only for a charge missing
+      # or made twice: off by 3/4 of its shortest flight (the doorbell's write;
+      # dma + detect: the status write's). On this VM two identical builds, run
+      # pairs interleaved, differed by up to 15 ns in their medians of 18 pairs
+      # (5% of membus's and cxl's paths); runs of this test saw EEL on gen3x8
+      # and gen5x16 within -2.9..+2.2%, on membus -11..+9%, on cxl -8..+1%,
+      # dma + detect -21..+9% (README "The bus what-if")
+      if [ "$verdict" = FAILED ]; then
+        short=.doorbell_ns && [ "$parts" = "dma detect" ] && short=.payload_seen_ns
+        gross=$(jq -n "0.75 * $(jq ".buses[$b].bus.path | $short" "$out/run1.json")")
+        verdict=$(jq -rn "if ($off | fabs) <= $gross then \"beyond 5%, reported (a missing or doubled charge: beyond \($gross | floor) ns)\" else \"FAILED\" end")
       fi
-      diffs+=("$v") wants+=("$want") offs+=("$(jq -n "$v - $want")")
+      printf '%-13s %-16s model %7.1f ns, live less model %+6.1f ns (%+5.1f%%), allowed %5.1f (live: %s): %s\n' \
+        "$name" "$parts" "$want" "$off" "$(jq -n "100 * $off / $want")" "$lim" "$(printf '%.0f ' "${diffs[@]}")" "$verdict"
+      if [ "$verdict" = FAILED ]; then bad=1; fi
     done
-    off=$(median "${offs[@]}") want=$(median "${wants[@]}")
-    # a part's edges are stamps, each of which lands anywhere in its own
-    # read of the counter: a part is known to one read (stamp_ns, ~11 ns:
-    # more than 5% of membus's dma + detect, 76 ns)
-    if [ "$parts" = EEL ]; then floor=$(jq -n "2 * $step"); else floor=$(jq -n "2 * $step + $stampc"); fi
-    lim=$(jq -n "[$tol * $want, $floor] | max")
-    # under ASan every part is judged for a charge missing or made twice:
-    # its bookkeeping is 3-5x slower and moves with the machine
-    case $B in *asan*) lim=$(jq -n "[$lim, 0.5 * $want] | max") ;; esac
-    verdict=$(jq -rn "if ($off | fabs) <= $lim then \"ok\" else \"FAILED\" end")
-    # Beyond 5%, a figure is reported, and judged only for a charge missing
-    # or made twice: off by 3/4 of its shortest flight (the doorbell's write;
-    # dma + detect: the status write's). On this VM two identical builds, run
-    # pairs interleaved, differed by up to 15 ns in their medians of 18 pairs
-    # (5% of membus's and cxl's paths); runs of this test saw EEL on gen3x8
-    # and gen5x16 within -2.9..+2.2%, on membus -11..+9%, on cxl -8..+1%,
-    # dma + detect -21..+9% (README "The bus what-if")
-    if [ "$verdict" = FAILED ]; then
-      short=.doorbell_ns && [ "$parts" = "dma detect" ] && short=.payload_seen_ns
-      gross=$(jq -n "0.75 * $(jq ".buses[$b].bus.path | $short" "$out/run1.json")")
-      verdict=$(jq -rn "if ($off | fabs) <= $gross then \"beyond 5%, reported (a missing or doubled charge: beyond \($gross | floor) ns)\" else \"FAILED\" end")
-    fi
-    printf '%-13s %-16s model %7.1f ns, live less model %+6.1f ns (%+5.1f%%), allowed %5.1f (live: %s): %s\n' \
-      "$name" "$parts" "$want" "$off" "$(jq -n "100 * $off / $want")" "$lim" "$(printf '%.0f ' "${diffs[@]}")" "$verdict"
-    [ "$verdict" = FAILED ] && fail=1
   done
-done
+}
+judge
+# The VM moves these figures by tens of ns with its state (its vCPUs' placement,
+# other tenants): a figure that fails is measured and judged once more, whole,
+# against the same bounds; the test fails when the second judgement fails too.
+if [ $bad = 1 ]; then
+  echo "a figure failed: measuring again (the second judgement decides)"
+  measure
+  judge
+fi
+if [ $bad = 1 ]; then fail=1; fi
 # eel-report draws the buses side by side (one stacked bar per bus, G under each)
 if command -v gnuplot >/dev/null; then
   if "$B/eel-report" "$out/run1.json" -o "$out/rep" >"$out/rep.log" 2>&1 && [ -s "$out/rep/buses.svg" ] &&
