@@ -21,7 +21,10 @@
  * a transition, and a steady state (cost g). With a computation D larger than
  * the sender's idle time, the steady-state cost becomes g' = o_s + o_r + D,
  * which gives o_r = g' - D - o_s; with RTT = o_s + L + o_r + ... one way,
- * L = RTT/2 - o_s - o_r.
+ * L = RTT/2 - o_s - o_r. RTT is one request and its reply, taken RTT_M times
+ * in a row in a sample (the mean), each reply waited for as the ping-pong
+ * waits for its echo: a sample of one round trip, its reply reaped by the
+ * issue loop's polls, came out 1.4-1.8x two EELs on the same run.
  *
  * Each point is repeated until its mean is known to 5% at 95% confidence,
  * samples taken in batches of 50 ("Small-message empirical results"); a point
@@ -41,6 +44,8 @@
 #define STEADY_TOL 0.10    /* within 10% of the asymptote is steady state */
 #define RISE 0.05          /* g' more than 5% above g: D was larger than Idle */
 #define POINT_BUDGET_MS 250 /* no point takes much longer than this (a batch runs to its end) */
+#define SPIN_CHECKS 256    /* a waiting loop reads the clock once in this many passes */
+#define RTT_M 32           /* round trips one after another in one RTT sample */
 #define SIG_RING 64        /* request slots at the receiver: requests unanswered at most */
 
 /* Requests are numbered from 1 in a phase; request k carries token(k) in
@@ -67,7 +72,13 @@ static int await_replies(struct session *s, uint32_t want, const char *what)
 	while (replied(s) < want) {
 		struct eel_cqe c[64];
 
-		if (eel_poll(s->dev, c, 64) < 0 || (!(++spins & 1023) && eel_peer_check(s->dev)))
+		if (eel_poll(s->dev, c, 64) < 0)
+			return bench_fail(what);
+		/* the clock and the peer once in SPIN_CHECKS passes: a clock
+		 * read costs about what the rest of a pass does */
+		if (++spins % SPIN_CHECKS)
+			continue;
+		if (!(spins % (SPIN_CHECKS * 4)) && eel_peer_check(s->dev))
 			return bench_fail(what);
 		if (eel_cycles() > end) {
 			fprintf(stderr, "eel-bench: %s: no reply from the peer for %u ms\n", what, s->plan.timeout_ms);
@@ -131,8 +142,10 @@ static int sample_host_reply(struct session *s, uint32_t m, uint64_t d_cycles, i
 			return -1;
 		if (request(s, k))
 			return -1;
-		if (rtt ? await_replies(s, k, "signature: reply") : eel_poll(s->dev, c, 64) < 0)
-			return rtt ? -1 : bench_fail("signature: poll");
+		/* rtt: each reply waited for as the ping-pong waits for its echo */
+		if (rtt ? eel_wait_u64(s->dev, SLOT(s, SLOT_SIG_REPLY), reply_value(s, k)) != 0
+			: eel_poll(s->dev, c, 64) < 0)
+			return bench_fail(rtt ? "signature: reply" : "signature: poll");
 		if (d_cycles)
 			eel_spin_cycles(d_cycles);
 	}
@@ -311,9 +324,13 @@ static int serve_requests(struct session *s, struct point_done *d)
 			end = eel_cycles() + quiet;
 			continue;
 		}
+		if (eel_progress(s->dev) < 0)
+			return snprintf(d->msg, sizeof(d->msg), "signature: %s", eel_errmsg()), -EIO;
+		if (++spins % SPIN_CHECKS)
+			continue;
 		if (*SLOT(s, SLOT_DONE) == token(s, 0))
 			return 0;
-		if (eel_progress(s->dev) < 0 || (!(++spins & 1023) && eel_peer_check(s->dev)))
+		if (!(spins % (SPIN_CHECKS * 4)) && eel_peer_check(s->dev))
 			return snprintf(d->msg, sizeof(d->msg), "signature: %s", eel_errmsg()), -EIO;
 		if (eel_cycles() > end)
 			return snprintf(d->msg, sizeof(d->msg), "signature: no request from the peer for %u ms",
@@ -370,7 +387,7 @@ int signature_run(struct session *s, struct results *res)
 		if (k < 0) {
 			struct sig_point p;
 
-			rc = sig_point(s, r->size, 1, 0, 1, 1, &p);
+			rc = sig_point(s, r->size, RTT_M, 0, 1, 1, &p);
 			r->rtt_ns = p.cost_ns;
 			r->rtt_ci_ns = p.ci_ns;
 			r->points++;
