@@ -221,7 +221,10 @@ void bulk_fit(struct bulk_res *b, const struct results *r)
 	}
 	fit_linear(x, ty, b->npt, &b->t0r);
 	fit_linear(x, ey, b->npt, &b->hockney);
-	b->n_half = b->hockney.b > 0 ? b->hockney.a / b->hockney.b : 0;
+	/* n_1/2 = alpha/beta (Dongarra & Dunigan 1997 2.2) is a size only for a line
+	 * that meets n = 0 above 0: a curve that bends up past its flat small sizes
+	 * gives a least-squares alpha below 0, and no half-bandwidth size (NAN: JSON null) */
+	b->n_half = b->hockney.a > 0 && b->hockney.b > 0 ? b->hockney.a / b->hockney.b : NAN;
 	/* Taboada et al. 2003: t0 the measured startup, ti and tb the regression's intercept and slope */
 	b->m003_t0 = b->npt ? b->pt[0].echo.min : 0;
 	b->m003_ti = b->hockney.a;

@@ -89,6 +89,7 @@ static void signature_rows(FILE *f, const struct session *s, const struct result
 static void bulk_rows(FILE *f, const struct results *r)
 {
 	const struct bulk_res *b = &r->bulk;
+	char nh[32];
 
 	fprintf(f, "\n  bulk transfers (Culler et al. 1996; echo and fits Taboada et al. 2003, Dongarra & Dunigan 1997)\n");
 	int absent = 0;
@@ -114,11 +115,17 @@ static void bulk_rows(FILE *f, const struct results *r)
 		fprintf(f, "not measured (sizes below 10^6 B)\n");
 	fprintf(f, "  Hockney              t0 + n tb: t0 %.1f ns (measured), tb %.5f ns/B; error %.1f%% (Taboada et al. 2003)\n", b->m003_t0,
 		b->m003_tb, 100 * b->err_h003);
-	fprintf(f, "  alpha + beta n       alpha %.1f ns, beta %.5f ns/B (%.3f GB/s), n_1/2 %.0f B; error %.1f%% (Dongarra & Dunigan 1997)\n",
-		b->hockney.a, b->hockney.b, b->hockney.b > 0 ? 1 / b->hockney.b : 0,
-		b->n_half, 100 * b->err_hockney);
+	if (isfinite(b->n_half))
+		snprintf(nh, sizeof(nh), "%.0f B", b->n_half);
+	else
+		snprintf(nh, sizeof(nh), "none (alpha <= 0)");
+	fprintf(f, "  alpha + beta n       alpha %.1f ns, beta %.5f ns/B (%.3f GB/s), n_1/2 %s; error %.1f%% (Dongarra & Dunigan 1997)\n",
+		b->hockney.a, b->hockney.b, b->hockney.b > 0 ? 1 / b->hockney.b : 0, nh, 100 * b->err_hockney);
 	fprintf(f, "  Taboada model       t0 %.1f ns, ti %.1f ns, tb %.5f ns/B; error %.1f%% (Taboada et al. 2003)\n", b->m003_t0,
 		b->m003_ti, b->m003_tb, 100 * b->err_003);
+	if (b->hockney.a < 0)
+		fprintf(f, "  (alpha and ti below 0: the least-squares line through the echo times meets n = 0 under the\n"
+			"   small sizes, which are flat; it is an intercept, not a start-up time: the start-up is t0)\n");
 	if (b->have_loggp)
 		fprintf(f, "  LogGP                o_s + L + o_r + G n = %.1f + %.1f + %.1f + %.5f n; error %.1f%%\n",
 			b->loggp_os, b->loggp_L, b->loggp_or, b->loggp_G, 100 * b->err_loggp);

@@ -177,6 +177,14 @@ static void bulk_fits(void)
 	r.sig.done = 0;
 	bulk_fit(b, &r);
 	CHECK(!b->have_loggp && b->err_loggp == 0, "LogGP without a signature");
+	/* echo times that bend (flat, then steep): the least-squares line passes
+	 * below 0 at n = 0. alpha is the paper's intercept, printed as such; an
+	 * n_1/2 from a negative alpha is not a size: none is given */
+	for (int i = 0; i < 6; i++)
+		b->pt[i].echo.min = sizes[i] < 4096 ? 200 : 200 + (sizes[i] - 4096) * 0.5;
+	bulk_fit(b, &r);
+	CHECK(b->hockney.a < 0, "a bent curve's line meets n = 0 below 0: alpha %g", b->hockney.a);
+	CHECK(isnan(b->n_half), "no n_1/2 from alpha %g below 0: %g", b->hockney.a, b->n_half);
 }
 
 /* The parts a NIC tells apart follow its stamp mask: a stage whose end is

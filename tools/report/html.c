@@ -285,9 +285,14 @@ static void bulk(struct sbuf *h, const struct jr_val *root)
 		sb_printf(h, "</tr>\n");
 	}
 	if (jr_get(f, "hockney")) {
-		sb_printf(h, "<tr><th>alpha + beta n</th><td>alpha %.1f ns, beta %.4g ns/B, n_1/2 %.0f B, 1/beta %.4g B/ns</td>",
-			  num_at(f, "hockney.alpha_ns"), num_at(f, "hockney.beta_ns_per_byte"),
-			  num_at(f, "hockney.n_half_bytes"), num_at(f, "hockney.bw_bytes_per_ns"));
+		double nh = num_at(f, "hockney.n_half_bytes");
+		char nhs[32];
+
+		/* null: alpha not above 0, no half-bandwidth size */
+		snprintf(nhs, sizeof(nhs), isfinite(nh) ? "%.0f B" : "none", nh);
+		sb_printf(h, "<tr><th>alpha + beta n</th><td>alpha %.1f ns, beta %.4g ns/B, n_1/2 %s, 1/beta %.4g B/ns</td>",
+			  num_at(f, "hockney.alpha_ns"), num_at(f, "hockney.beta_ns_per_byte"), nhs,
+			  num_at(f, "hockney.bw_bytes_per_ns"));
 		td(h, num_at(f, "hockney.err") * 100, "%.1f", "%");
 		td_text(h, jr_str(f, "hockney.on"));
 		td_text(h, jr_str(f, "hockney.method"));
