@@ -42,6 +42,7 @@
 #define FW_NAK_EVERY 8u   /* past a gap, the receiver NAKs it again every this many packets */
 #define FW_REPEATS 2u     /* copies of a probe, and repeats of a lone ACK (at 3% loss, both
 			     lost 1 time in 10^3: each time the timer, ~10^4 messages' time) */
+#define FW_ACK_AGAIN_SHIFT 8u /* a lone ACK goes again after rto / 2^this of quiet (16 us of 4 ms) */
 #define FW_SR_BYTES (128u << 10) /* selective repeat: bytes of out-of-order packets kept */
 
 enum fw_msg_kind { FW_MSG_SQE = 1, FW_MSG_EPUT = 2, FW_MSG_EGET = 3 };
@@ -120,6 +121,8 @@ struct fw {
 	uint32_t ack_wait;      /* steps an owed ACK has waited */
 	int ack_force;          /* a duplicate arrived: the peer missed an ACK */
 	uint32_t ack_again;     /* an ACK went out alone: send it again this many times when the wire is quiet */
+	uint32_t ack_quiet;     /* quiet passes since the clock was last read for ack_again */
+	uint64_t ack_again_at;  /* when the next repeat of a lone ACK is due; 0 = not timed yet */
 	int nak_sent;           /* a NAK sent since rcv_nxt last moved */
 	uint32_t rcv_high;      /* one past the highest PSN received (>= rcv_nxt) */
 	uint32_t rx_last_psn;   /* the last data packet's PSN */

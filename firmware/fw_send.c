@@ -464,6 +464,7 @@ int fw_send(struct fw *fw)
 			if (fw_send_ctrl(fw, FW_PKT_ACK, 0, 0)) {
 				fw_count(fw, EEL_FW_CNT_ACKS_TX, 1);
 				fw->ack_again = FW_REPEATS;
+				fw->ack_again_at = 0;
 			}
 		} else {
 			fw->ack_wait++;

@@ -443,8 +443,9 @@ static inline int fn_step(struct fn_pair *p)
 
 /* Step until both NICs are idle and nothing is in flight, at most max steps;
  * returns the steps taken. A jump in time lets a pending timer fire: idle
- * means idle for longer than the firmware goes between reads of its timer's
- * clock (FW_TIMER_PASSES). */
+ * means idle for longer than the firmware goes between two reads of its
+ * timer's clock (FW_TIMER_PASSES each): a lone ACK's repeat is due at the
+ * second (fw_recv.c). */
 static inline int fn_settle(struct fn_pair *p, int max)
 {
 	int i, idle = 0;
@@ -452,7 +453,7 @@ static inline int fn_settle(struct fn_pair *p, int max)
 	for (i = 0; i < max; i++) {
 		if (fn_step(p) || p->ab.n || p->ba.n)
 			idle = 0;
-		else if (++idle > (int)FW_TIMER_PASSES + 3)
+		else if (++idle > 2 * (int)FW_TIMER_PASSES + 3)
 			break;
 	}
 	return i;
