@@ -77,11 +77,6 @@ void fw_trace_end(struct fw *fw, int rx, uint32_t rec)
 	hal_dma_write(&fw->hal, trace_addr(fw, rx, rec) + offsetof(struct eel_trace, valid), &one, 4);
 }
 
-void fw_count(struct fw *fw, int counter, uint64_t n)
-{
-	fw->cnt[counter] += n;
-	hal_reg_write64(&fw->hal, FW_REG(counters[counter]), fw->cnt[counter]);
-}
 
 /* Answer in the register: the loaded value first, then the status the host
  * waits on. */

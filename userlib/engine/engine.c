@@ -227,8 +227,12 @@ int engine_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, s
 	d->rkey = dst->rkey;
 	d->raddr = dst->addr + dst_off;
 	d->imm = imm;
-	if (flags & EEL_PUT_INLINE)
-		memcpy(d->inline_data, src, len);
+	if (flags & EEL_PUT_INLINE) {
+		if (len == 8)
+			memcpy(d->inline_data, src, 8); /* a move, not a call */
+		else
+			memcpy(d->inline_data, src, len);
+	}
 	if (flags & EEL_PUT_SIGNALED)
 		e->signaled_out++;
 	if (traced) {
