@@ -485,7 +485,9 @@ double model003(double t0, double ti, double tb, double n);
 double mean_abs_rel_err(const double *p, const double *m, int n);
 /* The overlap sweep on the measuring end; fn measures one run at computation
  * d_ns (exposed for tests, which give it a known curve). */
-typedef int (*point_fn)(struct session *s, double d_ns, uint32_t n, double *t_ns);
+/* One overlap point: n messages with d_ns of computation asked for each; *t_ns
+ * the time per message, *da_ns the computation per message as measured. */
+typedef int (*point_fn)(struct session *s, double d_ns, uint32_t n, double *t_ns, double *da_ns);
 int overlap_sweep(struct session *s, point_fn fn, struct overlap_curve *c);
 int limit_run(struct session *s, struct results *r);
 int breakdown_add(const struct session *s, struct breakdown *bd, const struct eel_trace *tx, int ntx,

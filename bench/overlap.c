@@ -21,6 +21,8 @@
  * by bisection (4 halvings: to g/256). Each point is the minimum over
  * --overlap-runs runs (noise only adds time); "rises" means more than 3%
  * above g, and a rise in the sweep counts only when the next step confirms it.
+ * Each point's D is the computation as measured (spin_ns): the spin asked for
+ * d and its own clock reads, which a small d does not cover.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -32,10 +34,34 @@
 #define COARSE_STEPS 16
 #define BISECT 4
 #define OV_RISE 0.03   /* a time more than 3% above g has risen */
+#define SPIN_CALLS 32  /* spins timed together to measure one D */
+#define SPIN_TRIES 3   /* of which the least mean is D */
+
+/* The computation a point inserts per message, measured: one
+ * eel_spin_cycles of d's cycles is d and the spin's own clock reads, 20-40
+ * ns here, the whole of it for a small d. Bell et al. 2003 4.3 reads the CPU
+ * time added, so the curve's D is this (the least of SPIN_TRIES means of
+ * SPIN_CALLS spins: noise only adds), not the d asked for. */
+static double spin_ns(struct session *s, double d)
+{
+	uint64_t c = eel_ns_to_cycles(s->clk, d);
+	double best = INFINITY;
+
+	if (!c)
+		return 0;
+	for (int k = 0; k < SPIN_TRIES; k++) {
+		uint64_t t0 = eel_cycles();
+
+		for (int i = 0; i < SPIN_CALLS; i++)
+			eel_spin_cycles(c);
+		best = fmin(best, cyc_ns(s, (double)(eel_cycles() - t0 - s->clk->timer_cycles)) / SPIN_CALLS);
+	}
+	return best;
+}
 
 /* ---- one point, the send side: the client measures ---- */
 
-static int send_point_client(struct session *s, double d_ns, uint32_t n, double *t_ns)
+static int send_point_client(struct session *s, double d_ns, uint32_t n, double *t_ns, double *da_ns)
 {
 	struct ov_point pt = { 1, n, d_ns, 0, 0 };
 	uint64_t spin = eel_ns_to_cycles(s->clk, d_ns), t0, t1;
@@ -65,6 +91,7 @@ static int send_point_client(struct session *s, double d_ns, uint32_t n, double 
 	if (client_await_done(s, &d))
 		return -1;
 	*t_ns = cyc_ns(s, (double)(t1 - t0 - s->clk->timer_cycles)) / n;
+	*da_ns = spin_ns(s, d_ns);
 	return 0;
 }
 
@@ -87,7 +114,7 @@ static int send_point_server(struct session *s, const struct ov_point *pt)
 
 /* ---- one point, the receive side: the server measures ---- */
 
-static int recv_point_server(struct session *s, double d_ns, uint32_t n, double *t_ns)
+static int recv_point_server(struct session *s, double d_ns, uint32_t n, double *t_ns, double *da_ns)
 {
 	struct ov_point pt = { 1, n, d_ns, 0, 0 };
 	uint64_t spin = eel_ns_to_cycles(s->clk, d_ns), t0 = 0, t1;
@@ -106,6 +133,7 @@ static int recv_point_server(struct session *s, double d_ns, uint32_t n, double 
 	if (put_slot(s, SLOT_REPLY, token(s, 0)) || eel_quiet(s->dev))
 		return bench_fail("overlap (receive side): reply");
 	*t_ns = cyc_ns(s, (double)(t1 - t0)) / (n - 1);
+	*da_ns = spin_ns(s, d_ns);
 	return 0;
 }
 
@@ -130,15 +158,21 @@ static int recv_point_client(struct session *s, const struct ov_point *pt)
 
 /* ---- the sweep, on the measuring end ---- */
 
-/* min over runs of the time per message at computation d */
-static int measure(struct session *s, point_fn fn, double d, double *t)
+/* min over runs of the time per message at computation d (asked for); *da
+ * the computation as measured */
+static int measure(struct session *s, point_fn fn, double d, double *t, double *da)
 {
 	double v[MAX_RUNS];
 
 	progress(s, "overlap: D = %.0f ns", d);
-	for (uint32_t r = 0; r < s->plan.overlap_runs; r++, s->point++)
-		if (fn(s, d, s->plan.overlap_msgs, &v[r]))
+	*da = INFINITY;
+	for (uint32_t r = 0; r < s->plan.overlap_runs; r++, s->point++) {
+		double a;
+
+		if (fn(s, d, s->plan.overlap_msgs, &v[r], &a))
 			return -1;
+		*da = fmin(*da, a);
+	}
 	*t = stat_of(v, (int)s->plan.overlap_runs).min;
 	return 0;
 }
@@ -153,58 +187,72 @@ static void add(struct overlap_curve *c, double d, double t)
 
 int overlap_sweep(struct session *s, point_fn fn, struct overlap_curve *c)
 {
-	double g, thr, step, t, lo = 0, hi = 0, rise = 0, t_rise = 0, t_hi = 0, dmax;
+	/* lo, hi, rise: the D asked for (the sweep's steps and halvings);
+	 * lo_a, hi_a, rise_a: the same as measured (spin_ns), which the curve,
+	 * D_max and the knee are in */
+	double g, thr, step, t, da, lo = 0, hi = 0, rise = 0, t_rise = 0, t_hi = 0, dmax;
+	double lo_a = 0, hi_a = 0, rise_a = 0;
 	int k;
 
 	c->n = 0;
-	if (measure(s, fn, 0, &g))
+	if (measure(s, fn, 0, &g, &da))
 		return -1;
 	add(c, 0, g);
 	thr = g * (1 + OV_RISE);
 	step = g / COARSE_STEPS;
 	for (k = 1; k <= 4 * COARSE_STEPS; k++) {
-		if (measure(s, fn, k * step, &t))
+		if (measure(s, fn, k * step, &t, &da))
 			return -1;
-		add(c, k * step, t);
+		add(c, da, t);
 		if (t <= thr) {
 			lo = k * step;
+			lo_a = da;
 			rise = 0;
 		} else if (!rise) {
 			rise = k * step;      /* a rise: confirm it with the next step */
+			rise_a = da;
 			t_rise = t;
 		} else {
 			hi = rise;
+			hi_a = rise_a;
 			t_hi = t_rise;
 			break;
 		}
 	}
 	if (!hi) {
 		hi = rise ? rise : lo; /* t >= D, so it always rises: kept for safety */
+		hi_a = rise ? rise_a : lo_a;
 		t_hi = t_rise;
 	}
 	for (int b = 0; b < BISECT && hi > lo; b++) {
 		double mid = (lo + hi) / 2;
 
-		if (measure(s, fn, mid, &t))
+		if (measure(s, fn, mid, &t, &da))
 			return -1;
-		add(c, mid, t);
+		add(c, da, t);
 		if (t > thr) {
 			hi = mid;
+			hi_a = da;
 			t_hi = t;
 		} else {
 			lo = mid;
+			lo_a = da;
 		}
 	}
 	/* lo is where the rise crossed the noise threshold (OV_RISE above g),
 	 * not where it began: past the knee each message costs o_s + D, so the
 	 * time at hi, the smallest D seen to raise it, puts the knee at
 	 * hi - (t(hi) - g). Without that, o_s came out low by up to 3% of g. */
-	dmax = hi > lo ? hi - (t_hi - g) : lo;
-	if (dmax > lo)
-		dmax = lo;
+	dmax = hi_a > lo_a ? hi_a - (t_hi - g) : lo_a;
+	/* at most the largest D seen not to raise the time; when none was
+	 * (the first step rose), anywhere below the first that did: the
+	 * least computation a point can insert (its spin's clock reads) may
+	 * lie past the knee, and only the rise tells where the knee is */
+	if (lo_a > 0 && dmax > lo_a)
+		dmax = lo_a;
 	if (dmax < 0)
 		dmax = 0;
-	c->dmax_extrapolated = dmax < lo;
+	c->dmax_extrapolated = dmax != lo_a;
 	c->g_ns = g;
 	c->dmax_ns = dmax;
 	c->rose_at_first = dmax == 0;

@@ -94,8 +94,8 @@ static void overlap_notes(FILE *f, const struct session *s, const struct results
 {
 	if (s->caps->flags & EEL_CAP_ONESIDED_HW)
 		return;
-	if (r->ov.recv.rose_at_first)
-		fprintf(f, "  (o_r = g(q=1): this NIC takes a put in, and acknowledges it, only while the receiving host\n"
+	if (r->ov.recv.o_ns >= 0.95 * r->ov.recv.g_ns)
+		fprintf(f, "  (o_r ~ g(q=1): this NIC takes a put in, and acknowledges it, only while the receiving host\n"
 			"   is inside eel's calls, so the sender at q=1 waits out the computation with it and nothing\n"
 			"   overlaps a receive (Bell et al. 2003 4.3: o = g when any D raises the time). The receiving\n"
 			"   CPU's own work for one message is %s.)\n",
@@ -319,8 +319,9 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 
 		fprintf(f, "  %-20s %10.1f ns    potential overlap of computation per message (5.2)%s\n",
 			"EEL - (o_s + o_r)", pot, pot < 0 ? ": none, the CPUs are busy longer than a message takes" : "");
-		overlap_notes(f, s, r);
 	}
+	if (r->ov.done)
+		overlap_notes(f, s, r);
 	if (r->dec.done)
 		decompose_rows(f, r);
 	if (r->sig.done)

@@ -68,13 +68,13 @@ check '(.bulk.points | length) == 6 and (.bulk.points | all(.t_ns.min > 0 and .e
 check '.bulk.fits.hockney.beta_ns_per_byte > 0 and .bulk.fits.model003.err >= 0 and (.bulk.fits.validation | length) == 20' 'fits, judged on 20 random sizes' || return 1
 check '.decompose.eel_ns > 0 and ((.decompose.parts | map(.ns) | add) + .decompose.residual_ns - .decompose.eel_ns | fabs) < 1e-3' 'the decomposition adds up to EEL' || return 1
 grep -q "where one 8-byte put goes" "$out/table.txt" || { echo "FAILED: no breakdown in the table"; exit 1; }
-# o_r = g(q=1) on this NIC (it takes puts in only inside the receiving host's
+# o_r ~ g(q=1) on this NIC (it takes puts in only inside the receiving host's
 # calls) is said under the table, with the figures of the receiving CPU's own
 # work beside it: two o_r that differ fivefold are not left unexplained
-if jq -e '.parameters.o_r.rose_at_first' "$out/r.json" >/dev/null; then
-  grep -q "o_r = g(q=1): this NIC takes a put in" "$out/table.txt" ||
-    { echo "FAILED: o_r = g(q=1) with no word on why under the table"; exit 1; }
-  echo "ok: o_r = g(q=1), and the table says why"
+if jq -e '.parameters.o_r.ns >= 0.95 * .parameters.o_r.g_ns' "$out/r.json" >/dev/null; then
+  grep -q "o_r ~ g(q=1): this NIC takes a put in" "$out/table.txt" ||
+    { echo "FAILED: o_r ~ g(q=1) with no word on why under the table"; exit 1; }
+  echo "ok: o_r ~ g(q=1), and the table says why"
 fi
 }
 
