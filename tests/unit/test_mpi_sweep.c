@@ -7,17 +7,18 @@
 #include "sweep.h"
 
 struct curve {
-	double g, o, spike_at, spike;
+	double g, o, spike_at, spike, floor; /* floor: the least computation a point inserts */
 	int calls, fail_at;
 };
 
-static int time_at(void *ctx, double d, double *t)
+static int time_at(void *ctx, double d, double *t, double *da)
 {
 	struct curve *c = ctx;
 
 	if (++c->calls == c->fail_at)
 		return -1;
-	*t = c->o + d > c->g ? c->o + d : c->g;
+	*da = d > 0 && d < c->floor ? c->floor : d;
+	*t = c->o + *da > c->g ? c->o + *da : c->g;
 	if (c->spike_at > 0 && d == c->spike_at)
 		*t += c->spike;
 	return 0;
@@ -46,6 +47,13 @@ int main(void)
 	c = (struct curve){ .g = 1000, .o = 300, .spike_at = 125, .spike = 500 };
 	CHECK_EQ_U(sweep_run(time_at, &c, &s), 0);
 	CHECK_EQ_D(s.o_ns, 300, 1e-9);
+
+	/* a small g, whose halvings go under the spin's floor: the knee at 5 ns
+	 * from the D measured (taken as asked for, it was o = g) */
+	c = (struct curve){ .g = 400, .o = 395, .floor = 24 };
+	CHECK_EQ_U(sweep_run(time_at, &c, &s), 0);
+	CHECK(!s.rose_at_first, "a knee at 5 ns under a floor of 24 taken for o = g");
+	CHECK_EQ_D(s.o_ns, 395, 400.0 / 256);
 
 	c = (struct curve){ .g = 1000, .o = 300, .fail_at = 3 };
 	CHECK(sweep_run(time_at, &c, &s) == -1, "a failed point ends the sweep with -1");

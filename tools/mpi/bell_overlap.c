@@ -76,12 +76,13 @@ static double run_point(const struct point_ctx *c, double d)
 	return best;
 }
 
-static int time_at(void *ctx, double d, double *t)
+static int time_at(void *ctx, double d, double *t, double *da)
 {
 	const struct point_ctx *c = ctx;
 
 	MPI_Bcast(&d, 1, MPI_DOUBLE, c->side == SEND_SIDE ? 0 : 1, c->pc);
 	*t = run_point(c, d);
+	*da = compute_cost_ns(d);
 	return 0;
 }
 

@@ -8,7 +8,7 @@
 
 struct sweep {
 	int n;                          /* the points measured, in order of D */
-	double d_ns[SWEEP_MAX_STEPS];   /* the computation inserted per message */
+	double d_ns[SWEEP_MAX_STEPS];   /* the computation inserted per message, as measured */
 	double t_ns[SWEEP_MAX_STEPS];   /* the time per message at it */
 	double g_ns;                    /* the time at D = 0 */
 	double dmax_ns;                 /* the largest D that does not raise it */
@@ -16,8 +16,9 @@ struct sweep {
 	int rose_at_first;              /* the first D raised it: o = g */
 };
 
-/* *t: the time per message at computation d (the least over runs); 0 or -1. */
-typedef int (*sweep_time_fn)(void *ctx, double d, double *t);
+/* *t: the time per message at computation d asked for (the least over
+ * runs), *da: the computation per message as measured; 0 or -1. */
+typedef int (*sweep_time_fn)(void *ctx, double d, double *t, double *da);
 
 int sweep_run(sweep_time_fn time_at, void *ctx, struct sweep *s);
 

@@ -19,6 +19,9 @@ void compute_init(void);
  * least cost is two reads of the counter (a clock_gettime pair would add
  * tens of ns to the smallest D of the overlap test) */
 void compute_ns(double d);
+/* What compute_ns(d) inserts, measured: d and the spin's own reads of the
+ * counter (the least of 3 means of 32 calls), 0 for d = 0. */
+double compute_cost_ns(double d);
 /* A barrier of c waited in 10 ms naps, not spun: for the ranks that wait
  * while others measure (or while eel-bench runs) on the same cores. */
 void barrier_asleep(MPI_Comm c);
