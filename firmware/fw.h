@@ -107,6 +107,8 @@ struct fw {
 	uint64_t resend[FW_WINDOW / 64]; /* NAK(MISSING): PSNs to resend, by psn % FW_WINDOW */
 	uint32_t resends;       /* bits set in resend */
 	int probe_due;          /* a NAK's resends are under way: probe after them */
+	uint32_t probe_left;    /* transmissions still to carry FW_PKT_PROBE after the resends */
+	uint8_t tx_probe;       /* FW_PKT_PROBE on the packet being sent, or 0 */
 	uint64_t rto_deadline;  /* 0: timer off */
 	uint32_t timer_pass;    /* passes since the timer's clock was last read */
 	uint32_t rto_shift;
@@ -123,7 +125,8 @@ struct fw {
 	int nak_sent;           /* a NAK sent since rcv_nxt last moved */
 	uint32_t rcv_high;      /* one past the highest PSN received (>= rcv_nxt) */
 	uint32_t rx_last_psn;   /* the last data packet's PSN */
-	int rx_kept_dup;        /* it was one kept already (selective repeat) */
+	uint32_t rx_probe_run;  /* 1 + the tx_seq that continues a run of probes (FW_PKT_PROBE, or
+				 * packets kept already) with no other packet between; 0: none */
 	uint32_t ooo_past_gap;  /* out-of-order packets since rcv_nxt last moved */
 	uint32_t recovery;      /* enum eel_fw_recovery */
 	uint64_t sr_have[FW_WINDOW / 64]; /* PSNs kept, by psn % FW_WINDOW */

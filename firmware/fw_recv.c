@@ -70,28 +70,32 @@ static int nak_again(struct fw *fw)
  * Go-back-N keeps nothing and NAKs(SEQ) from rcv_nxt at once, as an IB
  * responder does (IBTA Vol. 1 §9.7.5.2). Unlike one, it NAKs again where it
  * can tell that its NAK or the resend may have been lost: when the sender has
- * gone back (a new round, on_data) and rcv_nxt is missing from it again, and
- * as more packets come past the gap (nak_again). The sender ignores a NAK
- * its resends already answer (wire.h, tx_seq), so a NAK too many costs one
+ * gone back (a new round, on_data) and rcv_nxt is missing from it again, at
+ * a probe (FW_PKT_PROBE: sent after the resends, fw_send.c), and as more
+ * packets come past the gap (nak_again). The sender ignores a NAK its
+ * resends already answer (wire.h, tx_seq), so a NAK too many costs one
  * control packet.
  *
  * Selective repeat keeps the packet (fw_sr.c) and NAKs(MISSING) each new
- * hole as it appears, the first hole again as more packets come past it,
- * and again when a packet it already keeps comes again (the sender's probe
- * after its resends, fw_send.c; of a run of them, the first). */
-static void on_gap(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload, uint64_t t_rx, int after_dup)
+ * hole as it appears, and the first hole again as more packets come past it,
+ * at a probe, and when a packet it already keeps comes again (a timer's
+ * round). Of a run of probes, the first that arrives NAKs (`first`): a run
+ * is consecutive transmissions (tx_seq), so a probe after a lost resend
+ * starts a run of its own even when the probes before the resend arrived. */
+static void on_gap(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload, uint64_t t_rx, int first)
 {
+	int probe = first && (p->flags & FW_PKT_PROBE);
+
 	if (fw->recovery == EEL_FW_RECOVERY_SR) {
 		int kept = fw_sr_keep(fw, p, payload, t_rx);
 		uint32_t from = fw->rcv_high;
 
 		if (kept == 0) {
-			/* kept already: the sender's probe (or a timer's round,
-			 * whose first such packet is enough to NAK) */
+			/* kept already: a probe, or a timer's round */
 			fw_count(fw, EEL_FW_CNT_DUPS, 1);
-			if (!after_dup)
+			if (first)
 				nak_gap(fw, FW_NAK_MISSING, fw->rcv_nxt, fw_sr_hole(fw), p->tx_seq);
-			fw->rx_kept_dup = 1;
+			fw->rx_probe_run = 1u + (uint16_t)(p->tx_seq + 1);
 			return;
 		}
 		fw_count(fw, kept > 0 ? EEL_FW_CNT_OOO_KEPT : EEL_FW_CNT_OOO, 1);
@@ -101,15 +105,16 @@ static void on_gap(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload
 			fw->rcv_high = p->psn + 1;
 			if (p->psn != from || kept < 0) {
 				nak_gap(fw, FW_NAK_MISSING, from, p->psn - from + (kept < 0), p->tx_seq);
-				return;
+				if (!probe || from == fw->rcv_nxt)
+					return;
 			}
 		}
-		if (nak_again(fw))
+		if (nak_again(fw) || probe)
 			nak_gap(fw, FW_NAK_MISSING, fw->rcv_nxt, fw_sr_hole(fw), p->tx_seq);
 		return;
 	}
 	fw_count(fw, EEL_FW_CNT_OOO, 1);
-	if (nak_again(fw) || !fw->nak_sent)
+	if (nak_again(fw) || !fw->nak_sent || probe)
 		nak_gap(fw, FW_NAK_SEQ, fw->rcv_nxt, p->psn - fw->rcv_nxt, p->tx_seq);
 }
 
@@ -214,14 +219,14 @@ static void drain_kept(struct fw *fw, uint16_t tx_seq)
  * delivered: that is what makes delivery exactly once and in order. */
 static void on_data(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload, uint64_t t_rx)
 {
-	int after_dup = fw->rx_kept_dup;
+	int first = fw->rx_probe_run != 1u + p->tx_seq;
 
 	/* A PSN at or before the last one seen: the sender went back, a new
 	 * round; if rcv_nxt is missing from it too, NAK again (on_gap). */
 	if (!fw_psn_before(fw->rx_last_psn, p->psn))
 		fw->nak_sent = 0;
 	fw->rx_last_psn = p->psn;
-	fw->rx_kept_dup = 0;
+	fw->rx_probe_run = p->flags & FW_PKT_PROBE ? 1u + (uint16_t)(p->tx_seq + 1) : 0;
 
 	if (p->psn != fw->rcv_nxt) {
 		if (fw_psn_before(p->psn, fw->rcv_nxt)) {
@@ -234,7 +239,7 @@ static void on_data(struct fw *fw, const struct fw_pkt *p, const uint8_t *payloa
 			else
 				fw->ack_force = 1;
 		} else {
-			on_gap(fw, p, payload, t_rx, after_dup);
+			on_gap(fw, p, payload, t_rx, first);
 		}
 		return;
 	}

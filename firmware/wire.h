@@ -57,6 +57,8 @@ enum fw_pkt_flags {
 	FW_PKT_LAST = 1u << 1,   /* last packet of a message */
 	FW_PKT_NOTIFY = 1u << 2, /* LAST: write a NOTIFY CQE carrying imm */
 	FW_PKT_TRACE = 1u << 3,  /* stamp this message on the receiving side */
+	FW_PKT_PROBE = 1u << 4,  /* data sent after a NAK's resends: a receiver still missing a PSN
+				  * NAKs it again (fw_send.c, fw_recv.c) */
 };
 
 enum fw_nak_syndrome {
