@@ -125,6 +125,7 @@ struct fw {
 	int nak_sent;           /* a NAK sent since rcv_nxt last moved */
 	uint32_t rcv_high;      /* one past the highest PSN received (>= rcv_nxt) */
 	uint32_t rx_last_psn;   /* the last data packet's PSN */
+	uint16_t rx_last_tx;    /* and its tx_seq */
 	uint32_t rx_probe_run;  /* 1 + the tx_seq that continues a run of probes (FW_PKT_PROBE, or
 				 * packets kept already) with no other packet between; 0: none */
 	uint32_t ooo_past_gap;  /* out-of-order packets since rcv_nxt last moved */

@@ -47,12 +47,31 @@ static int access_ok(struct fw *fw, const struct fw_pkt *p)
 }
 
 /* NAK the gap that packet p revealed: PSNs psn .. psn + count - 1 are
- * missing (fw_send_nak says what the sender does with it). */
+ * missing (fw_send_nak says what the sender does with it). Like an ACK sent
+ * alone, it goes again when nothing comes after it (fw_recv). */
 static void nak_gap(struct fw *fw, uint8_t syndrome, uint32_t psn, uint32_t count, uint16_t tx_seq)
 {
-	if (fw_send_nak(fw, syndrome, psn, count, tx_seq))
+	if (fw_send_nak(fw, syndrome, psn, count, tx_seq)) {
 		fw_count(fw, EEL_FW_CNT_NAKS_TX, 1);
+		fw->ack_again = FW_REPEATS;
+	}
 	fw->nak_sent = 1;
+}
+
+/* Is rcv_nxt missing with something after it received (a gap open)? */
+static int gap_open(const struct fw *fw)
+{
+	return fw->recovery == EEL_FW_RECOVERY_SR ? fw_psn_before(fw->rcv_nxt, fw->rcv_high)
+						  : !fw_psn_before(fw->rx_last_psn, fw->rcv_nxt);
+}
+
+/* NAK the gap at rcv_nxt again, as the last data packet received showed it. */
+static void nak_first_gap(struct fw *fw)
+{
+	if (fw->recovery == EEL_FW_RECOVERY_SR)
+		nak_gap(fw, FW_NAK_MISSING, fw->rcv_nxt, fw_sr_hole(fw), fw->rx_last_tx);
+	else
+		nak_gap(fw, FW_NAK_SEQ, fw->rcv_nxt, fw->rx_last_psn + 1 - fw->rcv_nxt, fw->rx_last_tx);
 }
 
 /* Is a NAK due (again) for the gap at rcv_nxt? At the 1st, 2nd, 4th, 8th ..
@@ -226,6 +245,7 @@ static void on_data(struct fw *fw, const struct fw_pkt *p, const uint8_t *payloa
 	if (!fw_psn_before(fw->rx_last_psn, p->psn))
 		fw->nak_sent = 0;
 	fw->rx_last_psn = p->psn;
+	fw->rx_last_tx = p->tx_seq;
 	fw->rx_probe_run = p->flags & FW_PKT_PROBE ? 1u + (uint16_t)(p->tx_seq + 1) : 0;
 
 	if (p->psn != fw->rcv_nxt) {
@@ -350,19 +370,24 @@ int fw_recv(struct fw *fw)
 	const uint8_t *frame = hal_wire_rx(&fw->hal, &len);
 
 	if (frame) {
+		fw->ack_again = 0; /* something came: what it makes us send is sent again */
 		rx_frames(fw, frame, len);
-		fw->ack_again = 0;
 		return 1;
 	}
 	fw_acks_apply(fw); /* a quiet wire: the ACKs received are applied now */
-	/* An ACK that went out alone goes again (FW_REPEATS times, a pass
-	 * apart) when nothing came after it: lost, it would leave a sender with
-	 * nothing more to send to its timer, since no later packet would carry
-	 * the news. */
+	/* An ACK or NAK that went out alone goes again (FW_REPEATS times, a
+	 * pass apart) when nothing came after it: lost, it would leave a sender
+	 * with nothing more to send to its timer, since no later packet would
+	 * carry the news. A NAK the sender has answered already changes nothing
+	 * there (its tx_seq, wire.h). */
 	if (fw->ack_again && fw->rcv_acked == fw->rcv_nxt) {
-		fw->ack_again--;
-		if (fw_send_ctrl(fw, FW_PKT_ACK, 0, 0))
+		uint32_t left = fw->ack_again - 1;
+
+		if (gap_open(fw))
+			nak_first_gap(fw);
+		else if (fw_send_ctrl(fw, FW_PKT_ACK, 0, 0))
 			fw_count(fw, EEL_FW_CNT_ACKS_TX, 1);
+		fw->ack_again = left;
 	}
 	return 0;
 }
