@@ -128,7 +128,7 @@ static void on_gap(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload
 					return;
 			}
 		}
-		if (nak_again(fw) || probe)
+		if (++fw->ooo_past_gap % FW_NAK_EVERY == 0 || probe)
 			nak_gap(fw, FW_NAK_MISSING, fw->rcv_nxt, fw_sr_hole(fw), p->tx_seq);
 		return;
 	}
