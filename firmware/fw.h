@@ -123,6 +123,7 @@ struct fw {
 	int ack_force;          /* a duplicate arrived: the peer missed an ACK */
 	uint32_t ack_again;     /* an ACK went out alone: send it again this many times when the wire is quiet */
 	int nak_sent;           /* a NAK sent since rcv_nxt last moved */
+	uint32_t nak_quiet;     /* send the last NAK again this many times when the wire is quiet */
 	uint32_t rcv_high;      /* one past the highest PSN received (>= rcv_nxt) */
 	uint32_t rx_last_psn;   /* the last data packet's PSN */
 	uint16_t rx_last_tx;    /* and its tx_seq */

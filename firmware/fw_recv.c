@@ -47,15 +47,14 @@ static int access_ok(struct fw *fw, const struct fw_pkt *p)
 }
 
 /* NAK the gap that packet p revealed: PSNs psn .. psn + count - 1 are
- * missing (fw_send_nak says what the sender does with it). Like an ACK sent
- * alone, it goes again when nothing comes after it (fw_recv). */
+ * missing (fw_send_nak says what the sender does with it). It goes again
+ * when the wire goes quiet with the gap still open (fw_recv). */
 static void nak_gap(struct fw *fw, uint8_t syndrome, uint32_t psn, uint32_t count, uint16_t tx_seq)
 {
-	if (fw_send_nak(fw, syndrome, psn, count, tx_seq)) {
+	if (fw_send_nak(fw, syndrome, psn, count, tx_seq))
 		fw_count(fw, EEL_FW_CNT_NAKS_TX, 1);
-		fw->ack_again = FW_REPEATS;
-	}
 	fw->nak_sent = 1;
+	fw->nak_quiet = FW_REPEATS;
 }
 
 /* Is rcv_nxt missing with something after it received (a gap open)? */
@@ -370,24 +369,35 @@ int fw_recv(struct fw *fw)
 	const uint8_t *frame = hal_wire_rx(&fw->hal, &len);
 
 	if (frame) {
-		fw->ack_again = 0; /* something came: what it makes us send is sent again */
 		rx_frames(fw, frame, len);
+		fw->ack_again = 0;
 		return 1;
 	}
 	fw_acks_apply(fw); /* a quiet wire: the ACKs received are applied now */
-	/* An ACK or NAK that went out alone goes again (FW_REPEATS times, a
-	 * pass apart) when nothing came after it: lost, it would leave a sender
-	 * with nothing more to send to its timer, since no later packet would
-	 * carry the news. A NAK the sender has answered already changes nothing
-	 * there (its tx_seq, wire.h). */
-	if (fw->ack_again && fw->rcv_acked == fw->rcv_nxt) {
-		uint32_t left = fw->ack_again - 1;
+	/* A NAK goes again (FW_REPEATS times, a pass apart) when the wire goes
+	 * quiet with its gap still open, whatever came after it: lost, and with
+	 * no packet after it to NAK again (those past the gap NAK only every
+	 * FW_NAK_EVERY), it would leave the sender to its timer. A NAK the
+	 * sender has answered already changes nothing there (tx_seq, wire.h). */
+	if (fw->nak_quiet) {
+		uint32_t left = fw->nak_quiet - 1;
 
-		if (gap_open(fw))
+		if (!gap_open(fw)) {
+			fw->nak_quiet = 0;
+		} else {
 			nak_first_gap(fw);
-		else if (fw_send_ctrl(fw, FW_PKT_ACK, 0, 0))
+			fw->nak_quiet = left;
+			return 0;
+		}
+	}
+	/* An ACK that went out alone goes again (FW_REPEATS times, a pass
+	 * apart) when nothing came after it: lost, it would leave a sender with
+	 * nothing more to send to its timer, since no later packet would carry
+	 * the news. */
+	if (fw->ack_again && fw->rcv_acked == fw->rcv_nxt) {
+		fw->ack_again--;
+		if (fw_send_ctrl(fw, FW_PKT_ACK, 0, 0))
 			fw_count(fw, EEL_FW_CNT_ACKS_TX, 1);
-		fw->ack_again = left;
 	}
 	return 0;
 }
