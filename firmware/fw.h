@@ -40,6 +40,7 @@
 #define FW_RTO_BACKOFF 3u /* the timeout doubles at most this many times */
 #define FW_TIMER_PASSES 16u /* fw_send reads the clock for the timer once in this many */
 #define FW_NAK_EVERY 8u   /* past a gap, the receiver NAKs it again every this many packets */
+#define FW_QUIET_PASSES 16u /* the wire is quiet after this many empty receive passes in a row */
 #define FW_REPEATS 2u     /* copies of a probe, and repeats of a lone ACK (at 3% loss, both
 			     lost 1 time in 10^3: each time the timer, ~10^4 messages' time) */
 #define FW_SR_BYTES (128u << 10) /* selective repeat: bytes of out-of-order packets kept */
@@ -124,6 +125,7 @@ struct fw {
 	uint32_t ack_again;     /* an ACK went out alone: send it again this many times when the wire is quiet */
 	int nak_sent;           /* a NAK sent since rcv_nxt last moved */
 	uint32_t nak_quiet;     /* send the last NAK again this many times when the wire is quiet */
+	uint32_t quiet_passes;  /* receive passes in a row that found the wire empty (while nak_quiet) */
 	uint32_t rcv_high;      /* one past the highest PSN received (>= rcv_nxt) */
 	uint32_t rx_last_psn;   /* the last data packet's PSN */
 	uint16_t rx_last_tx;    /* and its tx_seq */

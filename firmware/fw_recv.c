@@ -371,17 +371,21 @@ int fw_recv(struct fw *fw)
 	if (frame) {
 		rx_frames(fw, frame, len);
 		fw->ack_again = 0;
+		fw->quiet_passes = 0;
 		return 1;
 	}
 	fw_acks_apply(fw); /* a quiet wire: the ACKs received are applied now */
-	/* A NAK goes again (FW_REPEATS times, a pass apart) when the wire goes
-	 * quiet with its gap still open, whatever came after it: lost, and with
-	 * no packet after it to NAK again (those past the gap NAK only every
-	 * FW_NAK_EVERY), it would leave the sender to its timer. A NAK the
-	 * sender has answered already changes nothing there (tx_seq, wire.h). */
-	if (fw->nak_quiet) {
+	/* A NAK goes again (FW_REPEATS times) when the wire has been quiet for
+	 * FW_QUIET_PASSES passes with its gap still open, whatever came between:
+	 * lost, and with no packet after it to NAK again (those past a gap NAK
+	 * only now and then), it would leave the sender to its timer. Quiet for
+	 * a few passes only is the wire between two packets of a flood, when a
+	 * repeat would be stale nearly always. A NAK the sender has answered
+	 * already changes nothing there (tx_seq, wire.h). */
+	if (fw->nak_quiet && ++fw->quiet_passes >= FW_QUIET_PASSES) {
 		uint32_t left = fw->nak_quiet - 1;
 
+		fw->quiet_passes = 0;
 		if (!gap_open(fw)) {
 			fw->nak_quiet = 0;
 		} else {
