@@ -138,18 +138,23 @@ static void test_gbn_lost_resend(void)
 	finish(&w, 4, MSG, "gbn, resend lost");
 }
 
-/* Go-back-N: PSN 0 is lost, and so is the NAK the next packet raised; the
- * packet after that NAKs again. No timeout. */
-static void test_gbn_lost_nak(void)
+/* PSN 0 of 4 is lost, and so is the NAK that PSN 1 raised. Go-back-N: the
+ * packet after that NAKs again. Selective repeat: PSNs 2 and 3 come past
+ * the gap and NAK nothing (the first hole is NAKed again every
+ * FW_NAK_EVERY packets), then the wire goes quiet, and the NAK goes again
+ * after FW_QUIET_PASSES empty passes. Either way well inside the RTO, no
+ * timeout, PSN 0 sent twice. */
+static void test_lost_nak(uint32_t recovery, const char *what)
 {
-	struct world w = world(EEL_FW_RECOVERY_GBN, 256);
+	struct world w = world(recovery, 256);
 
 	post(&w, 4, MSG);
 	drop(&w, 0, 1);
 	w.naks_to_drop = 1;
-	recovered(&w, "gbn, NAK lost");
+	recovered(&w, what);
 	CHECK_EQ_U(w.naks_to_drop, 0);
-	finish(&w, 4, MSG, "gbn, NAK lost");
+	CHECK_EQ_U(w.tx_count[0], 2);
+	finish(&w, 4, MSG, what);
 }
 
 /* Selective repeat: PSNs 2 and 5 of 8 are lost. The receiver keeps the
@@ -237,23 +242,6 @@ static void test_sr_resend_lost_twice(void)
 	recovered(&w, "sr, resend lost twice");
 	CHECK_EQ_U(w.tx_count[2], 4);
 	finish(&w, 8, MSG, "sr, resend lost twice");
-}
-
-/* Selective repeat: PSN 0 of 4 is lost, and so is the NAK that PSN 1
- * raised; PSNs 2 and 3 come past the gap and NAK nothing (the first hole is
- * NAKed again every FW_NAK_EVERY packets), then the wire goes quiet. The
- * NAK goes again after FW_QUIET_PASSES empty passes, well inside the RTO. */
-static void test_sr_lost_nak_quiet(void)
-{
-	struct world w = world(EEL_FW_RECOVERY_SR, 256);
-
-	post(&w, 4, MSG);
-	drop(&w, 0, 1);
-	w.naks_to_drop = 1;
-	recovered(&w, "sr, NAK lost, then quiet");
-	CHECK_EQ_U(w.naks_to_drop, 0);
-	CHECK_EQ_U(w.tx_count[0], 2);
-	finish(&w, 4, MSG, "sr, NAK lost, then quiet");
 }
 
 /* Selective repeat with more past the hole than the receive buffer holds
@@ -345,12 +333,12 @@ static void test_flood(void)
 int main(void)
 {
 	test_gbn_lost_resend();
-	test_gbn_lost_nak();
+	test_lost_nak(EEL_FW_RECOVERY_GBN, "gbn, NAK lost");
 	test_sr_only_missing();
 	test_sr_lost_resend();
 	test_sr_lost_resend_new_data();
 	test_sr_resend_lost_twice();
-	test_sr_lost_nak_quiet();
+	test_lost_nak(EEL_FW_RECOVERY_SR, "sr, NAK lost, then quiet");
 	test_sr_buffer_full();
 	test_flood();
 	CHECK_DONE();
