@@ -237,7 +237,7 @@ static void drain_kept(struct fw *fw, uint16_t tx_seq)
  * delivered: that is what makes delivery exactly once and in order. */
 static void on_data(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload, uint64_t t_rx)
 {
-	int first = fw->rx_probe_run != 1u + p->tx_seq;
+	uint32_t run = fw->rx_probe_run;
 
 	/* A PSN at or before the last one seen: the sender went back, a new
 	 * round; if rcv_nxt is missing from it too, NAK again (on_gap). */
@@ -245,7 +245,8 @@ static void on_data(struct fw *fw, const struct fw_pkt *p, const uint8_t *payloa
 		fw->nak_sent = 0;
 	fw->rx_last_psn = p->psn;
 	fw->rx_last_tx = p->tx_seq;
-	fw->rx_probe_run = p->flags & FW_PKT_PROBE ? 1u + (uint16_t)(p->tx_seq + 1) : 0;
+	if (run | (p->flags & FW_PKT_PROBE)) /* a run of probes goes on, or ends */
+		fw->rx_probe_run = p->flags & FW_PKT_PROBE ? 1u + (uint16_t)(p->tx_seq + 1) : 0;
 
 	if (p->psn != fw->rcv_nxt) {
 		if (fw_psn_before(p->psn, fw->rcv_nxt)) {
@@ -258,7 +259,7 @@ static void on_data(struct fw *fw, const struct fw_pkt *p, const uint8_t *payloa
 			else
 				fw->ack_force = 1;
 		} else {
-			on_gap(fw, p, payload, t_rx, first);
+			on_gap(fw, p, payload, t_rx, run != 1u + p->tx_seq);
 		}
 		return;
 	}
@@ -363,6 +364,42 @@ static __attribute__((noinline)) void rx_frames(struct fw *fw, const uint8_t *fr
 	}
 }
 
+/* A quiet wire: what went out alone goes again. Its own function, as
+ * rx_frames: the pass that finds the wire empty with nothing to repeat pays
+ * one test for it.
+ *
+ * A NAK goes again (FW_REPEATS times) when the wire has been quiet for
+ * FW_QUIET_PASSES passes with its gap still open, whatever came between:
+ * lost, and with no packet after it to NAK again (those past a gap NAK only
+ * now and then), it would leave the sender to its timer. Quiet for a few
+ * passes only is the wire between two packets of a flood, when a repeat
+ * would be stale nearly always. A NAK the sender has answered already
+ * changes nothing there (tx_seq, wire.h).
+ *
+ * An ACK that went out alone goes again (FW_REPEATS times, a pass apart)
+ * when nothing came after it: lost, it would leave a sender with nothing
+ * more to send to its timer, since no later packet would carry the news. */
+static __attribute__((noinline)) void repeat_quiet(struct fw *fw)
+{
+	if (fw->nak_quiet && ++fw->quiet_passes >= FW_QUIET_PASSES) {
+		uint32_t left = fw->nak_quiet - 1;
+
+		fw->quiet_passes = 0;
+		if (!gap_open(fw)) {
+			fw->nak_quiet = 0;
+		} else {
+			nak_first_gap(fw);
+			fw->nak_quiet = left;
+			return;
+		}
+	}
+	if (fw->ack_again && fw->rcv_acked == fw->rcv_nxt) {
+		fw->ack_again--;
+		if (fw_send_ctrl(fw, FW_PKT_ACK, 0, 0))
+			fw_count(fw, EEL_FW_CNT_ACKS_TX, 1);
+	}
+}
+
 int fw_recv(struct fw *fw)
 {
 	uint32_t len;
@@ -375,33 +412,7 @@ int fw_recv(struct fw *fw)
 		return 1;
 	}
 	fw_acks_apply(fw); /* a quiet wire: the ACKs received are applied now */
-	/* A NAK goes again (FW_REPEATS times) when the wire has been quiet for
-	 * FW_QUIET_PASSES passes with its gap still open, whatever came between:
-	 * lost, and with no packet after it to NAK again (those past a gap NAK
-	 * only now and then), it would leave the sender to its timer. Quiet for
-	 * a few passes only is the wire between two packets of a flood, when a
-	 * repeat would be stale nearly always. A NAK the sender has answered
-	 * already changes nothing there (tx_seq, wire.h). */
-	if (fw->nak_quiet && ++fw->quiet_passes >= FW_QUIET_PASSES) {
-		uint32_t left = fw->nak_quiet - 1;
-
-		fw->quiet_passes = 0;
-		if (!gap_open(fw)) {
-			fw->nak_quiet = 0;
-		} else {
-			nak_first_gap(fw);
-			fw->nak_quiet = left;
-			return 0;
-		}
-	}
-	/* An ACK that went out alone goes again (FW_REPEATS times, a pass
-	 * apart) when nothing came after it: lost, it would leave a sender with
-	 * nothing more to send to its timer, since no later packet would carry
-	 * the news. */
-	if (fw->ack_again && fw->rcv_acked == fw->rcv_nxt) {
-		fw->ack_again--;
-		if (fw_send_ctrl(fw, FW_PKT_ACK, 0, 0))
-			fw_count(fw, EEL_FW_CNT_ACKS_TX, 1);
-	}
+	if (fw->ack_again | fw->nak_quiet)
+		repeat_quiet(fw);
 	return 0;
 }

@@ -404,6 +404,20 @@ static void probe_arm(struct fw *fw)
 	fw->tx_probe = fw->probe_left && fw->snd_nxt == fw->snd_max ? FW_PKT_PROBE : 0;
 }
 
+/* Send packet snd_nxt of m, a probe when it is new data after a NAK's
+ * resends. Off the path of a send with no NAK to follow up. */
+static __attribute__((noinline)) int send_probed(struct fw *fw, struct fw_msg *m)
+{
+	int sent;
+
+	probe_arm(fw);
+	sent = send_packet(fw, m, fw->snd_nxt);
+	if (sent && fw->tx_probe)
+		fw->probe_left--;
+	fw->tx_probe = 0;
+	return sent;
+}
+
 /* The probes new data did not carry: the last PSN sent, again, while nothing
  * new can be sent (a full wire keeps them for the next pass). */
 static void send_probe(struct fw *fw)
@@ -452,14 +466,8 @@ int fw_send(struct fw *fw)
 			fw->snd_nxt++; /* answered already: no need to ask again */
 			continue;
 		}
-		if (fw->probe_due | fw->probe_left)
-			probe_arm(fw);
-		if (!send_packet(fw, m, fw->snd_nxt)) {
-			fw->tx_probe = 0;
+		if (!(fw->probe_due | fw->probe_left ? send_probed(fw, m) : send_packet(fw, m, fw->snd_nxt)))
 			break;
-		}
-		fw->probe_left -= fw->tx_probe != 0;
-		fw->tx_probe = 0;
 		fw->snd_nxt++;
 		work = 1;
 	}
