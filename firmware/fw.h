@@ -41,8 +41,9 @@
 #define FW_TIMER_PASSES 16u /* fw_send reads the clock for the timer once in this many */
 #define FW_NAK_EVERY 8u   /* past a gap, the receiver NAKs it again every this many packets */
 #define FW_QUIET_PASSES 16u /* the wire is quiet after this many empty receive passes in a row */
-#define FW_REPEATS 2u     /* copies of a probe, and repeats of a lone ACK (at 3% loss, both
-			     lost 1 time in 10^3: each time the timer, ~10^4 messages' time) */
+#define FW_REPEATS 2u     /* probes after a NAK's resends, repeats of a lone ACK and of a NAK on
+			     a quiet wire (at 3% loss, both lost 1 time in 10^3: each time
+			     the timer, ~10^4 messages' time) */
 #define FW_SR_BYTES (128u << 10) /* selective repeat: bytes of out-of-order packets kept */
 
 enum fw_msg_kind { FW_MSG_SQE = 1, FW_MSG_EPUT = 2, FW_MSG_EGET = 3 };

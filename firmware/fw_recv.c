@@ -73,8 +73,8 @@ static void nak_first_gap(struct fw *fw)
 		nak_gap(fw, FW_NAK_SEQ, fw->rcv_nxt, fw->rx_last_psn + 1 - fw->rcv_nxt, fw->rx_last_tx);
 }
 
-/* Is a NAK due (again) for the gap at rcv_nxt? At the 1st, 2nd, 4th, 8th ..
- * out-of-order packet past it, then every FW_NAK_EVERY: a lost NAK is
+/* Go-back-N: is a NAK due (again) for the gap at rcv_nxt? At the 1st, 2nd,
+ * 4th, 8th .. out-of-order packet past it, then every FW_NAK_EVERY: a lost NAK is
  * repeated within a few packets, at a cost of a few NAKs a gap. */
 static int nak_again(struct fw *fw)
 {
@@ -95,8 +95,9 @@ static int nak_again(struct fw *fw)
  * control packet.
  *
  * Selective repeat keeps the packet (fw_sr.c) and NAKs(MISSING) each new
- * hole as it appears, and the first hole again as more packets come past it,
- * at a probe, and when a packet it already keeps comes again (a timer's
+ * hole as it appears, and the first hole again every FW_NAK_EVERY packets
+ * past it (a lost NAK; sooner, the resend could not have come yet), at a
+ * probe, and when a packet it already keeps comes again (a timer's
  * round). Of a run of probes, the first that arrives NAKs (`first`): a run
  * is consecutive transmissions (tx_seq), so a probe after a lost resend
  * starts a run of its own even when the probes before the resend arrived. */

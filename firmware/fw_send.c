@@ -393,8 +393,8 @@ static int send_resends(struct fw *fw)
  * a go-back round, lost, a receiver still missing a PSN NAKs it again at the
  * first probe that arrives (fw_recv.c), so the loss is repaired without the
  * timer whether or not new data follows the resends. (New data alone does
- * not do it: past a gap the receiver NAKs at the 1st, 2nd, 4th, then every
- * 8th packet, and a few new packets between those leave the timer.) */
+ * not do it: past a gap the receiver NAKs only now and then, fw_recv.c, and
+ * a few new packets between those NAKs left the timer.) */
 static void probe_arm(struct fw *fw)
 {
 	if (fw->probe_due && !fw->resends && fw->snd_nxt == fw->snd_max) {
