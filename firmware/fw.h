@@ -40,8 +40,10 @@
 #define FW_RTO_BACKOFF 3u /* the timeout doubles at most this many times */
 #define FW_TIMER_PASSES 16u /* fw_send reads the clock for the timer once in this many */
 #define FW_NAK_EVERY 8u   /* past a gap, the receiver NAKs it again every this many packets */
-#define FW_REPEATS 2u     /* copies of a probe, and repeats of a lone ACK (at 3% loss, both
-			     lost 1 time in 10^3: each time the timer, ~10^4 messages' time) */
+#define FW_QUIET_PASSES 16u /* the wire is quiet after this many empty receive passes in a row */
+#define FW_REPEATS 2u     /* probes after a NAK's resends, repeats of a lone ACK and of a NAK on
+			     a quiet wire (at 3% loss, both lost 1 time in 10^3: each time
+			     the timer, ~10^4 messages' time) */
 #define FW_ACK_AGAIN_SHIFT 8u /* a lone ACK goes again after rto / 2^this of quiet (16 us of 4 ms) */
 #define FW_SR_BYTES (128u << 10) /* selective repeat: bytes of out-of-order packets kept */
 
@@ -108,6 +110,8 @@ struct fw {
 	uint64_t resend[FW_WINDOW / 64]; /* NAK(MISSING): PSNs to resend, by psn % FW_WINDOW */
 	uint32_t resends;       /* bits set in resend */
 	int probe_due;          /* a NAK's resends are under way: probe after them */
+	uint32_t probe_left;    /* transmissions still to carry FW_PKT_PROBE after the resends */
+	uint8_t tx_probe;       /* FW_PKT_PROBE on the packet being sent, or 0 */
 	uint64_t rto_deadline;  /* 0: timer off */
 	uint32_t timer_pass;    /* passes since the timer's clock was last read */
 	uint32_t rto_shift;
@@ -124,9 +128,13 @@ struct fw {
 	uint32_t ack_quiet;     /* quiet passes since the clock was last read for ack_again */
 	uint64_t ack_again_at;  /* when the next repeat of a lone ACK is due; 0 = not timed yet */
 	int nak_sent;           /* a NAK sent since rcv_nxt last moved */
+	uint32_t nak_quiet;     /* send the last NAK again this many times when the wire is quiet */
+	uint32_t quiet_passes;  /* receive passes in a row that found the wire empty (while nak_quiet) */
 	uint32_t rcv_high;      /* one past the highest PSN received (>= rcv_nxt) */
 	uint32_t rx_last_psn;   /* the last data packet's PSN */
-	int rx_kept_dup;        /* it was one kept already (selective repeat) */
+	uint16_t rx_last_tx;    /* and its tx_seq */
+	uint32_t rx_probe_run;  /* 1 + the tx_seq that continues a run of probes (FW_PKT_PROBE, or
+				 * packets kept already) with no other packet between; 0: none */
 	uint32_t ooo_past_gap;  /* out-of-order packets since rcv_nxt last moved */
 	uint32_t recovery;      /* enum eel_fw_recovery */
 	uint64_t sr_have[FW_WINDOW / 64]; /* PSNs kept, by psn % FW_WINDOW */

@@ -47,16 +47,34 @@ static int access_ok(struct fw *fw, const struct fw_pkt *p)
 }
 
 /* NAK the gap that packet p revealed: PSNs psn .. psn + count - 1 are
- * missing (fw_send_nak says what the sender does with it). */
+ * missing (fw_send_nak says what the sender does with it). It goes again
+ * when the wire goes quiet with the gap still open (fw_recv). */
 static void nak_gap(struct fw *fw, uint8_t syndrome, uint32_t psn, uint32_t count, uint16_t tx_seq)
 {
 	if (fw_send_nak(fw, syndrome, psn, count, tx_seq))
 		fw_count(fw, EEL_FW_CNT_NAKS_TX, 1);
 	fw->nak_sent = 1;
+	fw->nak_quiet = FW_REPEATS;
 }
 
-/* Is a NAK due (again) for the gap at rcv_nxt? At the 1st, 2nd, 4th, 8th ..
- * out-of-order packet past it, then every FW_NAK_EVERY: a lost NAK is
+/* Is rcv_nxt missing with something after it received (a gap open)? */
+static int gap_open(const struct fw *fw)
+{
+	return fw->recovery == EEL_FW_RECOVERY_SR ? fw_psn_before(fw->rcv_nxt, fw->rcv_high)
+						  : !fw_psn_before(fw->rx_last_psn, fw->rcv_nxt);
+}
+
+/* NAK the gap at rcv_nxt again, as the last data packet received showed it. */
+static void nak_first_gap(struct fw *fw)
+{
+	if (fw->recovery == EEL_FW_RECOVERY_SR)
+		nak_gap(fw, FW_NAK_MISSING, fw->rcv_nxt, fw_sr_hole(fw), fw->rx_last_tx);
+	else
+		nak_gap(fw, FW_NAK_SEQ, fw->rcv_nxt, fw->rx_last_psn + 1 - fw->rcv_nxt, fw->rx_last_tx);
+}
+
+/* Go-back-N: is a NAK due (again) for the gap at rcv_nxt? At the 1st, 2nd,
+ * 4th, 8th .. out-of-order packet past it, then every FW_NAK_EVERY: a lost NAK is
  * repeated within a few packets, at a cost of a few NAKs a gap. */
 static int nak_again(struct fw *fw)
 {
@@ -70,28 +88,33 @@ static int nak_again(struct fw *fw)
  * Go-back-N keeps nothing and NAKs(SEQ) from rcv_nxt at once, as an IB
  * responder does (IBTA Vol. 1 §9.7.5.2). Unlike one, it NAKs again where it
  * can tell that its NAK or the resend may have been lost: when the sender has
- * gone back (a new round, on_data) and rcv_nxt is missing from it again, and
- * as more packets come past the gap (nak_again). The sender ignores a NAK
- * its resends already answer (wire.h, tx_seq), so a NAK too many costs one
+ * gone back (a new round, on_data) and rcv_nxt is missing from it again, at
+ * a probe (FW_PKT_PROBE: sent after the resends, fw_send.c), and as more
+ * packets come past the gap (nak_again). The sender ignores a NAK its
+ * resends already answer (wire.h, tx_seq), so a NAK too many costs one
  * control packet.
  *
  * Selective repeat keeps the packet (fw_sr.c) and NAKs(MISSING) each new
- * hole as it appears, the first hole again as more packets come past it,
- * and again when a packet it already keeps comes again (the sender's probe
- * after its resends, fw_send.c; of a run of them, the first). */
-static void on_gap(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload, uint64_t t_rx, int after_dup)
+ * hole as it appears, and the first hole again every FW_NAK_EVERY packets
+ * past it (a lost NAK; sooner, the resend could not have come yet), at a
+ * probe, and when a packet it already keeps comes again (a timer's
+ * round). Of a run of probes, the first that arrives NAKs (`first`): a run
+ * is consecutive transmissions (tx_seq), so a probe after a lost resend
+ * starts a run of its own even when the probes before the resend arrived. */
+static void on_gap(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload, uint64_t t_rx, int first)
 {
+	int probe = first && (p->flags & FW_PKT_PROBE);
+
 	if (fw->recovery == EEL_FW_RECOVERY_SR) {
 		int kept = fw_sr_keep(fw, p, payload, t_rx);
 		uint32_t from = fw->rcv_high;
 
 		if (kept == 0) {
-			/* kept already: the sender's probe (or a timer's round,
-			 * whose first such packet is enough to NAK) */
+			/* kept already: a probe, or a timer's round */
 			fw_count(fw, EEL_FW_CNT_DUPS, 1);
-			if (!after_dup)
+			if (first)
 				nak_gap(fw, FW_NAK_MISSING, fw->rcv_nxt, fw_sr_hole(fw), p->tx_seq);
-			fw->rx_kept_dup = 1;
+			fw->rx_probe_run = 1u + (uint16_t)(p->tx_seq + 1);
 			return;
 		}
 		fw_count(fw, kept > 0 ? EEL_FW_CNT_OOO_KEPT : EEL_FW_CNT_OOO, 1);
@@ -101,15 +124,16 @@ static void on_gap(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload
 			fw->rcv_high = p->psn + 1;
 			if (p->psn != from || kept < 0) {
 				nak_gap(fw, FW_NAK_MISSING, from, p->psn - from + (kept < 0), p->tx_seq);
-				return;
+				if (!probe || from == fw->rcv_nxt)
+					return;
 			}
 		}
-		if (nak_again(fw))
+		if (++fw->ooo_past_gap % FW_NAK_EVERY == 0 || probe)
 			nak_gap(fw, FW_NAK_MISSING, fw->rcv_nxt, fw_sr_hole(fw), p->tx_seq);
 		return;
 	}
 	fw_count(fw, EEL_FW_CNT_OOO, 1);
-	if (nak_again(fw) || !fw->nak_sent)
+	if (nak_again(fw) || !fw->nak_sent || probe)
 		nak_gap(fw, FW_NAK_SEQ, fw->rcv_nxt, p->psn - fw->rcv_nxt, p->tx_seq);
 }
 
@@ -214,14 +238,16 @@ static void drain_kept(struct fw *fw, uint16_t tx_seq)
  * delivered: that is what makes delivery exactly once and in order. */
 static void on_data(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload, uint64_t t_rx)
 {
-	int after_dup = fw->rx_kept_dup;
+	uint32_t run = fw->rx_probe_run;
 
 	/* A PSN at or before the last one seen: the sender went back, a new
 	 * round; if rcv_nxt is missing from it too, NAK again (on_gap). */
 	if (!fw_psn_before(fw->rx_last_psn, p->psn))
 		fw->nak_sent = 0;
 	fw->rx_last_psn = p->psn;
-	fw->rx_kept_dup = 0;
+	fw->rx_last_tx = p->tx_seq;
+	if (run | (p->flags & FW_PKT_PROBE)) /* a run of probes goes on, or ends */
+		fw->rx_probe_run = p->flags & FW_PKT_PROBE ? 1u + (uint16_t)(p->tx_seq + 1) : 0;
 
 	if (p->psn != fw->rcv_nxt) {
 		if (fw_psn_before(p->psn, fw->rcv_nxt)) {
@@ -234,7 +260,7 @@ static void on_data(struct fw *fw, const struct fw_pkt *p, const uint8_t *payloa
 			else
 				fw->ack_force = 1;
 		} else {
-			on_gap(fw, p, payload, t_rx, after_dup);
+			on_gap(fw, p, payload, t_rx, run != 1u + p->tx_seq);
 		}
 		return;
 	}
@@ -342,7 +368,11 @@ static __attribute__((noinline)) void rx_frames(struct fw *fw, const uint8_t *fr
 /* Is a lone ACK's repeat due? The wire has been quiet for rto >>
  * FW_ACK_AGAIN_SHIFT since the ACK (or its last repeat) went. The clock is read
  * once in FW_TIMER_PASSES quiet passes, as the timer's: the first read starts
- * the wait. */
+ * the wait. Not at the next pass: a sender at queue depth 1 answers an ACK
+ * with its next put, a round trip later, and repeats a pass apart made every
+ * message of it cost three ACK frames on a clean wire, each a cache line to
+ * carry and a frame for the sender to take in (1.8 million ACKs for 0.6
+ * million puts in the CPU-overlap test). */
 static int ack_repeat_due(struct fw *fw)
 {
 	uint64_t now;
@@ -360,6 +390,43 @@ static int ack_repeat_due(struct fw *fw)
 	return 0;
 }
 
+/* A quiet wire: what went out alone goes again. Its own function, as
+ * rx_frames: the pass that finds the wire empty with nothing to repeat pays
+ * one test for it.
+ *
+ * A NAK goes again (FW_REPEATS times) when the wire has been quiet for
+ * FW_QUIET_PASSES passes with its gap still open, whatever came between:
+ * lost, and with no packet after it to NAK again (those past a gap NAK only
+ * now and then), it would leave the sender to its timer. Quiet for a few
+ * passes only is the wire between two packets of a flood, when a repeat
+ * would be stale nearly always. A NAK the sender has answered already
+ * changes nothing there (tx_seq, wire.h).
+ *
+ * An ACK that went out alone goes again (FW_REPEATS times, ack_repeat_due
+ * apart) when nothing came after it: lost, it would leave a sender with
+ * nothing more to send to its timer, since no later packet would carry the
+ * news. */
+static __attribute__((noinline)) void repeat_quiet(struct fw *fw)
+{
+	if (fw->nak_quiet && ++fw->quiet_passes >= FW_QUIET_PASSES) {
+		uint32_t left = fw->nak_quiet - 1;
+
+		fw->quiet_passes = 0;
+		if (!gap_open(fw)) {
+			fw->nak_quiet = 0;
+		} else {
+			nak_first_gap(fw);
+			fw->nak_quiet = left;
+			return;
+		}
+	}
+	if (fw->ack_again && fw->rcv_acked == fw->rcv_nxt && ack_repeat_due(fw)) {
+		fw->ack_again--;
+		if (fw_send_ctrl(fw, FW_PKT_ACK, 0, 0))
+			fw_count(fw, EEL_FW_CNT_ACKS_TX, 1);
+	}
+}
+
 int fw_recv(struct fw *fw)
 {
 	uint32_t len;
@@ -369,22 +436,11 @@ int fw_recv(struct fw *fw)
 		rx_frames(fw, frame, len);
 		fw->ack_again = 0;
 		fw->ack_again_at = 0;
+		fw->quiet_passes = 0;
 		return 1;
 	}
 	fw_acks_apply(fw); /* a quiet wire: the ACKs received are applied now */
-	/* An ACK that went out alone goes again (FW_REPEATS times, a
-	 * retransmission timeout / 2^FW_ACK_AGAIN_SHIFT apart) when nothing came after it:
-	 * lost, it would leave a sender with nothing more to send to its timer,
-	 * since no later packet would carry the news. Not at the next pass: a
-	 * sender at queue depth 1 answers an ACK with its next put, a round trip
-	 * later, and repeats a pass apart made every message of it cost three
-	 * ACK frames on a clean wire, each a cache line to carry and a frame for
-	 * the sender to take in (1.8 million ACKs for 0.6 million puts in the
-	 * CPU-overlap test). */
-	if (fw->ack_again && fw->rcv_acked == fw->rcv_nxt && ack_repeat_due(fw)) {
-		fw->ack_again--;
-		if (fw_send_ctrl(fw, FW_PKT_ACK, 0, 0))
-			fw_count(fw, EEL_FW_CNT_ACKS_TX, 1);
-	}
+	if (fw->ack_again | fw->nak_quiet)
+		repeat_quiet(fw);
 	return 0;
 }

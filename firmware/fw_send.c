@@ -121,7 +121,7 @@ static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
 		      m->kind == FW_MSG_EPUT ? FW_PKT_EPUT : FW_PKT_EGET_REQ,
 		.flags = (uint8_t)((k == 0 ? FW_PKT_FIRST : 0) | (last ? FW_PKT_LAST : 0) |
 				   (last && (m->flags & EEL_FW_SQE_NOTIFY) ? FW_PKT_NOTIFY : 0) |
-				   (m->trace ? FW_PKT_TRACE : 0)),
+				   (m->trace ? FW_PKT_TRACE : 0) | fw->tx_probe),
 		.psn = psn,
 		.ack = fw->rcv_nxt,
 		.msg_id = m->msg_id,
@@ -387,26 +387,63 @@ static int send_resends(struct fw *fw)
 	return work;
 }
 
-/* After a NAK's resends, with nothing new behind them, the last PSN sent goes
- * FW_REPEATS times more, a probe (as the tail loss probe of TCP's RACK-TLP,
- * RFC 8985): were a resend, or the end of a go-back round, lost, nothing else
- * would reach the receiver to show it, and only the timer would help. The probe does: it
- * arrives as a packet the receiver has (it ACKs again, or NAKs the hole still
- * open) or as one past the gap (it NAKs). */
+/* After a NAK's resends, the next FW_REPEATS packets sent carry FW_PKT_PROBE:
+ * new data when there is some, else the last PSN sent again (a probe, as the
+ * tail loss probe of TCP's RACK-TLP, RFC 8985). Were a resend, or the end of
+ * a go-back round, lost, a receiver still missing a PSN NAKs it again at the
+ * first probe that arrives (fw_recv.c), so the loss is repaired without the
+ * timer whether or not new data follows the resends. (New data alone does
+ * not do it: past a gap the receiver NAKs only now and then, fw_recv.c, and
+ * a few new packets between those NAKs left the timer.) */
+static void probe_arm(struct fw *fw)
+{
+	if (fw->probe_due && !fw->resends && fw->snd_nxt == fw->snd_max) {
+		fw->probe_due = 0; /* the NAK's resends are out */
+		fw->probe_left = FW_REPEATS;
+	}
+	fw->tx_probe = fw->probe_left && fw->snd_nxt == fw->snd_max ? FW_PKT_PROBE : 0;
+}
+
+/* Send packet snd_nxt of m, a probe when it is new data after a NAK's
+ * resends. Off the path of a send with no NAK to follow up. */
+static __attribute__((noinline)) int send_probed(struct fw *fw, struct fw_msg *m)
+{
+	int sent;
+
+	probe_arm(fw);
+	sent = send_packet(fw, m, fw->snd_nxt);
+	if (sent && fw->tx_probe)
+		fw->probe_left--;
+	fw->tx_probe = 0;
+	return sent;
+}
+
+/* The probes new data did not carry: the last PSN sent, again, while nothing
+ * new can be sent (a full wire keeps them for the next pass). */
 static void send_probe(struct fw *fw)
 {
 	uint32_t i = fw->msg_head, psn = fw->snd_max - 1;
-	struct fw_msg *m = msg_of(fw, psn, &i);
+	struct fw_msg *m;
 
-	for (uint32_t k = 0; k < FW_REPEATS && !(m->kind == FW_MSG_EGET && m->answered); k++)
-		send_packet(fw, m, psn);
+	probe_arm(fw);
+	if (!fw->tx_probe)
+		return;
+	if (fw->snd_una == fw->snd_max) {
+		fw->probe_left = fw->tx_probe = 0; /* everything acknowledged: nothing to probe for */
+		return;
+	}
+	m = msg_of(fw, psn, &i);
+	if (m->kind == FW_MSG_EGET && m->answered)
+		fw->probe_left = 0;
+	while (fw->probe_left && send_packet(fw, m, psn))
+		fw->probe_left--;
+	fw->tx_probe = 0;
 }
 
 /* Transmit within the window (what a NAK asked for first), then look after
  * the timer and owed ACKs. */
 int fw_send(struct fw *fw)
 {
-	uint32_t max0 = fw->snd_max;
 	int work;
 
 	if (fw->resends || fw->probe_due)
@@ -429,18 +466,14 @@ int fw_send(struct fw *fw)
 			fw->snd_nxt++; /* answered already: no need to ask again */
 			continue;
 		}
-		if (!send_packet(fw, m, fw->snd_nxt))
+		if (!(fw->probe_due | fw->probe_left ? send_probed(fw, m) : send_packet(fw, m, fw->snd_nxt)))
 			break;
 		fw->snd_nxt++;
 		work = 1;
 	}
 	fw_acks_apply(fw);
-	if (fw->probe_due && !fw->resends && fw->snd_nxt == fw->snd_max) {
-		/* the NAK's resends are out; was anything new sent behind them? */
-		if (fw->snd_max == max0 && fw->snd_una != fw->snd_max)
-			send_probe(fw);
-		fw->probe_due = 0;
-	}
+	if (fw->probe_due | fw->probe_left)
+		send_probe(fw);
 
 	if (timer_expired(fw)) {
 		fw_count(fw, EEL_FW_CNT_TIMEOUTS, 1);
@@ -452,6 +485,7 @@ int fw_send(struct fw *fw)
 			fw->rto_shift++;
 		fw_go_back(fw, fw->snd_una);
 		fw->probe_due = 0; /* the timer's round ends with the timer */
+		fw->probe_left = 0;
 		fw->rto_deadline = hal_now(&fw->hal) + (fw->rto << fw->rto_shift);
 		work = 1;
 	}

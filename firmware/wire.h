@@ -22,7 +22,9 @@
  * already answer changes nothing. That lets the receiver NAK again, without
  * waiting for the timer, when it can tell that a NAK or a resend was lost
  * (an IB responder sends one NAK per gap and leaves a lost NAK or resend to
- * the requester's timer). Two kinds, chosen by the
+ * the requester's timer): the packets a sender sends after a NAK's resends
+ * carry FW_PKT_PROBE, and a receiver still missing a PSN NAKs at them. Two
+ * kinds, chosen by the
  * receiver (its `recovery` option, fw_abi.h):
  *   NAK(SEQ)      go-back-N: the receiver keeps nothing out of order; resend
  *                 from `psn` (= `ack`) on.
@@ -57,6 +59,8 @@ enum fw_pkt_flags {
 	FW_PKT_LAST = 1u << 1,   /* last packet of a message */
 	FW_PKT_NOTIFY = 1u << 2, /* LAST: write a NOTIFY CQE carrying imm */
 	FW_PKT_TRACE = 1u << 3,  /* stamp this message on the receiving side */
+	FW_PKT_PROBE = 1u << 4,  /* data sent after a NAK's resends: a receiver still missing a PSN
+				  * NAKs it again (fw_send.c, fw_recv.c) */
 };
 
 enum fw_nak_syndrome {

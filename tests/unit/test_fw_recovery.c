@@ -5,8 +5,11 @@
  *   go-back-N: a lost resend of the gap's first PSN, and a lost NAK, are
  *   repaired by a NAK again, well inside the RTO, with no timeout;
  *   selective repeat: only the missing PSNs are resent (and one probe after
- *   them), a lost resend is repaired by the probe's NAK, the receive buffer
- *   overflowing drops and recovers what did not fit;
+ *   them), a lost resend is repaired by the probe's NAK, also when new data
+ *   follows the resend and when the previous round's probes arrived just
+ *   before, a lost NAK with packets after it and then nothing is repeated
+ *   when the wire goes quiet, the receive buffer overflowing drops and
+ *   recovers what did not fit;
  *   a flood of 8-byte puts at 3% drop both ways: exactly once and in order
  *   in both modes, the timer almost never needed, selective repeat resending
  *   a fraction of what go-back-N resends.
@@ -135,18 +138,23 @@ static void test_gbn_lost_resend(void)
 	finish(&w, 4, MSG, "gbn, resend lost");
 }
 
-/* Go-back-N: PSN 0 is lost, and so is the NAK the next packet raised; the
- * packet after that NAKs again. No timeout. */
-static void test_gbn_lost_nak(void)
+/* PSN 0 of 4 is lost, and so is the NAK that PSN 1 raised. Go-back-N: the
+ * packet after that NAKs again. Selective repeat: PSNs 2 and 3 come past
+ * the gap and NAK nothing (the first hole is NAKed again every
+ * FW_NAK_EVERY packets), then the wire goes quiet, and the NAK goes again
+ * after FW_QUIET_PASSES empty passes. Either way well inside the RTO, no
+ * timeout, PSN 0 sent twice. */
+static void test_lost_nak(uint32_t recovery, const char *what)
 {
-	struct world w = world(EEL_FW_RECOVERY_GBN, 256);
+	struct world w = world(recovery, 256);
 
 	post(&w, 4, MSG);
 	drop(&w, 0, 1);
 	w.naks_to_drop = 1;
-	recovered(&w, "gbn, NAK lost");
+	recovered(&w, what);
 	CHECK_EQ_U(w.naks_to_drop, 0);
-	finish(&w, 4, MSG, "gbn, NAK lost");
+	CHECK_EQ_U(w.tx_count[0], 2);
+	finish(&w, 4, MSG, what);
 }
 
 /* Selective repeat: PSNs 2 and 5 of 8 are lost. The receiver keeps the
@@ -186,6 +194,54 @@ static void test_sr_lost_resend(void)
 	for (uint32_t k = 0; k < 8; k++)
 		CHECK(k == 2 || k == 7 || w.tx_count[k] == 1, "PSN %u sent %u times", k, w.tx_count[k]);
 	finish(&w, 8, MSG, "sr, resend lost");
+}
+
+/* Selective repeat: PSN 2 of 8 is lost, and its resend, which goes out with
+ * three new puts behind it (posted as the NAK arrives). The first new put
+ * carries FW_PKT_PROBE: the receiver NAKs the hole again at it and the
+ * third transmission of 2 (then a probe: PSN 10 again) lands well inside
+ * the RTO. (Unflagged, the new
+ * puts came between the receiver's every-8th NAKs, and only the timer
+ * repaired the hole.) */
+static void test_sr_lost_resend_new_data(void)
+{
+	struct world w = world(EEL_FW_RECOVERY_SR, 256);
+
+	post(&w, 8, MSG);
+	drop(&w, 2, 1);
+	drop(&w, 2, 2);
+	step(&w); /* a sends 0..7, b NAKs 2 */
+	CHECK(fn_counter(&w.p->b, EEL_FW_CNT_NAKS_TX) > 0, "no NAK after the first step");
+	fn_puts_post(w.p, w.lkey, src + 8 * MSG, w.rkey, dst + 8 * MSG, 3, MSG); /* puts 8..10 */
+	recovered(&w, "sr, resend lost, new data behind it");
+	CHECK_EQ_U(w.tx_count[2], 3);
+	CHECK_EQ_U(w.tx_count[10], 1 + FW_REPEATS); /* the probe after the third transmission */
+	for (uint32_t k = 0; k < 10; k++)
+		CHECK(k == 2 || w.tx_count[k] == 1, "PSN %u sent %u times", k, w.tx_count[k]);
+	fn_settle(w.p, 1000);
+	CHECK_EQ_U(fn_counter(&w.p->b, EEL_FW_CNT_RX_MSGS), 11);
+	CHECK_EQ_U(w.p->a.status.error + w.p->b.status.error, 0);
+	CHECK(memcmp(dst, src, 11 * MSG) == 0, "sr, resend lost, new data behind it: payload");
+	fn_pair_free(w.p);
+}
+
+/* Selective repeat: PSN 2 is lost three times. After the second loss the
+ * previous round's probes (PSN 7 again) were the last packets to arrive, so
+ * the next round's probes follow them with only the lost resend between:
+ * a run of probes is consecutive transmissions (tx_seq), so the first of
+ * the new round NAKs and the fourth transmission repairs the hole, without
+ * the timer. */
+static void test_sr_resend_lost_twice(void)
+{
+	struct world w = world(EEL_FW_RECOVERY_SR, 256);
+
+	post(&w, 8, MSG);
+	drop(&w, 2, 1);
+	drop(&w, 2, 2);
+	drop(&w, 2, 3);
+	recovered(&w, "sr, resend lost twice");
+	CHECK_EQ_U(w.tx_count[2], 4);
+	finish(&w, 8, MSG, "sr, resend lost twice");
 }
 
 /* Selective repeat with more past the hole than the receive buffer holds
@@ -277,9 +333,12 @@ static void test_flood(void)
 int main(void)
 {
 	test_gbn_lost_resend();
-	test_gbn_lost_nak();
+	test_lost_nak(EEL_FW_RECOVERY_GBN, "gbn, NAK lost");
 	test_sr_only_missing();
 	test_sr_lost_resend();
+	test_sr_lost_resend_new_data();
+	test_sr_resend_lost_twice();
+	test_lost_nak(EEL_FW_RECOVERY_SR, "sr, NAK lost, then quiet");
 	test_sr_buffer_full();
 	test_flood();
 	CHECK_DONE();
