@@ -79,7 +79,7 @@ static void signature_rows(FILE *f, const struct session *s, const struct result
 		 "no D raised the gap: o_r not measured (%d)", g->o_r_curves);
 	row_one(f, s, "o_r", g->o_r_ns, how);
 	row_one(f, s, "RTT", g->rtt_ns, "one request and its reply");
-	row_one(f, s, "L", g->L_ns, g->L_ns < 0 && g->o_r_curves ? "RTT/2 - o_s - o_r: below 0, o_r overstated (warning)"
+	row_one(f, s, "L", g->L_ns, g->L_ns < 0 && g->o_r_curves ? "RTT/2 - o_s - o_r: below 0, o_s + o_r overstated (warning)"
 								 : "RTT/2 - o_s - o_r");
 	fprintf(f, "  %-20s %d points, %d short of 5%% at 95%% confidence (batches of 50, at most %u samples)\n",
 		"accuracy", g->points, g->unconverged, s->plan.sig_max_samples);
