@@ -111,6 +111,9 @@ struct fw {
 	uint32_t resends;       /* bits set in resend */
 	int probe_due;          /* a NAK's resends are under way: probe after them */
 	uint32_t probe_left;    /* transmissions still to carry FW_PKT_PROBE after the resends */
+	int frto;               /* 1: a timeout resent frto_psn alone, the next ACK says whether it was
+				 * spurious; 2: a timeout came during that, go back until an ACK */
+	uint32_t frto_psn;
 	uint8_t tx_probe;       /* FW_PKT_PROBE on the packet being sent, or 0 */
 	uint64_t rto_deadline;  /* 0: timer off */
 	uint32_t timer_pass;    /* passes since the timer's clock was last read */

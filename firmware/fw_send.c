@@ -255,6 +255,7 @@ static int lost_before(const struct fw *fw, uint32_t psn, uint16_t tx_seq)
  * NAK); MISSING: resend just those PSNs. Each only if the NAK is news. */
 void fw_on_nak_seq(struct fw *fw, const struct fw_pkt *p)
 {
+	fw->frto = 0; /* the receiver says what is missing */
 	uint32_t n = p->mlen < FW_WINDOW ? p->mlen : FW_WINDOW;
 
 	if (p->syndrome == FW_NAK_SEQ) {
@@ -307,6 +308,16 @@ void fw_on_ack(struct fw *fw, uint32_t ack)
 			fw->resends--;
 		}
 	fw->snd_una = ack;
+	if (fw->frto) {
+		/* the first ACK after a timeout that resent the oldest PSN alone
+		 * (F-RTO, RFC 5682): it acknowledges that one only, and the rest
+		 * may be lost as well: go back; it acknowledges more, which went
+		 * once, before the timeout: they arrived, the peer was slow (its
+		 * process descheduled), not the wire, and nothing is resent */
+		if (fw->frto == 1 && ack == fw->frto_psn + 1 && fw_psn_before(ack, fw->snd_max))
+			fw_go_back(fw, ack);
+		fw->frto = 0;
+	}
 	if (fw_psn_before(fw->snd_nxt, ack))
 		fw_go_back(fw, ack);
 	if (fw_psn_before(fw->msg_tx, fw->msg_head))
@@ -483,7 +494,25 @@ int fw_send(struct fw *fw)
 		}
 		if (fw->rto_shift < FW_RTO_BACKOFF)
 			fw->rto_shift++;
-		fw_go_back(fw, fw->snd_una);
+		if (!fw->frto && fw->snd_max - fw->snd_una > 1) {
+			/* F-RTO (RFC 5682): the oldest PSN alone, and the next
+			 * ACK tells a loss from a slow peer (fw_on_ack). A peer
+			 * process descheduled past the timeout (4 ms; a busy
+			 * machine's time slice) took the window again, up to 128
+			 * packets, each a duplicate */
+			if (!resend_bit(fw, fw->snd_una)) {
+				resend_flip(fw, fw->snd_una);
+				fw->resends++;
+			}
+			fw->frto = 1;
+			fw->frto_psn = fw->snd_una;
+		} else {
+			/* one PSN out, or a timeout again before an ACK: go
+			 * back, as until an ACK moves snd_una on */
+			if (fw->frto)
+				fw->frto = 2;
+			fw_go_back(fw, fw->snd_una);
+		}
 		fw->probe_due = 0; /* the timer's round ends with the timer */
 		fw->probe_left = 0;
 		fw->rto_deadline = hal_now(&fw->hal) + (fw->rto << fw->rto_shift);

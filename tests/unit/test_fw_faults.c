@@ -1,7 +1,7 @@
 /* tests/unit/test_fw_faults.c — the reliability protocol, one fault at a time,
  * on a wire the test controls frame by frame (fakenic.h): a dropped data
  * frame (recovered by NAK when a later one arrives, by the timer when none
- * does), a dropped ACK, a duplicate, two frames swapped, a frame delayed past
+ * does), a timeout with nothing lost (a receiver that did not run), a dropped ACK, a duplicate, two frames swapped, a frame delayed past
  * its successors, and a flipped bit in every header position.
  *
  * Go-back-N as firmware/wire.h states it: the receiver takes only the next
@@ -91,6 +91,49 @@ static void test_drop_timeout(void)
 	fn_settle(w.p, 50);
 	fn_delivered(w.p, src, dst, 1, MSG, "drop + timeout");
 	CHECK_EQ_U(fn_counter(&w.p->a, EEL_FW_CNT_RETRANSMITS), 1);
+	fn_pair_free(w.p);
+}
+
+/* Nothing is lost, but the receiver does not run for longer than the
+ * timeout (its process descheduled): the sender's timer resends the oldest
+ * PSN alone, and the next ACK, which covers all four, shows the timeout was
+ * spurious: nothing more goes again (F-RTO, RFC 5682; it went back over the
+ * four before). Then a real loss of the last two of four, past the
+ * timeout: the resend of the oldest is acknowledged alone, and the sender
+ * goes back for the rest. */
+static void test_spurious_timeout(void)
+{
+	struct world w = world();
+	uint64_t t0 = w.p->now;
+
+	post(&w, 4);
+	while (w.p->now < t0 + w.p->a.fw.rto + 2 * FW_TIMER_PASSES) {
+		fw_step(&w.p->a.fw); /* b asleep */
+		w.p->now++;
+	}
+	CHECK_EQ_U(fn_counter(&w.p->a, EEL_FW_CNT_TIMEOUTS), 1);
+	CHECK_EQ_U(fn_counter(&w.p->a, EEL_FW_CNT_RETRANSMITS), 1);
+	settle(&w);
+	fn_delivered(w.p, src, dst, 4, MSG, "a spurious timeout");
+	CHECK_EQ_U(fn_counter(&w.p->a, EEL_FW_CNT_RETRANSMITS), 1);
+	CHECK_EQ_U(fn_counter(&w.p->b, EEL_FW_CNT_DUPS), 1);
+	CHECK_EQ_U(fn_counter(&w.p->a, EEL_FW_CNT_TIMEOUTS), 1);
+	fn_pair_free(w.p);
+
+	w = world();
+	t0 = w.p->now;
+	post(&w, 4);
+	fw_step(&w.p->a.fw);
+	CHECK_EQ_U(w.p->ab.n, 4);
+	fn_drop(&w.p->ab, 3);
+	fn_drop(&w.p->ab, 2);
+	fn_settle(w.p, 50); /* the first two arrive; nothing shows the tail lost */
+	CHECK_EQ_U(fn_counter(&w.p->b, EEL_FW_CNT_RX_MSGS), 2);
+	settle(&w);
+	fn_delivered(w.p, src, dst, 4, MSG, "a lost tail of two");
+	CHECK_EQ_U(fn_counter(&w.p->a, EEL_FW_CNT_TIMEOUTS), 1);
+	CHECK(fn_counter(&w.p->a, EEL_FW_CNT_RETRANSMITS) >= 2, "the tail of two resent: %llu",
+	      (unsigned long long)fn_counter(&w.p->a, EEL_FW_CNT_RETRANSMITS));
 	fn_pair_free(w.p);
 }
 
@@ -239,6 +282,7 @@ int main(void)
 {
 	test_drop_nak();
 	test_drop_timeout();
+	test_spurious_timeout();
 	test_drop_ack(1);
 	test_drop_ack(1 + FW_REPEATS);
 	test_dup();
