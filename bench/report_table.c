@@ -85,14 +85,14 @@ static void signature_rows(FILE *f, const struct session *s, const struct result
 		"accuracy", g->points, g->unconverged, s->plan.sig_max_samples);
 }
 
-/* Culler et al. 1996 T(n), BW(n), o(n); Taboada et al. 2003, Dongarra & Dunigan 1997 fits */
 /* Why o_s and o_r read as they do on a NIC that needs the host's calls to
- * take puts in (its firmware runs in them: the inline software NIC, the DPDK
- * and raw backends): said under the table, beside the figures that measure
- * the CPU's own work per message, so the reader sees one story. */
+ * take puts in (EEL_CAP_NEEDS_CALLER: its firmware runs in them, the inline
+ * software NIC, the DPDK and raw backends): said under the table, beside the
+ * figures that measure the CPU's own work per message, so the reader sees
+ * one story. */
 static void overlap_notes(FILE *f, const struct session *s, const struct results *r)
 {
-	if (s->caps->flags & EEL_CAP_ONESIDED_HW)
+	if (!(s->caps->flags & EEL_CAP_NEEDS_CALLER))
 		return;
 	if (r->ov.recv.o_ns >= 0.95 * r->ov.recv.g_ns)
 		fprintf(f, "  (o_r ~ g(q=1): this NIC takes a put in, and acknowledges it, only while the receiving host\n"
@@ -107,6 +107,7 @@ static void overlap_notes(FILE *f, const struct session *s, const struct results
 			r->sig.done ? " (the signature below)" : "");
 }
 
+/* Culler et al. 1996 T(n), BW(n), o(n); Taboada et al. 2003, Dongarra & Dunigan 1997 fits */
 static void bulk_rows(FILE *f, const struct results *r)
 {
 	const struct bulk_res *b = &r->bulk;
@@ -139,7 +140,7 @@ static void bulk_rows(FILE *f, const struct results *r)
 	if (isfinite(b->n_half))
 		snprintf(nh, sizeof(nh), "%.0f B", b->n_half);
 	else
-		snprintf(nh, sizeof(nh), "none (alpha <= 0)");
+		snprintf(nh, sizeof(nh), b->hockney.b > 0 ? "none (alpha <= 0)" : "none (beta <= 0)");
 	fprintf(f, "  alpha + beta n       alpha %.1f ns, beta %.5f ns/B (%.3f GB/s), n_1/2 %s; error %.1f%% (Dongarra & Dunigan 1997)\n",
 		b->hockney.a, b->hockney.b, b->hockney.b > 0 ? 1 / b->hockney.b : 0, nh, 100 * b->err_hockney);
 	fprintf(f, "  Taboada model       t0 %.1f ns, ti %.1f ns, tb %.5f ns/B; error %.1f%% (Taboada et al. 2003)\n", b->m003_t0,

@@ -74,8 +74,8 @@ static int await_replies(struct session *s, uint32_t want, const char *what)
 
 		if (eel_poll(s->dev, c, 64) < 0)
 			return bench_fail(what);
-		/* the clock and the peer once in SPIN_CHECKS passes: a clock
-		 * read costs about what the rest of a pass does */
+		/* the clock once in SPIN_CHECKS passes (a read costs about
+		 * what the rest of a pass does), the peer once in 4x that */
 		if (++spins % SPIN_CHECKS)
 			continue;
 		if (!(spins % (SPIN_CHECKS * 4)) && eel_peer_check(s->dev))

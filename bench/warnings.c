@@ -69,13 +69,13 @@ int report_warnings(const struct session *s, const struct results *r, char w[][2
 		}
 	/* L = RTT/2 - o_s - o_r (Culler et al. 1996): below zero, o_s + o_r
 	 * are larger than the one-way time they are part of. On a NIC the host
-	 * runs (its firmware in the host's calls) the send-only cost holds the
+	 * runs (EEL_CAP_NEEDS_CALLER: its firmware in the host's calls) the send-only cost holds the
 	 * issue loop's poll of the NIC and the steady state the NIC's work for
 	 * the replies' acknowledgements, which one message's path does not (the
 	 * breakdown's sending stages came to 70 ns beside a send-only o_s of
 	 * 110-260 here); elsewhere the D curves' gaps were stretched */
 	if (r->sig.done && r->sig.o_r_curves && r->sig.L_ns < 0) {
-		if (s->caps->flags & EEL_CAP_ONESIDED_HW)
+		if (!(s->caps->flags & EEL_CAP_NEEDS_CALLER))
 			WARN("signature: L below 0 (%.0f ns): o_s + o_r exceed RTT/2 (%.0f ns): the D curves' gaps "
 			     "were stretched (busy machine?): o_r and L of this run are not to be trusted",
 			     r->sig.L_ns, r->sig.rtt_ns / 2);

@@ -12,7 +12,8 @@
  *              owed ACKs                                     (fw_send.c)
  *
  * Completions, the status block, trace stamps, counters, E-register answers
- * and the error state are written by fw_host.c; key and bounds checks live in
+ * and the error state are written by fw_host.c (the counters by fw_count,
+ * inline in fw_host.h); key and bounds checks live in
  * fw_mr.c; selective repeat's receive buffer is fw_sr.c. Each part declares
  * its functions in its own header (fw_main.h, fw_recv.h, fw_send.h,
  * fw_ereg.h, fw_mr.h, fw_sr.h, fw_host.h); calls point one way:

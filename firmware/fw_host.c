@@ -1,5 +1,6 @@
 /* firmware/fw_host.c — what the NIC writes for its host: completions, the
- * status block, trace stamps, counters (struct layouts in eel/fw_abi.h). */
+ * status block, trace stamps (struct layouts in eel/fw_abi.h); the
+ * counters are fw_count, inline in fw_host.h. */
 #include "fw_host.h"
 
 /* A completion queue entry: body first, then `owner` (the pass over the ring,
@@ -76,7 +77,6 @@ void fw_trace_end(struct fw *fw, int rx, uint32_t rec)
 
 	hal_dma_write(&fw->hal, trace_addr(fw, rx, rec) + offsetof(struct eel_trace, valid), &one, 4);
 }
-
 
 /* Answer in the register: the loaded value first, then the status the host
  * waits on. */

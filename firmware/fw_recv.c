@@ -57,11 +57,13 @@ static void nak_gap(struct fw *fw, uint8_t syndrome, uint32_t psn, uint32_t coun
 	fw->nak_quiet = FW_REPEATS;
 }
 
-/* Is rcv_nxt missing with something after it received (a gap open)? */
+/* Is rcv_nxt missing with something after it received (a gap open)? The
+ * last packet at rcv_nxt itself was the one expected, refused (receiver not
+ * ready, an access error): no gap. */
 static int gap_open(const struct fw *fw)
 {
 	return fw->recovery == EEL_FW_RECOVERY_SR ? fw_psn_before(fw->rcv_nxt, fw->rcv_high)
-						  : !fw_psn_before(fw->rx_last_psn, fw->rcv_nxt);
+						  : fw_psn_before(fw->rcv_nxt, fw->rx_last_psn);
 }
 
 /* NAK the gap at rcv_nxt again, as the last data packet received showed it. */
@@ -70,7 +72,7 @@ static void nak_first_gap(struct fw *fw)
 	if (fw->recovery == EEL_FW_RECOVERY_SR)
 		nak_gap(fw, FW_NAK_MISSING, fw->rcv_nxt, fw_sr_hole(fw), fw->rx_last_tx);
 	else
-		nak_gap(fw, FW_NAK_SEQ, fw->rcv_nxt, fw->rx_last_psn + 1 - fw->rcv_nxt, fw->rx_last_tx);
+		nak_gap(fw, FW_NAK_SEQ, fw->rcv_nxt, fw->rx_last_psn - fw->rcv_nxt, fw->rx_last_tx); /* as on_gap */
 }
 
 /* Go-back-N: is a NAK due (again) for the gap at rcv_nxt? At the 1st, 2nd,
@@ -371,7 +373,7 @@ static __attribute__((noinline)) void rx_frames(struct fw *fw, const uint8_t *fr
  * the wait. Not at the next pass: a sender at queue depth 1 answers an ACK
  * with its next put, a round trip later, and repeats a pass apart made every
  * message of it cost three ACK frames on a clean wire, each a cache line to
- * carry and a frame for the sender to take in (1.8 million ACKs for 0.6
+ * carry and a frame for the sender to take in (1.3-1.8 million ACKs for 0.6
  * million puts in the CPU-overlap test). */
 static int ack_repeat_due(struct fw *fw)
 {
@@ -436,6 +438,7 @@ int fw_recv(struct fw *fw)
 		rx_frames(fw, frame, len);
 		fw->ack_again = 0;
 		fw->ack_again_at = 0;
+		fw->ack_quiet = 0;
 		fw->quiet_passes = 0;
 		return 1;
 	}

@@ -255,14 +255,16 @@ static int lost_before(const struct fw *fw, uint32_t psn, uint16_t tx_seq)
  * NAK); MISSING: resend just those PSNs. Each only if the NAK is news. */
 void fw_on_nak_seq(struct fw *fw, const struct fw_pkt *p)
 {
-	fw->frto = 0; /* the receiver says what is missing */
 	uint32_t n = p->mlen < FW_WINDOW ? p->mlen : FW_WINDOW;
 
+	/* a NAK acted on says what is missing: a timeout's F-RTO round, if
+	 * one is on, is over (a stale NAK changes nothing) */
 	if (p->syndrome == FW_NAK_SEQ) {
 		if (p->psn == fw->snd_una && fw->snd_una != fw->snd_max &&
 		    fw_psn_before(p->psn, fw->snd_nxt) && lost_before(fw, p->psn, p->tx_seq)) {
 			fw_go_back(fw, p->psn);
 			fw->probe_due = 1;
+			fw->frto = 0;
 		}
 		return;
 	}
@@ -274,6 +276,7 @@ void fw_on_nak_seq(struct fw *fw, const struct fw_pkt *p)
 			resend_flip(fw, psn);
 			fw->resends++;
 			fw->probe_due = 1;
+			fw->frto = 0;
 		}
 }
 
@@ -308,14 +311,21 @@ void fw_on_ack(struct fw *fw, uint32_t ack)
 			fw->resends--;
 		}
 	fw->snd_una = ack;
-	if (fw->frto) {
-		/* the first ACK after a timeout that resent the oldest PSN alone
-		 * (F-RTO, RFC 5682): it acknowledges that one only, and the rest
-		 * may be lost as well: go back; it acknowledges more, which went
-		 * once, before the timeout: they arrived, the peer was slow (its
-		 * process descheduled), not the wire, and nothing is resent */
-		if (fw->frto == 1 && ack == fw->frto_psn + 1 && fw_psn_before(ack, fw->snd_max))
-			fw_go_back(fw, ack);
+	if (fw->frto == 1 && ack == fw->frto_psn + 1 && fw_psn_before(ack, fw->snd_max)) {
+		/* after a timeout that resent the oldest PSN alone (F-RTO, RFC
+		 * 5682), an ACK of that one only: what followed it may be lost
+		 * as well: go back */
+		fw_go_back(fw, ack);
+		fw->frto = 0;
+	} else if (fw->frto == 1 && fw_psn_before(ack, fw->snd_max)) {
+		/* more, which went once, before the timeout: that much arrived.
+		 * A slow peer (its process descheduled past the timeout) answers
+		 * its ring a pass at a time: wait for the next ACK; if none
+		 * comes, the timer again goes back */
+		fw->frto_psn = ack - 1;
+	} else {
+		/* all that was sent: the peer was slow, not the wire; nothing
+		 * is resent. Or no round on (2: goes back until now) */
 		fw->frto = 0;
 	}
 	if (fw_psn_before(fw->snd_nxt, ack))
@@ -494,7 +504,7 @@ int fw_send(struct fw *fw)
 		}
 		if (fw->rto_shift < FW_RTO_BACKOFF)
 			fw->rto_shift++;
-		if (!fw->frto && fw->snd_max - fw->snd_una > 1) {
+		if (!fw->frto && fw->snd_max - fw->snd_una > 1 && fw_psn_before(fw->snd_una, fw->snd_nxt)) {
 			/* F-RTO (RFC 5682): the oldest PSN alone, and the next
 			 * ACK tells a loss from a slow peer (fw_on_ack). A peer
 			 * process descheduled past the timeout (4 ms; a busy
@@ -507,8 +517,9 @@ int fw_send(struct fw *fw)
 			fw->frto = 1;
 			fw->frto_psn = fw->snd_una;
 		} else {
-			/* one PSN out, or a timeout again before an ACK: go
-			 * back, as until an ACK moves snd_una on */
+			/* one PSN out, a go-back under way already, or a timeout
+			 * again before an ACK: go back, as until an ACK moves
+			 * snd_una on */
 			if (fw->frto)
 				fw->frto = 2;
 			fw_go_back(fw, fw->snd_una);
@@ -528,6 +539,7 @@ int fw_send(struct fw *fw)
 				fw_count(fw, EEL_FW_CNT_ACKS_TX, 1);
 				fw->ack_again = FW_REPEATS;
 				fw->ack_again_at = 0;
+				fw->ack_quiet = 0;
 			}
 		} else {
 			fw->ack_wait++;

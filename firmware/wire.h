@@ -22,8 +22,9 @@
  * already answer changes nothing. That lets the receiver NAK again, without
  * waiting for the timer, when it can tell that a NAK or a resend was lost
  * (an IB responder sends one NAK per gap and leaves a lost NAK or resend to
- * the requester's timer): the packets a sender sends after a NAK's resends
- * carry FW_PKT_PROBE, and a receiver still missing a PSN NAKs at them. Two
+ * the requester's timer): the next FW_REPEATS packets a sender sends after a
+ * NAK's resends carry FW_PKT_PROBE, and a receiver still missing a PSN NAKs
+ * at them. Two
  * kinds, chosen by the
  * receiver (its `recovery` option, fw_abi.h):
  *   NAK(SEQ)      go-back-N: the receiver keeps nothing out of order; resend

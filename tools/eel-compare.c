@@ -401,7 +401,7 @@ static int compare_hosts(const struct run *A, const struct run *B, double thr)
 			worse++;
 	}
 	if (c->only_a || c->only_b)
-		printf("\n  not compared: %d figure%s only in A, %d only in B (tests or sizes run in one only)\n", c->only_a,
+		printf("\n  not compared: %d figure%s only in A, %d only in B (tests or sizes run in one only, or a figure one left unmeasured: null)\n", c->only_a,
 		       c->only_a == 1 ? "" : "s", c->only_b);
 	if (worse) {
 		int k = 0;

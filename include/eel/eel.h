@@ -76,6 +76,9 @@ enum eel_cap_flag {
 					 * (dpdk, raw): its work is host software, DOORBELL is the
 					 * NIC's own doorbell, and the NIC's fetch and transmit are
 					 * stamped only where it says when (stamp_mask) */
+	EEL_CAP_NEEDS_CALLER = 1u << 7, /* the NIC makes progress only inside the host's eel calls
+					 * (its firmware runs in them: softnic:inline, dpdk, raw):
+					 * nothing arrives or is acknowledged while the host computes */
 };
 
 struct eel_caps {

@@ -113,6 +113,15 @@ if [ $bad = 1 ]; then
   measure
   judge
 fi
+# Under ASan the timings are reported, not judged: the firmware's and the
+# model's bookkeeping run 3-5x slower, and a run long enough to see the VM
+# move its vCPUs saw live less model for one bus swing from -270 to +391 ns
+# between the two judgements (-140..1042 ns run by run; membus's model,
+# calibrated from the cache-line limit, 232 ns in one, 750 in the other).
+# What this variant asserts is that every bus ran, under ASan, and the report.
+case $B in
+  *asan*) [ $bad = 1 ] && echo "note: not judged under ASan (the timings above are reported)"; bad=0 ;;
+esac
 if [ $bad = 1 ]; then fail=1; fi
 # eel-report draws the buses side by side (one stacked bar per bus, G under each)
 if command -v gnuplot >/dev/null; then

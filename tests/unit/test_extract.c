@@ -302,13 +302,13 @@ static int ov_calls;
  * the inserted computation once that is longer. */
 static double ov_floor; /* the least computation a point can insert (its spin's own cost) */
 
-/* A point whose inserted computation is d, or ov_floor when d is smaller
- * (but not 0: no spin at all), as measured; past the knee, o + that. */
+/* A point whose inserted computation is d and the spin's own cost ov_floor
+ * (but 0 for d = 0: no spin at all), as measured; past the knee, o + that. */
 static int knee(struct session *s, double d_ns, uint32_t n, double *t_ns, double *da_ns)
 {
 	(void)s;
 	CHECK(n == 100, "the sweep asked for %u messages", n);
-	*da_ns = d_ns > 0 && d_ns < ov_floor ? ov_floor : d_ns;
+	*da_ns = d_ns > 0 ? d_ns + ov_floor : 0;
 	*t_ns = ov_o + *da_ns > ov_g ? ov_o + *da_ns : ov_g;
 	ov_calls++;
 	return 0;
@@ -354,9 +354,9 @@ static void test_overlap(void)
 		for (int k = 0; k < c.n; k++)
 			CHECK_EQ_D(c.t_ns[k], ov_o + c.d_ns[k] > ov_g ? ov_o + c.d_ns[k] : ov_g, 0);
 	}
-	/* the computation's floor (a spin of a few ns costs its clock reads,
-	 * 24 ns): the knee and the curve are where the computation measured
-	 * puts them, not the D asked for (which put D_max 24 ns low, o high) */
+	/* a spin costs d and its clock reads, 24 ns: the knee and the curve
+	 * are where the computation measured puts them, not the D asked for
+	 * (which put D_max 24 ns low, o 24 ns high) */
 	ov_floor = 24;
 	ov_g = 1000;
 	ov_o = 900;
@@ -365,14 +365,14 @@ static void test_overlap(void)
 	CHECK_EQ_D(c.o_ns, 900, 1000.0 / 256);
 	for (int k = 1; k < c.n; k++)
 		CHECK(c.d_ns[k] >= 24, "a point at D %g below the floor it measured", c.d_ns[k]);
-	ov_o = 990; /* a knee under the floor: found from the rise past it, measured */
+	ov_o = 990; /* a knee under the spin's least cost: found from the rise past it */
 	memset(&c, 0, sizeof(c));
 	CHECK(overlap_sweep(&s, knee, &c) == 0, "sweep failed");
 	CHECK(c.dmax_extrapolated, "a knee at 10 ns under a floor of 24 is extrapolated");
 	CHECK_EQ_D(c.o_ns, 990, 1000.0 / 256);
-	/* a small g: the halvings go under the floor, where the D asked for is
-	 * not what was inserted; taken for it, the rise came out at D ~ 1 ns
-	 * and no knee was left: o = g (400). Measured: the knee at 5 ns */
+	/* a small g: the halvings go under the spin's least cost; taken for
+	 * the D asked for, the rise came out at D ~ 1 ns and no knee was left:
+	 * o = g (400). Measured: the knee at 5 ns */
 	ov_g = 400;
 	ov_o = 395;
 	memset(&c, 0, sizeof(c));

@@ -1,8 +1,10 @@
 /* tests/unit/test_fw_faults.c — the reliability protocol, one fault at a time,
  * on a wire the test controls frame by frame (fakenic.h): a dropped data
  * frame (recovered by NAK when a later one arrives, by the timer when none
- * does), a timeout with nothing lost (a receiver that did not run), a dropped ACK, a duplicate, two frames swapped, a frame delayed past
- * its successors, and a flipped bit in every header position.
+ * does), a timeout with nothing lost (a receiver that did not run), a
+ * dropped ACK and when its repeat goes, a duplicate, two frames swapped, a
+ * frame delayed past its successors, and a flipped bit in every header
+ * position.
  *
  * Go-back-N as firmware/wire.h states it: the receiver takes only the next
  * PSN, so every put lands exactly once and in order, whatever the wire did.
@@ -168,6 +170,41 @@ static void test_drop_ack(int copies)
 	fn_pair_free(w.p);
 }
 
+/* A lone ACK's repeat waits for the wire to stay quiet rto >>
+ * FW_ACK_AGAIN_SHIFT (here 100 ticks of 25600): not a pass later, when a
+ * sender at queue depth 1 would still be sending its next put. Lost once,
+ * it comes then, well inside the timeout. */
+static void test_ack_repeat_spacing(void)
+{
+	struct fn_config c = fn_defaults();
+	struct world w;
+	int dropped = 0, i;
+
+	c.rto = 25600;
+	w.p = fn_pair_new(&c);
+	fn_puts_regions(w.p, src, sizeof(src), dst, sizeof(dst), &w.lkey, &w.rkey);
+	post(&w, 1);
+	for (i = 0; i < 40 && !dropped; i++) {
+		fn_step(w.p);
+		if (w.p->ba.n) {
+			CHECK(fn_hdr(&w.p->ba, 0).op == FW_PKT_ACK, "not an ACK");
+			fn_drop(&w.p->ba, 0);
+			dropped = 1;
+		}
+	}
+	CHECK(dropped, "no lone ACK");
+	for (i = 0; i < (int)(c.rto >> FW_ACK_AGAIN_SHIFT) - 2 * (int)FW_TIMER_PASSES; i++) {
+		fn_step(w.p);
+		CHECK(w.p->ba.n == 0, "a repeat %d passes after the ACK, before rto >> %u", i, FW_ACK_AGAIN_SHIFT);
+	}
+	CHECK_EQ_U(w.p->a.status.sq_cons, 0);
+	for (i = 0; i < (int)(c.rto >> FW_ACK_AGAIN_SHIFT) + 4 * (int)FW_TIMER_PASSES && !w.p->a.status.sq_cons; i++)
+		fn_step(w.p);
+	CHECK_EQ_U(w.p->a.status.sq_cons, 1);
+	CHECK_EQ_U(fn_counter(&w.p->a, EEL_FW_CNT_TIMEOUTS), 0);
+	fn_pair_free(w.p);
+}
+
 /* A duplicated data frame is counted and dropped. */
 static void test_dup(void)
 {
@@ -285,6 +322,7 @@ int main(void)
 	test_spurious_timeout();
 	test_drop_ack(1);
 	test_drop_ack(1 + FW_REPEATS);
+	test_ack_repeat_spacing();
 	test_dup();
 	test_swap();
 	test_delay();

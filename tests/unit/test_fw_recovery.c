@@ -4,8 +4,8 @@
  *
  *   go-back-N: a lost resend of the gap's first PSN, and a lost NAK, are
  *   repaired by a NAK again, well inside the RTO, with no timeout;
- *   selective repeat: only the missing PSNs are resent (and one probe after
- *   them), a lost resend is repaired by the probe's NAK, also when new data
+ *   selective repeat: only the missing PSNs are resent (and FW_REPEATS
+ *   probes after them), a lost resend is repaired by the probe's NAK, also when new data
  *   follows the resend and when the previous round's probes arrived just
  *   before, a lost NAK with packets after it and then nothing is repeated
  *   when the wire goes quiet, the receive buffer overflowing drops and

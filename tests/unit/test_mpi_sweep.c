@@ -7,7 +7,7 @@
 #include "sweep.h"
 
 struct curve {
-	double g, o, spike_at, spike, floor; /* floor: the least computation a point inserts */
+	double g, o, spike_at, spike, floor; /* floor: what a spin costs beyond its d */
 	int calls, fail_at;
 };
 
@@ -17,7 +17,7 @@ static int time_at(void *ctx, double d, double *t, double *da)
 
 	if (++c->calls == c->fail_at)
 		return -1;
-	*da = d > 0 && d < c->floor ? c->floor : d;
+	*da = d > 0 ? d + c->floor : 0; /* the spin's own cost on top */
 	*t = c->o + *da > c->g ? c->o + *da : c->g;
 	if (c->spike_at > 0 && d == c->spike_at)
 		*t += c->spike;
@@ -48,8 +48,8 @@ int main(void)
 	CHECK_EQ_U(sweep_run(time_at, &c, &s), 0);
 	CHECK_EQ_D(s.o_ns, 300, 1e-9);
 
-	/* a small g, whose halvings go under the spin's floor: the knee at 5 ns
-	 * from the D measured (taken as asked for, it was o = g) */
+	/* a small g, whose halvings go under the spin's own cost (24 ns): the
+	 * knee at 5 ns from the D measured (taken as asked for, it was o = g) */
 	c = (struct curve){ .g = 400, .o = 395, .floor = 24 };
 	CHECK_EQ_U(sweep_run(time_at, &c, &s), 0);
 	CHECK(!s.rose_at_first, "a knee at 5 ns under a floor of 24 taken for o = g");

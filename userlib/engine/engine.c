@@ -785,7 +785,8 @@ int engine_needs_caller(const struct engine *e)
 void engine_caps(const struct engine *e, struct eel_caps *c)
 {
 	c->flags = EEL_CAP_EREGS | EEL_CAP_NOTIFY | EEL_CAP_RELIABLE_HW |
-		   (e->mode == ENGINE_THREAD ? EEL_CAP_ONESIDED_HW : 0);
+		   (e->mode == ENGINE_THREAD ? EEL_CAP_ONESIDED_HW : 0) |
+		   (engine_needs_caller(e) ? EEL_CAP_NEEDS_CALLER : 0);
 	c->max_inline = EEL_FW_MAX_INLINE;
 	c->max_put = 1u << 30;
 	c->mtu = e->mtu;
