@@ -34,29 +34,15 @@
 #define COARSE_STEPS 16
 #define BISECT 4
 #define OV_RISE 0.03   /* a time more than 3% above g has risen */
-#define SPIN_CALLS 32  /* spins timed together to measure one D */
-#define SPIN_TRIES 3   /* of which the least mean is D */
 
 /* The computation a point inserts per message, measured: one
  * eel_spin_cycles of d's cycles is d and the spin's own clock reads, 20-40
  * ns here, the whole of it for a small d. Bell et al. 2003 4.3 reads the CPU
- * time added, so the curve's D is this (the least of SPIN_TRIES means of
- * SPIN_CALLS spins: noise only adds), not the d asked for. */
+ * time added, so the curve's D is this (eel_spin_cost_cycles), not the d
+ * asked for. */
 static double spin_ns(struct session *s, double d)
 {
-	uint64_t c = eel_ns_to_cycles(s->clk, d);
-	double best = INFINITY;
-
-	if (!c)
-		return 0;
-	for (int k = 0; k < SPIN_TRIES; k++) {
-		uint64_t t0 = eel_cycles();
-
-		for (int i = 0; i < SPIN_CALLS; i++)
-			eel_spin_cycles(c);
-		best = fmin(best, cyc_ns(s, (double)(eel_cycles() - t0 - s->clk->timer_cycles)) / SPIN_CALLS);
-	}
-	return best;
+	return cyc_ns(s, eel_spin_cost_cycles(eel_ns_to_cycles(s->clk, d), s->clk->timer_cycles));
 }
 
 /* ---- one point, the send side: the client measures ---- */

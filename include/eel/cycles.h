@@ -98,4 +98,29 @@ static inline void eel_spin_cycles(uint64_t n)
 		;
 }
 
+#define EEL_SPIN_COST_CALLS 32 /* spins timed together */
+#define EEL_SPIN_COST_TRIES 3  /* of which the least mean is taken: noise only adds */
+
+/* What eel_spin_cycles(n) costs, measured, in cycles: n and the spin's own
+ * reads of the counter, the whole of it for a small n (the overlap tests'
+ * D, Bell et al. 2003 4.3, is the CPU time added). timer: the cost of a pair
+ * of eel_cycles(), taken off; 0 for n = 0. */
+static inline double eel_spin_cost_cycles(uint64_t n, uint64_t timer)
+{
+	double best = -1;
+
+	if (!n)
+		return 0;
+	for (int k = 0; k < EEL_SPIN_COST_TRIES; k++) {
+		uint64_t t0 = eel_cycles();
+		double x;
+
+		for (int i = 0; i < EEL_SPIN_COST_CALLS; i++)
+			eel_spin_cycles(n);
+		x = (double)(eel_cycles() - t0 - timer) / EEL_SPIN_COST_CALLS;
+		best = best < 0 || x < best ? x : best;
+	}
+	return best;
+}
+
 #endif

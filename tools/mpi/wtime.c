@@ -28,25 +28,9 @@ void compute_ns(double d)
 		eel_spin_cycles((uint64_t)(d * cycles_per_ns + 0.5));
 }
 
-#define COST_CALLS 32 /* spins timed together for one D */
-#define COST_TRIES 3  /* of which the least mean is D (noise only adds) */
-
 double compute_cost_ns(double d)
 {
-	double best = -1;
-
-	if (d <= 0)
-		return 0;
-	for (int k = 0; k < COST_TRIES; k++) {
-		uint64_t c0 = eel_cycles();
-		double x;
-
-		for (int i = 0; i < COST_CALLS; i++)
-			compute_ns(d);
-		x = (double)(eel_cycles() - c0) / cycles_per_ns / COST_CALLS;
-		best = best < 0 || x < best ? x : best;
-	}
-	return best;
+	return d > 0 ? eel_spin_cost_cycles((uint64_t)(d * cycles_per_ns + 0.5), 0) / cycles_per_ns : 0;
 }
 
 void barrier_asleep(MPI_Comm c)
