@@ -103,20 +103,54 @@ perftest_client() {  # perftest_client LOG CMD...
 }
 
 # ---- 3. (and 5.) perftest ----
+# ib_write_bw now and then prints a MsgRate of 0 under TCG (a CI run saw it once in
+# ~20 runs; its time base, not the link: eel's flood on the same link ran). Such a run
+# measured nothing: the client keeps it as ib_write_bw-N-tryK.txt and asks the server,
+# over a word on TCP port 18517 ("again" or "done"), for another, at most BW_TRIES runs.
+# The host's table says how many runs each figure took; a figure that no run measured
+# still fails the suite.
+BW_TRIES=3
+bw_rate_ok() {  # bw_rate_ok LOG: its 8-byte row has a MsgRate above 0
+  awk '$1 == 8 && NF >= 5 { ok = ($5 + 0 > 0) } END { exit !ok }' "$1"
+}
+say_to_server() {  # say_to_server WORD: the server's `nc -l` may not listen yet
+  for _ in $(seq 100); do
+    { echo "$1" >/dev/tcp/"$peer"/18517; } 2>/dev/null && return 0
+    sleep 0.2
+  done
+  fail "cannot tell the ib_write_bw server '$1' (port 18517)"
+}
 perftest() {  # perftest N: ib_write_lat then ib_write_bw, outputs ib_write_{lat,bw}-N.txt
   local lat=(ib_write_lat -d rxe0 -s 8 -I 8 -n "$LAT_ITERS" -F -p 18515)
   local bw=(ib_write_bw -d rxe0 -s 8 -I 8 -t "$BW_DEPTH" -n "$BW_ITERS" -F -p 18516)
+  local try word
   step "perftest $1: ${lat[*]}; ${bw[*]}"
   if [ "$EEL_VM_INDEX" = 1 ]; then
     rc=0 && timeout 200 "${lat[@]}" >"$out/ib_write_lat-server-$1.txt" 2>&1 || rc=$?
     [ $rc = 0 ] || { cat "$out/ib_write_lat-server-$1.txt"; fail "ib_write_lat server exited $rc"; }
-    rc=0 && timeout 200 "${bw[@]}" >"$out/ib_write_bw-server-$1.txt" 2>&1 || rc=$?
-    [ $rc = 0 ] || { cat "$out/ib_write_bw-server-$1.txt"; fail "ib_write_bw server exited $rc"; }
+    for try in $(seq "$BW_TRIES"); do
+      rc=0 && timeout 200 "${bw[@]}" >"$out/ib_write_bw-server-$1.txt" 2>&1 || rc=$?
+      [ $rc = 0 ] || { cat "$out/ib_write_bw-server-$1.txt"; fail "ib_write_bw server exited $rc"; }
+      word=$(timeout 120 busybox nc -l -p 18517 || true)
+      [ "$word" = again ] || break
+    done
+    [ "$word" = done ] || fail "ib_write_bw server: the client said '$word', not done"
   else
     perftest_client "$out/ib_write_lat-$1.txt" "${lat[@]}"
     grep -E '^ *8 +[0-9]+ +[0-9.]+' "$out/ib_write_lat-$1.txt" || fail "no 8-byte row in ib_write_lat's output"
-    perftest_client "$out/ib_write_bw-$1.txt" "${bw[@]}"
-    grep -E '^ *8 +[0-9]+ +[0-9.]+' "$out/ib_write_bw-$1.txt" || fail "no 8-byte row in ib_write_bw's output"
+    for try in $(seq "$BW_TRIES"); do
+      perftest_client "$out/ib_write_bw-$1.txt" "${bw[@]}"
+      grep -E '^ *8 +[0-9]+ +[0-9.]+' "$out/ib_write_bw-$1.txt" || fail "no 8-byte row in ib_write_bw's output"
+      bw_rate_ok "$out/ib_write_bw-$1.txt" || [ "$try" = "$BW_TRIES" ] || {
+        mv "$out/ib_write_bw-$1.txt" "$out/ib_write_bw-$1-try$try.txt"
+        step "ib_write_bw run $1 try $try measured nothing (its row: $(grep -E "^ *8 " "$out/ib_write_bw-$1-try$try.txt")): again"
+        say_to_server again
+        continue
+      }
+      break
+    done
+    echo "$try" >"$out/ib_write_bw-$1-tries.txt"
+    say_to_server done
   fi
 }
 perftest 1

@@ -105,4 +105,9 @@ BEGIN {
   printf "VM run wall time: %d s\n", wall
   printf "ratio EEL/t_typical = %.2f (target <= 1.00), rate/ib_write_bw = %.2f (target >= 1.00)\n", emed / (ptyp * 1e3), erate / prate
 }' >"$table"
+for n in 1 2; do
+  tries=$(cat "$o/ib_write_bw-$n-tries.txt" 2>/dev/null) || die "missing $o/ib_write_bw-$n-tries.txt"
+  [ "$tries" = 1 ] ||
+    echo "ib_write_bw run $n: $tries tries, the first $((tries - 1)) measured nothing (MsgRate 0; kept as ib_write_bw-$n-try*.txt)" >>"$table"
+done
 sed 's/^/suite-verbs: /' "$table"
