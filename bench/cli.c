@@ -166,10 +166,10 @@ static uint32_t list(const char *opt, const char *s, uint32_t *out, uint32_t cap
 		bad("%s", msg, NULL);
 	for (uint32_t i = 0; mult8 && i < n; i++)
 		if (out[i] % 8) {
-			char v[16];
+			char v[64];
 
-			snprintf(v, sizeof(v), "%u", out[i]);
-			bad("flood size %s is not a multiple of 8", v,
+			snprintf(v, sizeof(v), "%s: size %u", opt, out[i]);
+			bad("%s is not a multiple of 8", v,
 			    "sizes are multiples of 8 bytes (Bell et al. 2003 uses 8 B .. 128 KB, powers of two)");
 		}
 	return n;

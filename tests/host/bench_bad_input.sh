@@ -26,7 +26,8 @@ expect 1 "unknown option 'bogus' for softnic" -d 'softnic?bogus=1'
 expect 1 "give a probability" -d 'softnic?drop=2'
 expect 1 "unknown mode 'sideways'" -d 'softnic:sideways'
 expect 1 "use recovery=gbn (go-back-N) or recovery=sr" -d 'softnic?recovery=fast'
-expect 2 "not a multiple of 8" --sizes 12,24
+expect 2 "--sizes: size 12 is not a multiple of 8" --sizes 12,24
+expect 2 "--bulk-sizes: size 12 is not a multiple of 8" --bulk-sizes 8,12
 expect 2 "--sizes 7 is out of range" --sizes 7..64
 expect 2 "--sizes 0 is out of range" --sizes 0..64
 expect 2 "out of range" --depths 0
