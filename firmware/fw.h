@@ -45,6 +45,8 @@
 #define FW_REPEATS 2u     /* probes after a NAK's resends, repeats of a lone ACK and of a NAK on
 			     a quiet wire (at 3% loss, both lost 1 time in 10^3: each time
 			     the timer, ~10^4 messages' time) */
+#define FW_ACK_EVERY 32u  /* an ACK at the latest every this many packets (FW_WINDOW / 4) */
+#define FW_ACK_IDLE_PASSES 16u /* or after this many empty receive passes in a row */
 #define FW_ACK_AGAIN_SHIFT 8u /* a lone ACK goes again after rto / 2^this of quiet (16 us of 4 ms) */
 #define FW_SR_BYTES (128u << 10) /* selective repeat: bytes of out-of-order packets kept */
 
@@ -128,6 +130,8 @@ struct fw {
 	uint32_t rcv_acked;     /* rcv_nxt as last told to the peer */
 	uint32_t ack_wait;      /* steps an owed ACK has waited */
 	int ack_force;          /* a duplicate arrived: the peer missed an ACK */
+	int ack_req;            /* a packet delivered asked for its ACK (FW_PKT_ACKREQ) */
+	uint32_t ack_idle;      /* empty receive passes in a row with an ACK owed */
 	uint32_t ack_again;     /* an ACK went out alone: send it again this many times when the wire is quiet */
 	uint32_t ack_quiet;     /* quiet passes since the clock was last read for ack_again */
 	uint64_t ack_again_at;  /* when the next repeat of a lone ACK is due; 0 = not timed yet */
@@ -170,6 +174,16 @@ struct fw {
  * 40-byte header, written and parsed once each per packet: a third of an
  * 8-byte put's instructions on the software NIC, and its EEL fell from
  * ~390 to ~250 ns (interleaved runs) without it. */
+/* A packet that carries our cumulative ACK went out: nothing is owed. */
+static inline void fw_ack_carried(struct fw *fw)
+{
+	fw->rcv_acked = fw->rcv_nxt;
+	fw->ack_wait = 0;
+	fw->ack_force = 0;
+	fw->ack_req = 0;
+	fw->ack_idle = 0;
+}
+
 static inline void fw_copy(void *dst, const void *src, uint32_t n)
 {
 	__builtin_memcpy(dst, src, n);

@@ -27,9 +27,7 @@ static void answer_eget(struct fw *fw, const struct fw_pkt *req, uint8_t status)
 	fw_pkt_write(frame, &p);
 	fw_copy(frame + FW_PKT_HDR, &v, 8);
 	hal_wire_tx_send(&fw->hal, frame, FW_PKT_HDR + 8);
-	fw->rcv_acked = fw->rcv_nxt;
-	fw->ack_wait = 0;
-	fw->ack_force = 0;
+	fw_ack_carried(fw);
 }
 
 static int access_ok(struct fw *fw, const struct fw_pkt *p)
@@ -167,6 +165,8 @@ static int deliver(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload
 		return 0;
 	}
 	fw->rcv_nxt++;
+	if (p->flags & FW_PKT_ACKREQ)
+		fw->ack_req = 1;
 	if (fw_psn_before(fw->rcv_high, fw->rcv_nxt))
 		fw->rcv_high = fw->rcv_nxt;
 	fw->nak_sent = 0;
@@ -440,9 +440,12 @@ int fw_recv(struct fw *fw)
 		fw->ack_again_at = 0;
 		fw->ack_quiet = 0;
 		fw->quiet_passes = 0;
+		fw->ack_idle = 0;
 		return 1;
 	}
 	fw_acks_apply(fw); /* a quiet wire: the ACKs received are applied now */
+	if (fw->rcv_acked != fw->rcv_nxt)
+		fw->ack_idle++; /* an owed ACK goes after FW_ACK_IDLE_PASSES of these (fw_send) */
 	if (fw->ack_again | fw->nak_quiet)
 		repeat_quiet(fw);
 	return 0;

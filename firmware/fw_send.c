@@ -105,6 +105,22 @@ int fw_fetch_sq(struct fw *fw)
 	return work;
 }
 
+/* Is message m's ACK wanted at once (FW_PKT_ACKREQ on its last packet)?
+ * When the host waits on it: a signalled put's completion, an E-register's
+ * result, the send queue's room when half of it is in flight. And when m is
+ * alone in flight: nothing after it would carry the receiver's ACK, and
+ * that ACK, coalesced, might wait for a receiving host that has gone off to
+ * other work (an inline NIC runs only in its host's calls) past our
+ * timeout. The packets of a flood, many in flight, are acknowledged as the
+ * receiver coalesces them (fw_send). */
+static int ack_wanted(const struct fw *fw, const struct fw_msg *m)
+{
+	uint32_t in_flight = fw->msg_tail - fw->msg_head;
+
+	return m->kind != FW_MSG_SQE || (m->flags & EEL_FW_SQE_SIGNALED) || in_flight == 1 ||
+	       in_flight >= (fw->sq_mask + 1) / 2;
+}
+
 /* Build packet `psn` of message m into a wire frame and send it. Returns 0
  * when the wire has no room. */
 static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
@@ -121,6 +137,7 @@ static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
 		      m->kind == FW_MSG_EPUT ? FW_PKT_EPUT : FW_PKT_EGET_REQ,
 		.flags = (uint8_t)((k == 0 ? FW_PKT_FIRST : 0) | (last ? FW_PKT_LAST : 0) |
 				   (last && (m->flags & EEL_FW_SQE_NOTIFY) ? FW_PKT_NOTIFY : 0) |
+				   (last && ack_wanted(fw, m) ? FW_PKT_ACKREQ : 0) |
 				   (m->trace ? FW_PKT_TRACE : 0) | fw->tx_probe),
 		.psn = psn,
 		.ack = fw->rcv_nxt,
@@ -156,9 +173,7 @@ static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
 	hal_wire_tx_send(h, frame, FW_PKT_HDR + plen);
 	fw->tx_seq_of[psn & (FW_WINDOW - 1)] = fw->tx_seq++;
 
-	fw->rcv_acked = fw->rcv_nxt;
-	fw->ack_wait = 0;
-	fw->ack_force = 0;
+	fw_ack_carried(fw);
 	fw_count(fw, EEL_FW_CNT_TX_PKTS, 1);
 	if (!first_tx) {
 		fw_count(fw, EEL_FW_CNT_RETRANSMITS, 1);
@@ -185,9 +200,7 @@ static int send_hdr(struct fw *fw, struct fw_pkt *p)
 	p->ack = fw->rcv_nxt;
 	fw_pkt_write(frame, p);
 	hal_wire_tx_send(&fw->hal, frame, FW_PKT_HDR);
-	fw->rcv_acked = fw->rcv_nxt;
-	fw->ack_wait = 0;
-	fw->ack_force = 0;
+	fw_ack_carried(fw);
 	return 1;
 }
 
@@ -530,11 +543,17 @@ int fw_send(struct fw *fw)
 		work = 1;
 	}
 
-	/* An ACK waits one step for a data packet to carry it; a half-full
-	 * window or a duplicate (the peer missed our ACK) sends it at once. */
+	/* ACKs are coalesced, as an InfiniBand responder may (IBTA Vol. 1
+	 * 9.7.6.1): one goes alone when a packet asked for it (FW_PKT_ACKREQ:
+	 * the sender's host waits on it) after waiting one step for a data
+	 * packet to carry it, when FW_ACK_EVERY packets are owed, when the
+	 * wire has been quiet for FW_ACK_IDLE_PASSES receive passes with one
+	 * owed, or at once for a duplicate (the peer missed our ACK). An ACK
+	 * a packet went alone for, in a flood: one frame for the sender to
+	 * take in, a cache line to carry back. */
 	if (fw->rcv_acked != fw->rcv_nxt || fw->ack_force) {
-		if (fw->ack_force || fw->ack_wait >= 1 ||
-		    fw->rcv_nxt - fw->rcv_acked >= FW_WINDOW / 2) {
+		if (fw->ack_force || fw->rcv_nxt - fw->rcv_acked >= FW_ACK_EVERY ||
+		    ((fw->ack_req || fw->ack_idle >= FW_ACK_IDLE_PASSES) && fw->ack_wait >= 1)) {
 			if (fw_send_ctrl(fw, FW_PKT_ACK, 0, 0)) {
 				fw_count(fw, EEL_FW_CNT_ACKS_TX, 1);
 				fw->ack_again = FW_REPEATS;

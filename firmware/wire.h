@@ -62,6 +62,9 @@ enum fw_pkt_flags {
 	FW_PKT_TRACE = 1u << 3,  /* stamp this message on the receiving side */
 	FW_PKT_PROBE = 1u << 4,  /* data sent after a NAK's resends: a receiver still missing a PSN
 				  * NAKs it again (fw_send.c, fw_recv.c) */
+	FW_PKT_ACKREQ = 1u << 5, /* LAST: the sender's host waits on this message's ACK (a signalled
+				  * put's completion, an E-register's): acknowledge it at once, not
+				  * coalesced (the AckReq bit of an InfiniBand BTH) */
 };
 
 enum fw_nak_syndrome {

@@ -270,6 +270,71 @@ static void test_both_ways(void)
 	fn_pair_free(w.p);
 }
 
+/* Steps until a's send queue count reaches want, at most max; the steps taken. */
+static int steps_to_sq_cons(struct fn_pair *p, uint64_t want, int max)
+{
+	int i;
+
+	for (i = 0; i < max && p->a.status.sq_cons < want; i++)
+		fn_step(p);
+	return i;
+}
+
+/* ACK coalescing (fw_send.c, IBTA Vol. 1 9.7.6.1). A steady flood of
+ * unsignalled puts, one posted a step, many in flight: an ACK frame for
+ * some FW_ACK_EVERY packets, not one for every packet or two. A put that
+ * asks (signalled, or alone in flight) is acknowledged within a few steps.
+ * Two unsignalled puts, neither alone, that nothing follows: their ACK waits
+ * for the quiet wire, FW_ACK_IDLE_PASSES receive passes, and comes then. */
+static void test_ack_coalescing(void)
+{
+	struct world w = world(1024);
+	struct fn_pair *p = w.p;
+	struct eel_fw_cqe e = { 0 };
+	struct eel_fw_sqe d;
+	uint32_t posted = 0;
+	int steps;
+
+	fill(src, 4096, 5);
+	for (int step = 0; posted < 512 && step < 100000; step++) {
+		d = fn_put_desc(w.lkey, src + 8 * (posted % 64), 8, w.rkey, dst + GUARD + 8 * (posted % 64), 0,
+				posted, 0);
+		if (!fn_post(&p->a, &d))
+			posted++;
+		fn_step(p);
+	}
+	fn_settle(p, 100000);
+	CHECK_EQ_U(posted, 512);
+	CHECK_EQ_U(p->a.status.sq_cons, 512);
+	CHECK(fn_counter(&p->b, EEL_FW_CNT_ACKS_TX) <= 512 / 8,
+	      "512 puts, one a step: %llu ACK frames (coalesced: at most one in 8)",
+	      (unsigned long long)fn_counter(&p->b, EEL_FW_CNT_ACKS_TX));
+	CHECK_EQ_U(fn_counter(&p->a, EEL_FW_CNT_RETRANSMITS) + fn_counter(&p->a, EEL_FW_CNT_TIMEOUTS), 0);
+
+	/* a signalled put: its completion within a few steps */
+	d = fn_put_desc(w.lkey, src, 8, w.rkey, dst + GUARD, EEL_FW_SQE_SIGNALED, 1000, 0);
+	fn_post(&p->a, &d);
+	steps = steps_to_sq_cons(p, 513, 100);
+	CHECK(steps <= 6 && fn_poll(&p->a, &e) && e.wr_id == 1000, "a signalled put: acknowledged after %d steps",
+	      steps);
+	/* an unsignalled put alone in flight: the same */
+	d = fn_put_desc(w.lkey, src, 8, w.rkey, dst + GUARD, 0, 1001, 0);
+	fn_post(&p->a, &d);
+	steps = steps_to_sq_cons(p, 514, 100);
+	CHECK(steps <= 6, "a put alone in flight: acknowledged after %d steps", steps);
+	/* two unsignalled puts at once: the quiet wire's ACK, not sooner */
+	d = fn_put_desc(w.lkey, src, 8, w.rkey, dst + GUARD, 0, 1002, 0);
+	fn_post(&p->a, &d);
+	d.wr_id = 1003;
+	fn_post(&p->a, &d);
+	steps = steps_to_sq_cons(p, 516, 10 * FW_ACK_IDLE_PASSES);
+	CHECK(steps >= (int)FW_ACK_IDLE_PASSES && steps <= (int)FW_ACK_IDLE_PASSES + 6,
+	      "two puts with nothing after them: acknowledged after %d steps (the quiet wire's %u passes)", steps,
+	      FW_ACK_IDLE_PASSES);
+	CHECK_EQ_U(fn_counter(&p->a, EEL_FW_CNT_RETRANSMITS) + fn_counter(&p->a, EEL_FW_CNT_TIMEOUTS), 0);
+	fn_pair_free(p);
+}
+
 /* A NIC not enabled does nothing; a bad layout fails it with BAD_DESC. */
 static void test_bring_up(void)
 {
@@ -305,6 +370,7 @@ int main(void)
 	test_trace();
 	test_both_ways();
 	test_bring_up();
+	test_ack_coalescing();
 	free(src);
 	free(dst);
 	CHECK_DONE();
