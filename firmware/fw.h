@@ -45,8 +45,7 @@
 #define FW_REPEATS 2u     /* probes after a NAK's resends, repeats of a lone ACK and of a NAK on
 			     a quiet wire (at 3% loss, both lost 1 time in 10^3: each time
 			     the timer, ~10^4 messages' time) */
-#define FW_ACK_EVERY 32u  /* an ACK at the latest every this many packets (FW_WINDOW / 4) */
-#define FW_ACK_IDLE_PASSES 16u /* or after this many empty receive passes in a row */
+#define FW_ACK_EVERY 32u  /* an ACK at the latest every this many packets (FW_WINDOW / 4), or on a quiet wire */
 #define FW_ACK_AGAIN_SHIFT 8u /* a lone ACK goes again after rto / 2^this of quiet (16 us of 4 ms) */
 #define FW_SR_BYTES (128u << 10) /* selective repeat: bytes of out-of-order packets kept */
 

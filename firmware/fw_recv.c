@@ -445,7 +445,7 @@ int fw_recv(struct fw *fw)
 	}
 	fw_acks_apply(fw); /* a quiet wire: the ACKs received are applied now */
 	if (fw->rcv_acked != fw->rcv_nxt)
-		fw->ack_idle++; /* an owed ACK goes after FW_ACK_IDLE_PASSES of these (fw_send) */
+		fw->ack_idle++; /* an owed ACK goes after FW_QUIET_PASSES of these (fw_send) */
 	if (fw->ack_again | fw->nak_quiet)
 		repeat_quiet(fw);
 	return 0;

@@ -547,13 +547,13 @@ int fw_send(struct fw *fw)
 	 * 9.7.6.1): one goes alone when a packet asked for it (FW_PKT_ACKREQ:
 	 * the sender's host waits on it) after waiting one step for a data
 	 * packet to carry it, when FW_ACK_EVERY packets are owed, when the
-	 * wire has been quiet for FW_ACK_IDLE_PASSES receive passes with one
+	 * wire has been quiet for FW_QUIET_PASSES receive passes with one
 	 * owed, or at once for a duplicate (the peer missed our ACK). An ACK
 	 * a packet went alone for, in a flood: one frame for the sender to
 	 * take in, a cache line to carry back. */
 	if (fw->rcv_acked != fw->rcv_nxt || fw->ack_force) {
 		if (fw->ack_force || fw->rcv_nxt - fw->rcv_acked >= FW_ACK_EVERY ||
-		    ((fw->ack_req || fw->ack_idle >= FW_ACK_IDLE_PASSES) && fw->ack_wait >= 1)) {
+		    ((fw->ack_req || fw->ack_idle >= FW_QUIET_PASSES) && fw->ack_wait >= 1)) {
 			if (fw_send_ctrl(fw, FW_PKT_ACK, 0, 0)) {
 				fw_count(fw, EEL_FW_CNT_ACKS_TX, 1);
 				fw->ack_again = FW_REPEATS;

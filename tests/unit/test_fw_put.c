@@ -285,7 +285,7 @@ static int steps_to_sq_cons(struct fn_pair *p, uint64_t want, int max)
  * some FW_ACK_EVERY packets, not one for every packet or two. A put that
  * asks (signalled, or alone in flight) is acknowledged within a few steps.
  * Two unsignalled puts, neither alone, that nothing follows: their ACK waits
- * for the quiet wire, FW_ACK_IDLE_PASSES receive passes, and comes then. */
+ * for the quiet wire, FW_QUIET_PASSES receive passes, and comes then. */
 static void test_ack_coalescing(void)
 {
 	struct world w = world(1024);
@@ -327,10 +327,10 @@ static void test_ack_coalescing(void)
 	fn_post(&p->a, &d);
 	d.wr_id = 1003;
 	fn_post(&p->a, &d);
-	steps = steps_to_sq_cons(p, 516, 10 * FW_ACK_IDLE_PASSES);
-	CHECK(steps >= (int)FW_ACK_IDLE_PASSES && steps <= (int)FW_ACK_IDLE_PASSES + 6,
+	steps = steps_to_sq_cons(p, 516, 10 * FW_QUIET_PASSES);
+	CHECK(steps >= (int)FW_QUIET_PASSES && steps <= (int)FW_QUIET_PASSES + 6,
 	      "two puts with nothing after them: acknowledged after %d steps (the quiet wire's %u passes)", steps,
-	      FW_ACK_IDLE_PASSES);
+	      FW_QUIET_PASSES);
 	CHECK_EQ_U(fn_counter(&p->a, EEL_FW_CNT_RETRANSMITS) + fn_counter(&p->a, EEL_FW_CNT_TIMEOUTS), 0);
 	fn_pair_free(p);
 }
