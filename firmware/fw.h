@@ -156,6 +156,7 @@ struct fw {
 	/* E-registers */
 	uint64_t ereg_db_seen;
 	uint32_t ereg_seq[EEL_FW_EREGS];
+	uint32_t ereg_next;     /* the scan of the E-registers starts here: the last one found */
 
 	struct fw_mr_slot mr_cache[FW_MR_CACHE];
 

@@ -208,7 +208,8 @@ struct eel_fw_bar {
 	uint8_t pad0[0x100 - 0x088];
 	/* 0x100: doorbells, a cache line of their own */
 	uint64_t sq_doorbell;    /* host: new SQ producer index */
-	uint64_t ereg_doorbell;  /* host: bumped after each E-register cmd store */
+	uint64_t ereg_doorbell;  /* host: bumped by one after each E-register cmd store (the NIC
+				  * looks for as many new commands as it moved) */
 	uint64_t cq_doorbell;    /* host: CQ entries consumed */
 	uint8_t pad1[0x180 - 0x118];
 	/* 0x180: statistics */

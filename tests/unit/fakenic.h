@@ -75,6 +75,7 @@ struct fn_nic {
 	struct fn_link *tx, *rx;
 	const uint64_t *now;
 	int dma_violations;
+	uint64_t ereg_cmd_reads; /* the firmware's reads of an E-register's cmd */
 };
 
 struct fn_pair {
@@ -219,6 +220,9 @@ static inline uint32_t fn_reg_read32(void *ctx, uint32_t off)
 	uint32_t v;
 
 	fn_reg_check(n, off, 4);
+	if (off >= offsetof(struct eel_fw_bar, ereg) && off < offsetof(struct eel_fw_bar, ereg) + sizeof(n->bar.ereg) &&
+	    (off - offsetof(struct eel_fw_bar, ereg)) % sizeof(struct eel_fw_ereg) == offsetof(struct eel_fw_ereg, cmd))
+		n->ereg_cmd_reads++;
 	memcpy(&v, (uint8_t *)&n->bar + off, 4);
 	return v;
 }

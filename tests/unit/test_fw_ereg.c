@@ -98,7 +98,7 @@ static void test_all_registers(void)
 		r->value = 0xE000 + i;
 		r->cmd = seq << 8 | (i % 2 ? EEL_FW_EREG_GET : EEL_FW_EREG_PUT);
 	}
-	w.p->a.bar.ereg_doorbell = 1;
+	w.p->a.bar.ereg_doorbell = EEL_FW_EREGS; /* one count per command, rung once */
 	fn_settle(w.p, 1000);
 	for (uint32_t i = 0; i < EEL_FW_EREGS; i++) {
 		CHECK(fn_ereg_status(&w.p->a, i) == EEL_FW_OK, "register %u: status 0x%x", i, w.p->a.bar.ereg[i].status);
@@ -109,6 +109,34 @@ static void test_all_registers(void)
 		else
 			CHECK_EQ_U(mem[i], 0xE000 + i);
 	}
+	fn_pair_free(w.p);
+}
+
+/* The doorbell's count bounds the scan (fw_ereg.c): a store on one register
+ * reads that register's cmd, not all EEL_FW_EREGS, once the NIC has found
+ * it; two registers rung are both found, wherever they lie. */
+static void test_scan(void)
+{
+	struct world w = world();
+	uint64_t before;
+
+	fn_ereg(&w.p->a, 9, EEL_FW_EREG_PUT, w.rw, &mem[9], 0x99);
+	CHECK(settle_ereg(w.p, &w.p->a, 9) == EEL_FW_OK, "register 9: status %d", fn_ereg_status(&w.p->a, 9));
+	for (int k = 0; k < 3; k++) {
+		before = w.p->a.ereg_cmd_reads;
+		fn_ereg(&w.p->a, 9, EEL_FW_EREG_PUT, w.rw, &mem[9], 0x100u + (uint64_t)k);
+		CHECK(settle_ereg(w.p, &w.p->a, 9) == EEL_FW_OK, "register 9 again: status %d",
+		      fn_ereg_status(&w.p->a, 9));
+		CHECK(w.p->a.ereg_cmd_reads - before == 1, "store %d on register 9: %llu cmd registers read", k,
+		      (unsigned long long)(w.p->a.ereg_cmd_reads - before));
+		CHECK_EQ_U(mem[9], 0x100u + (uint64_t)k);
+	}
+	fn_ereg(&w.p->a, 2, EEL_FW_EREG_PUT, w.rw, &mem[2], 0x22);
+	fn_ereg(&w.p->a, 14, EEL_FW_EREG_PUT, w.rw, &mem[14], 0xee);
+	CHECK(settle_ereg(w.p, &w.p->a, 2) == EEL_FW_OK && settle_ereg(w.p, &w.p->a, 14) == EEL_FW_OK,
+	      "registers 2 and 14: status %d, %d", fn_ereg_status(&w.p->a, 2), fn_ereg_status(&w.p->a, 14));
+	CHECK(mem[2] == 0x22 && mem[14] == 0xee, "registers 2 and 14 stored %llx, %llx", (unsigned long long)mem[2],
+	      (unsigned long long)mem[14]);
 	fn_pair_free(w.p);
 }
 
@@ -193,6 +221,7 @@ int main(void)
 {
 	test_put_get();
 	test_all_registers();
+	test_scan();
 	test_lost();
 	test_refused();
 	CHECK_DONE();
