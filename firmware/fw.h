@@ -45,7 +45,7 @@
 #define FW_REPEATS 2u     /* probes after a NAK's resends, repeats of a lone ACK and of a NAK on
 			     a quiet wire (at 3% loss, both lost 1 time in 10^3: each time
 			     the timer, ~10^4 messages' time) */
-#define FW_ACK_EVERY 32u  /* an ACK at the latest every this many packets (FW_WINDOW / 4), or on a quiet wire */
+#define FW_ACK_EVERY 32u  /* an owed ACK goes alone at the latest this many packets on (FW_WINDOW / 4) */
 #define FW_ACK_AGAIN_SHIFT 8u /* a lone ACK goes again after rto / 2^this of quiet (16 us of 4 ms) */
 #define FW_SR_BYTES (128u << 10) /* selective repeat: bytes of out-of-order packets kept */
 
@@ -168,12 +168,6 @@ struct fw {
 #define FW_REG(field) ((uint32_t)offsetof(struct eel_fw_bar, field))
 #define EREG(i, field) FW_REG(ereg[0].field) + (uint32_t)(i) * (uint32_t)sizeof(struct eel_fw_ereg)
 
-/* Copy n bytes on the NIC's own memory. The compiler's memcpy (one of the
- * four symbols a freestanding C environment provides): a header of a known
- * size becomes a few wide moves. A byte loop cost 160 instructions per
- * 40-byte header, written and parsed once each per packet: a third of an
- * 8-byte put's instructions on the software NIC, and its EEL fell from
- * ~390 to ~250 ns (interleaved runs) without it. */
 /* A packet that carries our cumulative ACK went out: nothing is owed. */
 static inline void fw_ack_carried(struct fw *fw)
 {
@@ -184,6 +178,12 @@ static inline void fw_ack_carried(struct fw *fw)
 	fw->ack_idle = 0;
 }
 
+/* Copy n bytes on the NIC's own memory. The compiler's memcpy (one of the
+ * four symbols a freestanding C environment provides): a header of a known
+ * size becomes a few wide moves. A byte loop cost 160 instructions per
+ * 40-byte header, written and parsed once each per packet: a third of an
+ * 8-byte put's instructions on the software NIC, and its EEL fell from
+ * ~390 to ~250 ns (interleaved runs) without it. */
 static inline void fw_copy(void *dst, const void *src, uint32_t n)
 {
 	__builtin_memcpy(dst, src, n);

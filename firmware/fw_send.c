@@ -548,9 +548,10 @@ int fw_send(struct fw *fw)
 	 * the sender's host waits on it) after waiting one step for a data
 	 * packet to carry it, when FW_ACK_EVERY packets are owed, when the
 	 * wire has been quiet for FW_QUIET_PASSES receive passes with one
-	 * owed, or at once for a duplicate (the peer missed our ACK). An ACK
-	 * a packet went alone for, in a flood: one frame for the sender to
-	 * take in, a cache line to carry back. */
+	 * owed, or at once for a duplicate (the peer missed our ACK). Each ACK
+	 * sent alone is a frame for the sender to take in and a cache line to
+	 * carry back: in a flood at queue depth 64 there was one for every
+	 * packet or two. */
 	if (fw->rcv_acked != fw->rcv_nxt || fw->ack_force) {
 		if (fw->ack_force || fw->rcv_nxt - fw->rcv_acked >= FW_ACK_EVERY ||
 		    ((fw->ack_req || fw->ack_idle >= FW_QUIET_PASSES) && fw->ack_wait >= 1)) {

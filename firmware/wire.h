@@ -9,7 +9,8 @@
  * (PUT, EPUT, EGET_REQ) carry consecutive PSNs; the receiver delivers only the
  * next expected PSN, so delivery is exactly once and in order.
  * Every packet piggybacks `ack` = the sender's next expected PSN (cumulative);
- * ACK carries nothing else.
+ * ACK carries nothing else. A receiver coalesces the ACKs it sends alone,
+ * except for a packet with FW_PKT_ACKREQ (fw_send.c).
  *
  * Loss recovery, as an InfiniBand RC responder and requester do it (IBTA
  * Vol. 1 §9.7.5.2, the PSN sequence error NAK): a receiver that sees a PSN beyond
@@ -62,9 +63,9 @@ enum fw_pkt_flags {
 	FW_PKT_TRACE = 1u << 3,  /* stamp this message on the receiving side */
 	FW_PKT_PROBE = 1u << 4,  /* data sent after a NAK's resends: a receiver still missing a PSN
 				  * NAKs it again (fw_send.c, fw_recv.c) */
-	FW_PKT_ACKREQ = 1u << 5, /* LAST: the sender's host waits on this message's ACK (a signalled
-				  * put's completion, an E-register's): acknowledge it at once, not
-				  * coalesced (the AckReq bit of an InfiniBand BTH) */
+	FW_PKT_ACKREQ = 1u << 5, /* LAST: acknowledge at once, not coalesced: the sender's host waits
+				  * on it, or nothing after it would carry the ACK (fw_send.c
+				  * ack_wanted; the AckReq bit of an InfiniBand BTH) */
 };
 
 enum fw_nak_syndrome {
