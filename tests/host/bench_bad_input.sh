@@ -49,6 +49,41 @@ expect 1 "json /nonexistent/dir/r.json: its folder does not exist" -t pingpong -
 # a peer that is not there, and a peer that is not eel-bench
 port=$((20000 + RANDOM % 20000))
 expect 1 "cannot reach the eel-bench server" --timeout 2 -p $port -t pingpong 127.0.0.1
+# ... and nobody on ports the kernel is about to give this host's own
+# connects (even, each just above the last it gave for connects to it): a
+# retrying client whose connect joined itself spoke eel with itself ("cannot
+# open the peer's wire"); each must keep saying that nobody is there. Four
+# clients at once, each on its own port: the kernel adds a random step to
+# each connect's port, so one client lands on its own port 1 time in 3
+selfs=$(python3 -c '
+import socket
+found = []
+for p in range(33000, 60000, 2):
+    s = socket.socket()
+    try:
+        s.connect(("127.0.0.1", p))
+    except OSError:
+        pass
+    mine = s.getsockname()[1]
+    s.close()
+    if 0 < p - mine < 30:
+        found.append(p)
+        if len(found) == 4:
+            break
+print(*found)
+')
+[ "$(echo $selfs | wc -w)" = 4 ] || { echo "FAILED: no 4 ports found just above the kernel's next local ports"; fail=1; }
+for p in $selfs; do
+  timeout 30 "$B/eel-bench" --timeout 4 -p "$p" -t pingpong 127.0.0.1 >"$out/self-$p.out" 2>"$out/self-$p.err" &
+done
+wait
+for p in $selfs; do
+  if [ "$(wc -l <"$out/self-$p.err")" -eq 1 ] && grep -qF "cannot reach the eel-bench server at 127.0.0.1:$p" "$out/self-$p.err"; then
+    echo "ok: -p $p, nobody there -> $(head -c 120 "$out/self-$p.err")"
+  else
+    echo "FAILED: eel-bench -p $p with nobody there:"; sed 's/^/    /' "$out/self-$p.err"; fail=1
+  fi
+done
 printf 'HTTP/1.0 200 OK\r\n\r\nhello\r\n' | busybox nc -l -p $((port + 1)) >/dev/null 2>&1 &
 sleep 0.3
 expect 1 "does not speak eel" --timeout 5 -p $((port + 1)) -t pingpong 127.0.0.1

@@ -275,6 +275,23 @@ void eel_oob_listener_close(struct eel_oob_listener *l)
 	free(l);
 }
 
+/* Is fd connected to itself? A connect to a port of this host that nothing
+ * listens on, when that port is in the ephemeral range, can be given that
+ * same port as its own and join itself (TCP's simultaneous open): a client
+ * waiting for its server then spoke eel's protocol with itself (a test saw
+ * "both ends have the MAC address ..." where nobody was listening). */
+static int self_connected(int fd)
+{
+	struct sockaddr_storage mine, peer;
+	socklen_t ml = sizeof(mine), pl = sizeof(peer);
+
+	memset(&mine, 0, sizeof(mine));
+	memset(&peer, 0, sizeof(peer));
+	if (getsockname(fd, (struct sockaddr *)&mine, &ml) || getpeername(fd, (struct sockaddr *)&peer, &pl))
+		return 0;
+	return ml == pl && !memcmp(&mine, &peer, ml);
+}
+
 /* connect() that gives up at the deadline: a listener that never accepts
  * (its backlog full, a firewall that drops) would block a plain connect for
  * the kernel's minutes. 0, or the errno. */
@@ -301,6 +318,8 @@ static int connect_by(int fd, const struct addrinfo *a, int64_t deadline)
 	if (err)
 		return err;
 done:
+	if (self_connected(fd))
+		return ECONNREFUSED; /* nobody listens: as refused, tried again */
 	fcntl(fd, F_SETFL, flags);
 	return 0;
 }
