@@ -13,8 +13,10 @@
  *     within that is "same".
  *   - o_s and o_r (over their sweeps) and G, 1/G and g/G (run by run) bring
  *     the noise of those (schema 3; the same rule);
+ *   - decompose's parts obtained by stamps bring the noise of the stamped
+ *     stage of the same name (they are its mean);
  *   - any other single value (L, the signature's and the fits' parameters,
- *     decompose's parts) has no noise of its own: the threshold alone decides.
+ *     decompose's other parts) has no noise of its own: the threshold alone decides.
  *   - beyond the noise, a change smaller than the threshold (default 5%) is
  *     still "same"; larger ones are "better" or "worse": lower is better for
  *     times and per-byte costs, higher for bandwidths. Derived figures with
@@ -181,6 +183,35 @@ static double stamp_accounting(const struct run *r)
 	return fabs(used - alone);
 }
 
+/* The breakdown's stamped stage of that name in run r (the turnaround is
+ * its own field, turn_ns). */
+static int stage_stat(const struct run *r, const char *name, struct stat5 *s)
+{
+	const struct jr_val *p = by_name(jr_get(r->root, "breakdown.parts"), "name", name);
+
+	if (p)
+		return stat_at(p, "ns", s);
+	return !strcmp(name, "turn") && stat_at(r->root, "breakdown.turn_ns", s);
+}
+
+/* A decompose part obtained by stamps is the mean of the breakdown's stage of
+ * that name: it brings that stage's noise (p25..p75 with the run's stamp
+ * accounting, as the stage's own row), where both runs have the stage. A
+ * part of 1 ns that became 2.5 was "worse" by the threshold alone, beside
+ * its stage's row saying "same (within noise)" of the same rounds. */
+static void stamped_part_noise(struct cmp *c, struct item *it, const struct jr_val *pa, const struct jr_val *pb,
+			       const char *name)
+{
+	const char *ma = jr_str(pa, "method"), *mb = jr_str(pb, "method");
+	struct stat5 x, y;
+
+	if (!ma || !mb || strcmp(ma, "stamped") || strcmp(mb, "stamped") || !stage_stat(c->A, name, &x) ||
+	    !stage_stat(c->B, name, &y))
+		return;
+	it->noise_a = hypot(x.p75 - x.p25, stamp_accounting(c->A));
+	it->noise_b = hypot(y.p75 - y.p25, stamp_accounting(c->B));
+}
+
 static void parts(struct cmp *c, const char *arr, const char *label, int is_stat)
 {
 	const struct jr_val *pa = jr_get(c->A->root, arr), *pb = jr_get(c->B->root, arr);
@@ -206,8 +237,13 @@ static void parts(struct cmp *c, const char *arr, const char *label, int is_stat
 				c->it[at].noise_a = hypot(c->it[at].noise_a, acc_a);
 				c->it[at].noise_b = hypot(c->it[at].noise_b, acc_b);
 			}
-		} else
+		} else {
+			int at = c->n;
+
 			num_item(c, name, jr_at(pa, i), qb, "ns", "ns", CMP_LOWER, NULL);
+			if (c->n > at)
+				stamped_part_noise(c, &c->it[at], jr_at(pa, i), qb, n);
+		}
 	}
 	for (size_t i = 0; i < jr_len(pb, ""); i++) {
 		const char *n = jr_str(jr_at(pb, i), "name");

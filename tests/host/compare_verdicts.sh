@@ -12,10 +12,12 @@ set -uo pipefail
 # min), eiqr (EEL p75-p25), os (o_s), osiqr (schema 3: p75-p25 of o_s over its
 # sweeps), bw (bandwidth B/ns), M, g, giqr, wire (the stamped wire stage's median),
 # sig (1: a signature section), t8k (bulk T(8192) min), stampused (the breakdown's
-# in-place stamp cost, against 11 ns alone; none by default)
+# in-place stamp cost, against 11 ns alone; none by default), dpost (decompose's
+# stamped post, the mean of the breakdown's post, whose p25..p75 is 10..20 ns),
+# ddet (decompose's modelled detect)
 doc() {
   local f=$1; shift
-  local v=2 eel=400 eiqr=4 os=300 osiqr=0 bw=8 M=1600 g=200 giqr=2 wire=320 sig=1 t8k=1500 stampused=
+  local v=2 eel=400 eiqr=4 os=300 osiqr=0 bw=8 M=1600 g=200 giqr=2 wire=320 sig=1 t8k=1500 stampused= dpost=12 ddet=20
   local kv; for kv in "$@"; do local "$kv"; done
   local e25 e75 g25 g75 sigsec="" bulksec="" Lsec="" ossw="" stampsec=""
   [ -n "$stampused" ] && stampsec=', "stamp_used_ns": '$stampused', "stamp_alone_ns": 11' 
@@ -44,7 +46,10 @@ doc() {
  "breakdown": {"samples": 3000, "clock": "host tsc", "parts": [
    {"name": "post", "what": "host software", "method": "stamped", "ns": {"min": 10, "p25": 10, "median": 10, "p75": 20, "max": 50, "mean": 12, "spread": 1, "n": 3000, "outliers": 0}},
    {"name": "wire", "what": "on the wire", "method": "stamped", "ns": {"min": $wire, "p25": $wire, "median": $wire, "p75": $wire, "max": $wire, "mean": $wire, "spread": 0, "n": 3000, "outliers": 0}}],
-   "total_ns": {"min": 430, "p25": 435, "median": 440, "p75": 445, "max": 500, "mean": 441, "spread": 0.02, "n": 3000, "outliers": 0}, "residual_ns": 0$stampsec}$sigsec$bulksec,
+   "total_ns": {"min": 430, "p25": 435, "median": 440, "p75": 445, "max": 500, "mean": 441, "spread": 0.02, "n": 3000, "outliers": 0}, "residual_ns": 0$stampsec},
+ "decompose": {"eel_ns": 440, "residual_ns": 0, "checks": [], "parts": [
+   {"name": "post", "what": "host software", "ns": $dpost, "method": "stamped", "how": "stamped by the host"},
+   {"name": "detect", "what": "host notices", "ns": $ddet, "method": "modelled", "how": "half a polling pass"}]}$sigsec$bulksec,
  "curves": {"flood": [{"size": 8, "q": 64, "msgs": 10000, "ns_per_msg": {"min": $g, "p25": $g25, "median": $g25, "p75": $g75, "max": $g75, "mean": $g25, "spread": 0.01, "n": 10, "outliers": 0}, "bytes_per_ns": 0.04}]},
  "warnings": [], "wall_s": 3.5}
 EOF
@@ -91,6 +96,9 @@ doc "$d/os3a.json" v=3 osiqr=40                   # schema 3: o_s known to 40 ns
 doc "$d/os3b.json" v=3 os=330 osiqr=40            # o_s +10 %, inside that noise
 doc "$d/os3c.json" v=3 osiqr=2                    # sweeps that agree
 doc "$d/os3d.json" v=3 os=330 osiqr=2             # o_s +10 % beyond them
+doc "$d/dpost.json" dpost=22                      # decompose's stamped post +83 %, inside its stage's 10 ns p25..p75
+doc "$d/dpost2.json" dpost=52                     # ... +333 %, beyond it
+doc "$d/ddet.json" ddet=30                        # decompose's modelled detect +50 %: no noise, the threshold
 
 # identical runs: every figure the same, exit 0
 expect 0 '^  EEL +400\.0 ns +400\.0 ns +\+0\.0 % .* same$' '^  o_s .* same$' '^  bandwidth \(1/G\) .* same$' \
@@ -115,6 +123,11 @@ expect 0 '^  EEL .* -20\.0 % .* better$' 'no regression' -- "$d/a.json" "$d/fast
 # direction: higher bandwidth is better, lower is worse
 expect 1 '^  bandwidth \(1/G\) .* -20\.0 % .* worse$' -- "$d/a.json" "$d/bwdown.json"
 expect 0 '^  bandwidth \(1/G\) .* \+20\.0 % .* better$' -- "$d/a.json" "$d/bwup.json"
+# decompose's parts: a stamped one brings its stage's noise (the mean of those
+# rounds), a modelled one has none: the threshold alone
+expect 0 '^  decompose post .* \+83\.3 % .* same \(within noise\)$' -- "$d/a.json" "$d/dpost.json"
+expect 1 '^  decompose post .* \+333\.3 % .* worse$' -- "$d/a.json" "$d/dpost2.json"
+expect 1 '^  decompose detect .* \+50\.0 % +- +worse$' -- "$d/a.json" "$d/ddet.json"
 # single values: the threshold alone
 expect 1 '^  o_s .* \+10\.0 % +- +worse$' -- "$d/a.json" "$d/os10.json"
 expect 0 '^  o_s .* \+4\.0 % +- +same \(below threshold\)$' -- "$d/a.json" "$d/os4.json"
