@@ -14,12 +14,14 @@ _Static_assert((EEL_FW_EREGS & (EEL_FW_EREGS - 1)) == 0, "the scan wraps with a 
 
 /* The doorbell counts the commands stored since the NIC last looked
  * (fw_abi.h: bumped once after each), so the scan stops when it has found
- * that many, starting at the register found last: a host that uses one
- * register reads one, not all EEL_FW_EREGS (each a register read, ~2.5 ns
- * on the software NIC: the whole scan made an E-register store's EEL ~50
- * ns above a descriptor put's, whose fetch it was meant to save). A
- * register stored twice before the NIC looked holds one new command for
- * two counts: the scan then goes round them all. */
+ * that many. It looks first at the register after the one found last (a
+ * host that takes them in turn, as eel's does), then at that one (a host
+ * that uses one register), then on round: one read for either, not all
+ * EEL_FW_EREGS (each a register read, ~2.5 ns on the software NIC: the
+ * whole scan made an E-register store's EEL ~50 ns above a descriptor
+ * put's, whose fetch it was meant to save). A register stored twice before
+ * the NIC looked holds one new command for two counts: the scan then goes
+ * round them all. */
 int fw_fetch_eregs(struct fw *fw)
 {
 	const struct fw_hal *h = &fw->hal;
@@ -31,7 +33,7 @@ int fw_fetch_eregs(struct fw *fw)
 		return 0;
 	want = db - fw->ereg_db_seen < EEL_FW_EREGS ? (uint32_t)(db - fw->ereg_db_seen) : EEL_FW_EREGS;
 	for (uint32_t k = 0; k < EEL_FW_EREGS && found < want; k++) {
-		uint32_t i = (start + k) & (EEL_FW_EREGS - 1);
+		uint32_t i = (start + (k == 0 ? 1 : k == 1 ? 0 : k)) & (EEL_FW_EREGS - 1);
 		uint32_t cmd = hal_reg_read32(h, EREG(i, cmd));
 		uint32_t seq = cmd >> 8, op = cmd & 0xff;
 		struct fw_msg *m;

@@ -103,9 +103,9 @@ int fw_doorbell(struct fw *fw)
 		return fw_step(fw);
 	/* the send queue's packets go out before the E-registers are looked
 	 * at (a put's path is the one eel times most); a command found there
-	 * goes out in the same pass, after them, as fw_step orders them. One
-	 * send pass when only one of them rang: an E-register store does not
-	 * wait for a send pass with nothing of its own to send */
+	 * goes out after them. One send pass when only one of them rang: an
+	 * E-register store does not wait for a send pass with nothing of its
+	 * own to send */
 	work = fw_fetch_sq(fw);
 	if (work)
 		work |= fw_send(fw);

@@ -63,9 +63,9 @@ enum fw_pkt_flags {
 	FW_PKT_TRACE = 1u << 3,  /* stamp this message on the receiving side */
 	FW_PKT_PROBE = 1u << 4,  /* data sent after a NAK's resends: a receiver still missing a PSN
 				  * NAKs it again (fw_send.c, fw_recv.c) */
-	FW_PKT_ACKREQ = 1u << 5, /* LAST: acknowledge at once, not coalesced: the sender's host waits
-				  * on it, or nothing after it would carry the ACK (fw_send.c
-				  * ack_wanted; the AckReq bit of an InfiniBand BTH) */
+	FW_PKT_ACKREQ = 1u << 5, /* LAST: acknowledge at the next send pass, not coalesced: the
+				  * sender's host waits on it, or nothing after it would carry the
+				  * ACK (fw_send.c ack_wanted; the AckReq bit of an InfiniBand BTH) */
 };
 
 enum fw_nak_syndrome {

@@ -183,39 +183,45 @@ static double stamp_accounting(const struct run *r)
 	return fabs(used - alone);
 }
 
-/* The breakdown's stamped stage of that name in run r (the turnaround is
- * its own field, turn_ns). */
-static int stage_stat(const struct run *r, const char *name, struct stat5 *s)
+/* A stamped stage (at its median), each run's noise widened by its stamp
+ * accounting. */
+static void stage_item(struct cmp *c, const char *name, const struct jr_val *a, const struct jr_val *b,
+		       const char *path)
 {
-	const struct jr_val *p = by_name(jr_get(r->root, "breakdown.parts"), "name", name);
+	int at = c->n;
 
-	if (p)
-		return stat_at(p, "ns", s);
-	return !strcmp(name, "turn") && stat_at(r->root, "breakdown.turn_ns", s);
+	stat_item(c, name, a, b, path, "ns", CMP_LOWER);
+	if (c->n > at) {
+		c->it[at].noise_a = hypot(c->it[at].noise_a, stamp_accounting(c->A));
+		c->it[at].noise_b = hypot(c->it[at].noise_b, stamp_accounting(c->B));
+	}
 }
 
 /* A decompose part obtained by stamps is the mean of the breakdown's stage of
- * that name: it brings that stage's noise (p25..p75 with the run's stamp
- * accounting, as the stage's own row), where both runs have the stage. A
- * part of 1 ns that became 2.5 was "worse" by the threshold alone, beside
- * its stage's row saying "same (within noise)" of the same rounds. */
+ * that name: it brings that stage's noise (its row, "stage NAME", above),
+ * where both runs have the stage. A part of 1 ns that became 2.5 was "worse"
+ * by the threshold alone, beside its stage's row saying "same (within
+ * noise)" of the same rounds. */
 static void stamped_part_noise(struct cmp *c, struct item *it, const struct jr_val *pa, const struct jr_val *pb,
 			       const char *name)
 {
 	const char *ma = jr_str(pa, "method"), *mb = jr_str(pb, "method");
-	struct stat5 x, y;
+	char stage[64];
 
-	if (!ma || !mb || strcmp(ma, "stamped") || strcmp(mb, "stamped") || !stage_stat(c->A, name, &x) ||
-	    !stage_stat(c->B, name, &y))
+	if (!ma || !mb || strcmp(ma, "stamped") || strcmp(mb, "stamped"))
 		return;
-	it->noise_a = hypot(x.p75 - x.p25, stamp_accounting(c->A));
-	it->noise_b = hypot(y.p75 - y.p25, stamp_accounting(c->B));
+	snprintf(stage, sizeof(stage), "stage %s", name);
+	for (int k = 0; k < c->n; k++)
+		if (!strcmp(c->it[k].name, stage)) {
+			it->noise_a = c->it[k].noise_a;
+			it->noise_b = c->it[k].noise_b;
+			return;
+		}
 }
 
 static void parts(struct cmp *c, const char *arr, const char *label, int is_stat)
 {
 	const struct jr_val *pa = jr_get(c->A->root, arr), *pb = jr_get(c->B->root, arr);
-	double acc_a = is_stat ? stamp_accounting(c->A) : 0, acc_b = is_stat ? stamp_accounting(c->B) : 0;
 	char name[64];
 
 	for (size_t i = 0; i < jr_len(pa, ""); i++) {
@@ -230,13 +236,7 @@ static void parts(struct cmp *c, const char *arr, const char *label, int is_stat
 		}
 		snprintf(name, sizeof(name), "%s %s", label, n);
 		if (is_stat) {
-			int at = c->n;
-
-			stat_item(c, name, jr_at(pa, i), qb, "ns", "ns", CMP_LOWER);
-			if (c->n > at) { /* each run's noise widened by its stamp accounting */
-				c->it[at].noise_a = hypot(c->it[at].noise_a, acc_a);
-				c->it[at].noise_b = hypot(c->it[at].noise_b, acc_b);
-			}
+			stage_item(c, name, jr_at(pa, i), qb, "ns");
 		} else {
 			int at = c->n;
 
@@ -327,8 +327,10 @@ static void collect(struct cmp *c)
 		else
 			num_item(c, simple[k].name, a, b, simple[k].path, simple[k].unit, simple[k].d,
 				 simple[k].noise);
-		if (k == 10)
+		if (k == 10) {
 			parts(c, "breakdown.parts", "stage", 1);
+			stage_item(c, "stage turn", a, b, "breakdown.turn_ns");
+		}
 		if (k == 11)
 			parts(c, "decompose.parts", "decompose", 0);
 	}

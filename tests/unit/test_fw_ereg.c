@@ -112,9 +112,10 @@ static void test_all_registers(void)
 	fn_pair_free(w.p);
 }
 
-/* The doorbell's count bounds the scan (fw_ereg.c): a store on one register
- * reads that register's cmd, not all EEL_FW_EREGS, once the NIC has found
- * it; two registers rung are both found, wherever they lie. */
+/* The doorbell's count bounds the scan (fw_ereg.c): stores on the registers
+ * in turn (as eel's host takes them) read one cmd each, stores on one
+ * register two, not all EEL_FW_EREGS; two registers rung are both found,
+ * wherever they lie. */
 static void test_scan(void)
 {
 	struct world w = world();
@@ -122,14 +123,25 @@ static void test_scan(void)
 
 	fn_ereg(&w.p->a, 9, EEL_FW_EREG_PUT, w.rw, &mem[9], 0x99);
 	CHECK(settle_ereg(w.p, &w.p->a, 9) == EEL_FW_OK, "register 9: status %d", fn_ereg_status(&w.p->a, 9));
+	for (uint32_t k = 0; k < EEL_FW_EREGS + 2; k++) {
+		uint32_t i = (10 + k) % EEL_FW_EREGS;
+
+		before = w.p->a.ereg_cmd_reads;
+		fn_ereg(&w.p->a, i, EEL_FW_EREG_PUT, w.rw, &mem[i], 0x100u + k);
+		CHECK(settle_ereg(w.p, &w.p->a, i) == EEL_FW_OK, "register %u in turn: status %d", i,
+		      fn_ereg_status(&w.p->a, i));
+		CHECK(w.p->a.ereg_cmd_reads - before == 1, "store %u on register %u, in turn: %llu cmd registers read",
+		      k, i, (unsigned long long)(w.p->a.ereg_cmd_reads - before));
+		CHECK_EQ_U(mem[i], 0x100u + k);
+	}
 	for (int k = 0; k < 3; k++) {
 		before = w.p->a.ereg_cmd_reads;
-		fn_ereg(&w.p->a, 9, EEL_FW_EREG_PUT, w.rw, &mem[9], 0x100u + (uint64_t)k);
-		CHECK(settle_ereg(w.p, &w.p->a, 9) == EEL_FW_OK, "register 9 again: status %d",
-		      fn_ereg_status(&w.p->a, 9));
-		CHECK(w.p->a.ereg_cmd_reads - before == 1, "store %d on register 9: %llu cmd registers read", k,
-		      (unsigned long long)(w.p->a.ereg_cmd_reads - before));
-		CHECK_EQ_U(mem[9], 0x100u + (uint64_t)k);
+		fn_ereg(&w.p->a, 11, EEL_FW_EREG_PUT, w.rw, &mem[11], 0x200u + (uint64_t)k);
+		CHECK(settle_ereg(w.p, &w.p->a, 11) == EEL_FW_OK, "register 11 again: status %d",
+		      fn_ereg_status(&w.p->a, 11));
+		CHECK(w.p->a.ereg_cmd_reads - before == 2, "store %d on register 11 again: %llu cmd registers read",
+		      k, (unsigned long long)(w.p->a.ereg_cmd_reads - before));
+		CHECK_EQ_U(mem[11], 0x200u + (uint64_t)k);
 	}
 	fn_ereg(&w.p->a, 2, EEL_FW_EREG_PUT, w.rw, &mem[2], 0x22);
 	fn_ereg(&w.p->a, 14, EEL_FW_EREG_PUT, w.rw, &mem[14], 0xee);

@@ -280,11 +280,11 @@ static int steps_to_sq_cons(struct fn_pair *p, uint64_t want, int max)
 	return i;
 }
 
-/* ACK coalescing (fw_send.c, IBTA Vol. 1 9.7.6.1). A steady flood of
- * unsignalled puts, one posted a step, many in flight: an ACK frame for
- * some FW_ACK_EVERY packets, not one for every packet or two. A put that
- * asks (signalled, or alone in flight) is acknowledged within a few steps.
- * Two unsignalled puts, neither alone, that nothing follows: their ACK waits
+/* ACK coalescing (fw_send.c, IBTA Vol. 1 9.7.6.1). A flood of unsignalled
+ * puts, two posted a step, many in flight: an ACK frame for some
+ * FW_ACK_EVERY packets, not one for every packet or two. A put that asks
+ * (signalled, or alone in flight) is acknowledged within a few steps. Two
+ * unsignalled puts, neither alone, that nothing follows: their ACK waits
  * for the quiet wire, FW_QUIET_PASSES receive passes, and comes then. */
 static void test_ack_coalescing(void)
 {
@@ -297,17 +297,20 @@ static void test_ack_coalescing(void)
 
 	fill(src, 4096, 5);
 	for (int step = 0; posted < 512 && step < 100000; step++) {
-		d = fn_put_desc(w.lkey, src + 8 * (posted % 64), 8, w.rkey, dst + GUARD + 8 * (posted % 64), 0,
-				posted, 0);
-		if (!fn_post(&p->a, &d))
+		for (int k = 0; k < 2 && posted < 512; k++) {
+			d = fn_put_desc(w.lkey, src + 8 * (posted % 64), 8, w.rkey, dst + GUARD + 8 * (posted % 64),
+					0, posted, 0);
+			if (fn_post(&p->a, &d))
+				break;
 			posted++;
+		}
 		fn_step(p);
 	}
 	fn_settle(p, 100000);
 	CHECK_EQ_U(posted, 512);
 	CHECK_EQ_U(p->a.status.sq_cons, 512);
 	CHECK(fn_counter(&p->b, EEL_FW_CNT_ACKS_TX) <= 512 / 8,
-	      "512 puts, one a step: %llu ACK frames (coalesced: at most one in 8)",
+	      "512 puts, two a step: %llu ACK frames (coalesced: at most one in 8)",
 	      (unsigned long long)fn_counter(&p->b, EEL_FW_CNT_ACKS_TX));
 	CHECK_EQ_U(fn_counter(&p->a, EEL_FW_CNT_RETRANSMITS) + fn_counter(&p->a, EEL_FW_CNT_TIMEOUTS), 0);
 
@@ -332,6 +335,42 @@ static void test_ack_coalescing(void)
 	      "two puts with nothing after them: acknowledged after %d steps (the quiet wire's %u passes)", steps,
 	      FW_QUIET_PASSES);
 	CHECK_EQ_U(fn_counter(&p->a, EEL_FW_CNT_RETRANSMITS) + fn_counter(&p->a, EEL_FW_CNT_TIMEOUTS), 0);
+	fn_pair_free(p);
+}
+
+/* A put is alone in flight when the ACK of everything before it has come,
+ * applied or not: a ping-pong's put goes out in the same pass that took in
+ * the reply carrying that ACK, before it is applied (fw_acks_apply), and
+ * asks for its own ACK (FW_PKT_ACKREQ), as the first put did. */
+static void test_ack_request_alone(void)
+{
+	struct world w = world(1024);
+	struct fn_pair *p = w.p;
+	uint32_t lkey_b = fn_mr(&p->b, 1, src, BUF + 2 * GUARD, EEL_FW_MR_LOCAL_READ);
+	uint32_t rkey_a = fn_mr(&p->a, 2, dst, BUF + 2 * GUARD, EEL_FW_MR_REMOTE_WRITE);
+	struct eel_fw_sqe d;
+
+	fill(src, 64, 9);
+	d = fn_put_desc(w.lkey, src, 8, w.rkey, dst + GUARD, 0, 1, 0);
+	fn_post(&p->a, &d);
+	fw_step(&p->a.fw); /* the ping */
+	CHECK(p->ab.n == 1 && (fn_hdr(&p->ab, 0).flags & FW_PKT_ACKREQ), "the first put, alone: no ACK request");
+	fw_step(&p->b.fw); /* takes it in */
+	d = fn_put_desc(lkey_b, src + 8, 8, rkey_a, dst + GUARD + 64, 0, 2, 0);
+	fn_post(&p->b, &d);
+	fw_step(&p->b.fw); /* the reply, carrying the ACK */
+	CHECK(p->ba.n == 1 && fn_hdr(&p->ba, 0).op == FW_PKT_PUT && fn_hdr(&p->ba, 0).ack == 1,
+	      "b's reply: %u frames, op %u, ack %u", p->ba.n, p->ba.n ? fn_hdr(&p->ba, 0).op : 0,
+	      p->ba.n ? fn_hdr(&p->ba, 0).ack : 0);
+	d = fn_put_desc(w.lkey, src + 16, 8, w.rkey, dst + GUARD + 8, 0, 3, 0);
+	fn_post(&p->a, &d);
+	fw_step(&p->a.fw); /* takes the reply in, sends the next ping */
+	CHECK(p->ab.n == 1 && fn_hdr(&p->ab, 0).psn == 1 && (fn_hdr(&p->ab, 0).flags & FW_PKT_ACKREQ),
+	      "the next put, alone once the reply's ACK is counted: %u frames, flags 0x%x", p->ab.n,
+	      p->ab.n ? fn_hdr(&p->ab, 0).flags : 0);
+	fn_settle(p, 1000);
+	CHECK_EQ_U(p->a.status.sq_cons, 2);
+	CHECK_EQ_U(p->b.status.sq_cons, 1);
 	fn_pair_free(p);
 }
 
@@ -371,6 +410,7 @@ int main(void)
 	test_both_ways();
 	test_bring_up();
 	test_ack_coalescing();
+	test_ack_request_alone();
 	free(src);
 	free(dst);
 	CHECK_DONE();

@@ -129,9 +129,9 @@ perftest() {  # perftest N: ib_write_lat then ib_write_bw, outputs ib_write_{lat
     rc=0 && timeout 200 "${lat[@]}" >"$out/ib_write_lat-server-$1.txt" 2>&1 || rc=$?
     [ $rc = 0 ] || { cat "$out/ib_write_lat-server-$1.txt"; fail "ib_write_lat server exited $rc"; }
     for try in $(seq "$BW_TRIES"); do
-      rc=0 && timeout 200 "${bw[@]}" >"$out/ib_write_bw-server-$1.txt" 2>&1 || rc=$?
-      [ $rc = 0 ] || { cat "$out/ib_write_bw-server-$1.txt"; fail "ib_write_bw server exited $rc"; }
-      word=$(timeout 120 busybox nc -l -p 18517 || true)
+      rc=0 && timeout 200 "${bw[@]}" >"$out/ib_write_bw-server-$1-try$try.txt" 2>&1 || rc=$?
+      [ $rc = 0 ] || { cat "$out/ib_write_bw-server-$1-try$try.txt"; fail "ib_write_bw server exited $rc"; }
+      word=$(timeout 120 busybox nc -l -p 18517 </dev/null || true)
       [ "$word" = again ] || break
     done
     [ "$word" = done ] || fail "ib_write_bw server: the client said '$word', not done"
