@@ -156,7 +156,7 @@ struct fw {
 	/* E-registers */
 	uint64_t ereg_db_seen;
 	uint32_t ereg_seq[EEL_FW_EREGS];
-	uint32_t ereg_next;     /* the scan of the E-registers starts here: the last one found */
+	uint32_t ereg_next;     /* the E-register found last: the scan looks after it first, then at it */
 
 	struct fw_mr_slot mr_cache[FW_MR_CACHE];
 
