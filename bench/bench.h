@@ -403,6 +403,11 @@ struct results {
 	struct eel_counter counters[64];
 	int ncounters;
 	uint64_t peer_counter_values[64];
+	/* involuntary context switches (getrusage's ru_nivcsw) during the
+	 * tests: this end's, and the server end's when this program forked it
+	 * (--pair; else -1). A software NIC's timer fires when its peer is
+	 * off its core longer than the timer (warnings.c). */
+	long preempted_here, preempted_peer;
 	double wall_s;
 	struct nic_pci pci;
 };

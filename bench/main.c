@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -248,6 +249,7 @@ static int measure(struct cli *c, const char *uri_in, struct session *s, struct 
 	struct timespec t0, t1;
 	pid_t child = -1;
 	cpu_set_t was;
+	struct rusage ru0, ru1, ru_peer;
 	int rc, have_was = !sched_getaffinity(0, sizeof(was), &was);
 
 	memset(s, 0, sizeof(*s));
@@ -308,18 +310,23 @@ static int measure(struct cli *c, const char *uri_in, struct session *s, struct 
 	}
 
 	s->uri = uri;
+	getrusage(RUSAGE_SELF, &ru0);
 	rc = run_end(c, s, r, uri, l, c->pair ? c->plan.timeout_ms : 600000);
 	end_close(s);
 	eel_oob_listener_close(c->pair && !s->server ? NULL : l);
 	if (s->server)
 		_exit(rc ? 1 : 0);
 
+	getrusage(RUSAGE_SELF, &ru1);
+	r->preempted_here = ru1.ru_nivcsw - ru0.ru_nivcsw;
+	r->preempted_peer = -1; /* not known of another host's end */
 	if (child > 0) {
 		int st = 0;
 
 		if (rc)
 			kill(child, SIGTERM);
-		waitpid(child, &st, 0);
+		if (wait4(child, &st, 0, &ru_peer) == child)
+			r->preempted_peer = ru_peer.ru_nivcsw;
 		if (!rc && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
 			fprintf(stderr, "eel-bench: the server end failed (see its message above)\n");
 			rc = -1;
