@@ -3,32 +3,12 @@
  * breakdown that does not add up, two cores whose counters disagree. */
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "bench.h"
-
-/* The NIC's timer fired (counter "timeouts", here/peer) on a wire that
- * loses nothing (no "wire_" fault counter above 0)? Returns both ends' sum. */
-static unsigned long long clean_wire_timeouts(const struct results *r, unsigned long long *here,
-					      unsigned long long *peer)
-{
-	*here = *peer = 0;
-	for (int i = 0; i < r->ncounters; i++) {
-		if (!strncmp(r->counters[i].name, "wire_", 5) &&
-		    (r->counters[i].value || r->peer_counter_values[i]))
-			return 0;
-		if (!strcmp(r->counters[i].name, "timeouts")) {
-			*here = r->counters[i].value;
-			*peer = r->peer_counter_values[i];
-		}
-	}
-	return *here + *peer;
-}
 
 int report_warnings(const struct session *s, const struct results *r, char w[][240], int max)
 {
 	const struct eel_clock *c = s->clk;
-	unsigned long long to_here, to_peer;
 	int n = 0;
 
 #define WARN(...) do { if (n < max) snprintf(w[n++], 240, __VA_ARGS__); } while (0)
@@ -108,20 +88,6 @@ int report_warnings(const struct session *s, const struct results *r, char w[][2
 		WARN("signature: %d of %d points fell short of 5%% at 95%% confidence within their budget "
 		     "(%u samples, 250 ms): noisy machine; -v marks them, --sig-samples raises the budget",
 		     r->sig.unconverged, r->sig.points, s->plan.sig_max_samples);
-	/* measured: 3 in 24 floods here had a timeout under the default
-	 * scheduler, 0 in 24 under SCHED_FIFO (chrt -f 1): a process off its
-	 * core longer than the timer (rto_us, 4 ms) holds its NIC too; a
-	 * timer shorter than a round trip fires as well */
-	if (clean_wire_timeouts(r, &to_here, &to_peer)) {
-		char peer[48] = "";
-
-		if (r->preempted_peer >= 0)
-			snprintf(peer, sizeof(peer), ", %ld at the server", r->preempted_peer);
-		WARN("the NIC's timer fired (here/peer %llu/%llu) on a wire that lost nothing: an ACK came after the "
-		     "timer (rto_us), as when a process is off its core (involuntary context switches: %ld here%s); "
-		     "run on a quiet machine",
-		     to_here, to_peer, r->preempted_here, peer);
-	}
 #undef WARN
 	return n;
 }
