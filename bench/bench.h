@@ -406,7 +406,7 @@ struct results {
 	/* involuntary context switches (getrusage's ru_nivcsw) during the
 	 * tests: this end's, and the server end's when this program forked it
 	 * (--pair; else -1). A software NIC's timer fires when its peer is
-	 * off its core longer than the timer (warnings.c). */
+	 * off its core longer than the timer (report_table.c). */
 	long preempted_here, preempted_peer;
 	double wall_s;
 	struct nic_pci pci;
