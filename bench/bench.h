@@ -403,10 +403,10 @@ struct results {
 	struct eel_counter counters[64];
 	int ncounters;
 	uint64_t peer_counter_values[64];
-	/* involuntary context switches (getrusage's ru_nivcsw) during the
-	 * tests: this end's, and the server end's when this program forked it
-	 * (--pair; else -1). A software NIC's timer fires when its peer is
-	 * off its core longer than the timer (report_table.c). */
+	/* involuntary context switches (getrusage's ru_nivcsw): this end's
+	 * over the tests, and the server end's over its life when this program
+	 * forked it (--pair; else -1). A software NIC's timer fires when its
+	 * peer is off its core longer than the timer (report_table.c). */
 	long preempted_here, preempted_peer;
 	double wall_s;
 	struct nic_pci pci;
