@@ -7,7 +7,7 @@
  *     bulk T(n) and echo) is compared at its minimum (the figure Bell et al. 2003
  *     reports), and each run brings its own noise: the larger of its
  *     interquartile range (p75 - p25) and of min..median; the stamped stages
- *     are compared at their medians (what the breakdown shows), with p25..p75
+ *     are compared at their means (what the breakdown shows), with p25..p75
  *     as the noise, widened by how far the run's in-place stamp cost sat from
  *     a stamp's cost alone (each stage is given less it: stamp_accounting). The two runs' noises combine as sqrt(a^2 + b^2); a change
  *     within that is "same".
@@ -112,8 +112,9 @@ static void num_item(struct cmp *c, const char *name, const struct jr_val *a, co
 	}
 }
 
-/* A stat compared at its minimum (at its median when the report shows the median:
- * the stamped stages), with each run's noise. */
+/* A stat compared at its minimum, with each run's noise; the stamped stages
+ * at their means, as the breakdown shows them and as they add up to EEL (at
+ * the median in a run that gives no mean), with p25..p75 as the noise. */
 static void stat_item(struct cmp *c, const char *name, const struct jr_val *a, const struct jr_val *b,
 		      const char *path, const char *unit, enum cmp_dir d)
 {
@@ -126,8 +127,8 @@ static void stat_item(struct cmp *c, const char *name, const struct jr_val *a, c
 	it = add(c, name, unit, d);
 	if (!it)
 		return;
-	it->a = med ? x.median : x.min;
-	it->b = med ? y.median : y.min;
+	it->a = med ? (isfinite(x.mean) ? x.mean : x.median) : x.min;
+	it->b = med ? (isfinite(y.mean) ? y.mean : y.median) : y.min;
 	it->noise_a = med ? x.p75 - x.p25 : noise_of(&x);
 	it->noise_b = med ? y.p75 - y.p25 : noise_of(&y);
 }
@@ -183,7 +184,7 @@ static double stamp_accounting(const struct run *r)
 	return fabs(used - alone);
 }
 
-/* A stamped stage (at its median), each run's noise widened by its stamp
+/* A stamped stage (at its mean), each run's noise widened by its stamp
  * accounting. */
 static void stage_item(struct cmp *c, const char *name, const struct jr_val *a, const struct jr_val *b,
 		       const char *path)

@@ -73,6 +73,7 @@ int stat_at(const struct jr_val *v, const char *path, struct stat5 *s)
 	s->median = num_at(o, "median");
 	s->p75 = num_at(o, "p75");
 	s->max = num_at(o, "max");
+	s->mean = num_at(o, "mean");
 	s->n = num_at(o, "n");
 	return 1;
 }

@@ -20,6 +20,7 @@ struct run {
 /* A measured distribution (README: "a stat"). */
 struct stat5 {
 	double min, p25, median, p75, max;
+	double mean; /* NaN where the run gives none */
 	double n;
 };
 
