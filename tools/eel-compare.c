@@ -118,7 +118,7 @@ static void num_item(struct cmp *c, const char *name, const struct jr_val *a, co
 static void stat_item(struct cmp *c, const char *name, const struct jr_val *a, const struct jr_val *b,
 		      const char *path, const char *unit, enum cmp_dir d)
 {
-	int med = !strncmp(name, "stage ", 6);
+	int stage = !strncmp(name, "stage ", 6);
 	struct stat5 x, y;
 	struct item *it;
 
@@ -127,10 +127,10 @@ static void stat_item(struct cmp *c, const char *name, const struct jr_val *a, c
 	it = add(c, name, unit, d);
 	if (!it)
 		return;
-	it->a = med ? (isfinite(x.mean) ? x.mean : x.median) : x.min;
-	it->b = med ? (isfinite(y.mean) ? y.mean : y.median) : y.min;
-	it->noise_a = med ? x.p75 - x.p25 : noise_of(&x);
-	it->noise_b = med ? y.p75 - y.p25 : noise_of(&y);
+	it->a = stage ? (isfinite(x.mean) ? x.mean : x.median) : x.min;
+	it->b = stage ? (isfinite(y.mean) ? y.mean : y.median) : y.min;
+	it->noise_a = stage ? x.p75 - x.p25 : noise_of(&x);
+	it->noise_b = stage ? y.p75 - y.p25 : noise_of(&y);
 }
 
 /* The member of array arr whose key field equals the string want. */
