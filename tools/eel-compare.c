@@ -112,13 +112,11 @@ static void num_item(struct cmp *c, const char *name, const struct jr_val *a, co
 	}
 }
 
-/* A stat compared at its minimum, with each run's noise; the stamped stages
- * at their means, as the breakdown shows them and as they add up to EEL (at
- * the median in a run that gives no mean), with p25..p75 as the noise. */
+/* A stat compared at its minimum, the figure Bell et al. 2003 reports, with
+ * each run's noise. */
 static void stat_item(struct cmp *c, const char *name, const struct jr_val *a, const struct jr_val *b,
 		      const char *path, const char *unit, enum cmp_dir d)
 {
-	int stage = !strncmp(name, "stage ", 6);
 	struct stat5 x, y;
 	struct item *it;
 
@@ -127,10 +125,30 @@ static void stat_item(struct cmp *c, const char *name, const struct jr_val *a, c
 	it = add(c, name, unit, d);
 	if (!it)
 		return;
-	it->a = stage ? (isfinite(x.mean) ? x.mean : x.median) : x.min;
-	it->b = stage ? (isfinite(y.mean) ? y.mean : y.median) : y.min;
-	it->noise_a = stage ? x.p75 - x.p25 : noise_of(&x);
-	it->noise_b = stage ? y.p75 - y.p25 : noise_of(&y);
+	it->a = x.min;
+	it->b = y.min;
+	it->noise_a = noise_of(&x);
+	it->noise_b = noise_of(&y);
+}
+
+/* A stat of the stamped rounds (a stage, their total) compared at its mean,
+ * as the breakdown shows it and as the stages add up to EEL (at the median
+ * in a run that gives no mean), with p25..p75 as the noise. */
+static void mean_item(struct cmp *c, const char *name, const struct jr_val *a, const struct jr_val *b,
+		      const char *path)
+{
+	struct stat5 x, y;
+	struct item *it;
+
+	if (!both(c, stat_at(a, path, &x), stat_at(b, path, &y)))
+		return;
+	it = add(c, name, "ns", CMP_LOWER);
+	if (!it)
+		return;
+	it->a = isfinite(x.mean) ? x.mean : x.median;
+	it->b = isfinite(y.mean) ? y.mean : y.median;
+	it->noise_a = x.p75 - x.p25;
+	it->noise_b = y.p75 - y.p25;
 }
 
 /* The member of array arr whose key field equals the string want. */
@@ -191,7 +209,7 @@ static void stage_item(struct cmp *c, const char *name, const struct jr_val *a, 
 {
 	int at = c->n;
 
-	stat_item(c, name, a, b, path, "ns", CMP_LOWER);
+	mean_item(c, name, a, b, path);
 	if (c->n > at) {
 		c->it[at].noise_a = hypot(c->it[at].noise_a, stamp_accounting(c->A));
 		c->it[at].noise_b = hypot(c->it[at].noise_b, stamp_accounting(c->B));
@@ -282,6 +300,8 @@ static void bulk(struct cmp *c)
 static void collect(struct cmp *c)
 {
 	const struct jr_val *a = c->A->root, *b = c->B->root;
+	/* stat: 0 a single value (noise: the path of its spread, if any), 1 a
+	 * stat at its minimum, 2 a stat of the stamped rounds at its mean */
 	static const struct { const char *name, *path, *unit; enum cmp_dir d; int stat; const char *noise; } simple[] = {
 		{ "EEL", "parameters.eel.ns", "ns", CMP_LOWER, 1, NULL },
 		{ "EEL with stamps", "parameters.eel_stamped.ns", "ns", CMP_LOWER, 1, NULL },
@@ -293,7 +313,7 @@ static void collect(struct cmp *c)
 		{ "EEL - (o_s + o_r)", "parameters.overlap_potential_ns", "ns", CMP_INFO, 0, NULL },
 		{ "L", "parameters.L.ns", "ns", CMP_LOWER, 0, NULL },
 		{ "limit (one way)", "limit.one_way_ns", "ns", CMP_INFO, 1, NULL },
-		{ "stage total", "breakdown.total_ns", "ns", CMP_LOWER, 1, NULL },
+		{ "stage total", "breakdown.total_ns", "ns", CMP_LOWER, 2, NULL },
 		{ "decompose EEL", "decompose.eel_ns", "ns", CMP_LOWER, 0, NULL },
 		{ "signature RTT", "signature.rtt_ns", "ns", CMP_LOWER, 0, NULL },
 		{ "signature o_s", "signature.o_s_ns", "ns", CMP_LOWER, 0, NULL },
@@ -323,7 +343,9 @@ static void collect(struct cmp *c)
 	for (size_t k = 0; k < sizeof(simple) / sizeof(simple[0]); k++) {
 		if (k == 4)
 			g_item(c);
-		if (simple[k].stat)
+		if (simple[k].stat == 2)
+			mean_item(c, simple[k].name, a, b, simple[k].path);
+		else if (simple[k].stat)
 			stat_item(c, simple[k].name, a, b, simple[k].path, simple[k].unit, simple[k].d);
 		else
 			num_item(c, simple[k].name, a, b, simple[k].path, simple[k].unit, simple[k].d,
