@@ -70,7 +70,7 @@ $(BUILD)/eel-bench: $(BENCH_OBJ) $(BUILD)/libeel.a
 
 # The main job: the default NIC (the built-in software NIC, both ends here).
 run:
-	@tools/setup build pci verbs dpdk
+	@tools/setup build pci verbs dpdk mpi
 	@$(MAKE) --no-print-directory all
 	$(BUILD)/eel-bench $(RUN_ARGS)
 
