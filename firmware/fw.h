@@ -64,6 +64,7 @@ struct fw_msg {
 	uint32_t npkts;
 	uint32_t msg_id;
 	uint32_t trace;     /* TX trace record index + 1, 0 = not traced */
+	uint32_t stamps;    /* traced: the stamps to take (struct eel_trace's want; 0 = all) */
 	uint32_t ereg_seq;  /* E-register command sequence */
 	uint8_t kind;       /* enum fw_msg_kind */
 	uint8_t flags;      /* enum eel_fw_sqe_flags */
@@ -74,6 +75,10 @@ struct fw_msg {
 
 /* Selective repeat: a packet kept out of order until the PSNs before it come
  * (fw_sr.c); its payload is in the keep ring at `at`. */
+/* A received packet's t_rx: 0 not traced, FW_RX_TRACED traced but NIC_RX
+ * not asked for, else the NIC_RX stamp. */
+#define FW_RX_TRACED 1u
+
 struct fw_sr_slot {
 	struct fw_pkt hdr;
 	uint64_t t_rx;      /* NIC_RX stamp, 0 = not traced */
@@ -151,6 +156,8 @@ struct fw {
 	uint64_t cq_prod;
 	uint32_t rx_bytes;      /* bytes of the message being received */
 	uint32_t rx_trace;      /* its RX trace record index + 1, 0 = not traced */
+	uint32_t rx_stamps;     /* the stamps it takes (struct eel_trace's want; 0 = all) */
+	uint64_t rx_t_null;     /* NIC_RX read again at once, when it asked for that (EEL_TRACE_NULL) */
 	uint32_t rx_trace_next;
 
 	/* E-registers */

@@ -63,8 +63,9 @@ int fw_fetch_eregs(struct fw *fw)
 		/* a traced store: its record, and NIC_FETCH once the registers are read */
 		m->trace = fw->trace_size ? hal_reg_read32(h, EREG(i, trace)) : 0;
 		if (m->trace) {
-			fw_trace_begin(fw, 0, m->trace - 1, m->msg_id);
-			fw_stamp(fw, 0, m->trace - 1, EEL_ST_NIC_FETCH, hal_now(h));
+			m->stamps = hal_reg_read32(h, EREG(i, stamps));
+			fw_trace_begin(fw, 0, m->trace - 1, m->msg_id, 0);
+			fw_stamp_now(fw, 0, m->trace - 1, m->stamps, EEL_ST_NIC_FETCH);
 		}
 		if (op == EEL_FW_EREG_PUT) {
 			uint64_t v = hal_reg_read64(h, EREG(i, value));

@@ -57,16 +57,45 @@ void fw_stamp(struct fw *fw, int rx, uint32_t rec, int stage, uint64_t t)
 				       (uint64_t)stage * 8, &t, 8);
 }
 
-/* Start a record: the NIC owns the RX ring and clears a slot before reuse;
- * TX records were cleared by the host that posted the message. */
-void fw_trace_begin(struct fw *fw, int rx, uint32_t rec, uint32_t msg_id)
+void fw_stamp_null(struct fw *fw, int rx, uint32_t rec, uint64_t t)
+{
+	hal_dma_write(&fw->hal, trace_addr(fw, rx, rec) + offsetof(struct eel_trace, t_null), &t, 8);
+}
+
+/* Stamp `stage` now if the message asks for it (want; 0: every stamp), and
+ * where the null interval is read (EEL_TRACE_NULL, its last stamp) read the
+ * clock again at once, after the first stamp's write: what a stamp adds to
+ * the stage it begins. */
+void fw_stamp_now(struct fw *fw, int rx, uint32_t rec, uint32_t want, int stage)
+{
+	if (want && !(want & (1u << stage)))
+		return;
+	fw_stamp(fw, rx, rec, stage, hal_now(&fw->hal));
+	if (eel_trace_null_here(want, stage))
+		fw_stamp_null(fw, rx, rec, hal_now(&fw->hal));
+}
+
+/* Start a record. A TX record's want was written by the host that posted
+ * the message. An RX record is the NIC's: a message that asks for all its
+ * stamps (want 0, a sender before stamps were chosen) has it cleared whole;
+ * one that chose its stamps, only its header (the rest is read by want) and
+ * DETECT, which the host stamps once. */
+void fw_trace_begin(struct fw *fw, int rx, uint32_t rec, uint32_t msg_id, uint32_t want)
 {
 	uint64_t at = trace_addr(fw, rx, rec);
 
-	if (rx) {
+	if (rx && !want) {
 		struct eel_trace zero = { 0 };
 
 		hal_dma_write(&fw->hal, at, &zero, sizeof(zero));
+	} else if (rx) {
+		uint32_t head[4] = { msg_id, 0, want, 0 };
+		uint64_t none = 0;
+
+		hal_dma_write(&fw->hal, at, head, sizeof(head));
+		if (want & (1u << EEL_ST_DETECT))
+			hal_dma_write(&fw->hal, at + offsetof(struct eel_trace, t[EEL_ST_DETECT]), &none, 8);
+		return;
 	}
 	hal_dma_write(&fw->hal, at + offsetof(struct eel_trace, msg_id), &msg_id, 4);
 }

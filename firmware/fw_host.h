@@ -13,7 +13,9 @@ void fw_ereg_done(struct fw *fw, const struct fw_msg *m, uint32_t status, const 
 void fw_status_write(struct fw *fw, uint32_t field_off, const void *v, uint32_t len);
 void fw_fail(struct fw *fw, uint32_t code, uint32_t info);
 void fw_stamp(struct fw *fw, int rx, uint32_t rec, int stage, uint64_t t);
-void fw_trace_begin(struct fw *fw, int rx, uint32_t rec, uint32_t msg_id);
+void fw_stamp_null(struct fw *fw, int rx, uint32_t rec, uint64_t t);
+void fw_stamp_now(struct fw *fw, int rx, uint32_t rec, uint32_t want, int stage);
+void fw_trace_begin(struct fw *fw, int rx, uint32_t rec, uint32_t msg_id, uint32_t want);
 void fw_trace_end(struct fw *fw, int rx, uint32_t rec);
 
 /* A counter moved: kept here, mirrored in the BAR for the host. Inline: a

@@ -180,16 +180,22 @@ static int deliver(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload
 	if (p->flags & FW_PKT_FIRST) {
 		fw->rx_bytes = 0;
 		fw->rx_trace = 0;
-		if (t_rx && fw->trace_size) {
+		fw->rx_stamps = fw_sel_from_wire(p->syndrome);
+		/* a traced message that asks for none of this side's stamps has no record here */
+		if (t_rx && fw->trace_size && (!fw->rx_stamps || (fw->rx_stamps & EEL_TRACE_STAMPS))) {
 			fw->rx_trace = (fw->rx_trace_next++ & (fw->trace_size - 1)) + 1;
-			fw_trace_begin(fw, 1, fw->rx_trace - 1, p->msg_id);
-			fw_stamp(fw, 1, fw->rx_trace - 1, EEL_ST_NIC_RX, t_rx);
+			fw_trace_begin(fw, 1, fw->rx_trace - 1, p->msg_id, fw->rx_stamps);
+			if (t_rx != FW_RX_TRACED) {
+				fw_stamp(fw, 1, fw->rx_trace - 1, EEL_ST_NIC_RX, t_rx);
+				if (eel_trace_null_here(fw->rx_stamps, EEL_ST_NIC_RX))
+					fw_stamp_null(fw, 1, fw->rx_trace - 1, fw->rx_t_null);
+			}
 		}
 	}
 	if (fw->delay_rx)
 		fw_delay(fw, fw->delay_rx);
 	if (fw->rx_trace && (p->flags & FW_PKT_FIRST))
-		fw_stamp(fw, 1, fw->rx_trace - 1, EEL_ST_DMA_START, hal_now(h));
+		fw_stamp_now(fw, 1, fw->rx_trace - 1, fw->rx_stamps, EEL_ST_DMA_START);
 	if (fw->delay_dma)
 		fw_delay(fw, fw->delay_dma);
 	if (p->len)
@@ -200,7 +206,7 @@ static int deliver(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload
 		uint64_t last = p->msg_id;
 
 		if (fw->rx_trace) {
-			fw_stamp(fw, 1, fw->rx_trace - 1, EEL_ST_DMA_DONE, hal_now(h));
+			fw_stamp_now(fw, 1, fw->rx_trace - 1, fw->rx_stamps, EEL_ST_DMA_DONE);
 			fw_trace_end(fw, 1, fw->rx_trace - 1);
 			last |= (uint64_t)(fw->rx_trace - 1) << 32 | EEL_FW_LAST_RX_TRACED;
 		}
@@ -318,6 +324,23 @@ static void on_nak(struct fw *fw, const struct fw_pkt *p)
 	fw_on_nak_seq(fw, p);
 }
 
+/* NIC_RX of a traced message's first packet, read as the frame comes off
+ * the wire, if the message asks for it (its syndrome, wire.h); else
+ * FW_RX_TRACED: traced, not stamped here. With the null interval, the clock
+ * is read again at once (rx_t_null). */
+static uint64_t rx_stamp(struct fw *fw, uint8_t syndrome)
+{
+	uint32_t want = fw_sel_from_wire(syndrome);
+	uint64_t t;
+
+	if (want && !(want & (1u << EEL_ST_NIC_RX)))
+		return FW_RX_TRACED;
+	t = hal_now(&fw->hal);
+	if (eel_trace_null_here(want, EEL_ST_NIC_RX))
+		fw->rx_t_null = hal_now(&fw->hal);
+	return t > FW_RX_TRACED ? t : FW_RX_TRACED + 1; /* 0 and 1 mean something else */
+}
+
 /* Take frame (the first waiting, len bytes) and those behind it off the
  * wire, up to FW_RX_BUDGET. Its own function (not inlined
  * into fw_recv): a pass that finds the wire empty, most passes of a host
@@ -341,7 +364,7 @@ static __attribute__((noinline)) void rx_frames(struct fw *fw, const uint8_t *fr
 		 * acknowledgements, checks: the rx stage). The flags byte is
 		 * read raw; parse checks it with the rest. */
 		t_rx = len >= FW_PKT_HDR && (frame[2] & (FW_PKT_TRACE | FW_PKT_FIRST)) ==
-				(FW_PKT_TRACE | FW_PKT_FIRST) ? hal_now(h) : 0;
+				(FW_PKT_TRACE | FW_PKT_FIRST) ? rx_stamp(fw, frame[3]) : 0;
 		if (fw_pkt_parse(frame, len, &p) < 0) {
 			fw_count(fw, EEL_FW_CNT_BAD, 1);
 			hal_wire_rx_done(h);

@@ -49,7 +49,7 @@ enum eel_fw_sqe_flags {
 struct eel_fw_sqe {
 	uint8_t opcode;
 	uint8_t flags;
-	uint16_t rsvd;
+	uint16_t stamps;   /* TRACE: the stamps to take (struct eel_trace's want; 0 = all) */
 	uint32_t len;      /* payload bytes */
 	uint64_t wr_id;    /* returned in the CQE */
 	uint64_t laddr;    /* payload bus address (unless INLINE) */
@@ -155,7 +155,8 @@ struct eel_fw_ereg {
 	uint32_t cmd;
 	uint32_t status;
 	uint32_t trace;     /* host: the TX trace record's slot + 1 for a traced store, else 0 */
-	uint8_t pad[32];
+	uint32_t stamps;    /* traced: the stamps to take (struct eel_trace's want; 0 = all) */
+	uint8_t pad[28];
 };
 _Static_assert(sizeof(struct eel_fw_ereg) == 64, "E-register is one cache line");
 

@@ -86,6 +86,34 @@ static inline int eel_stamp_due(uint32_t every, uint32_t *pos)
 	return p < EEL_STAMP_BURST;
 }
 
+/* Which stamps a traced message takes (struct eel_trace's want), one choice
+ * a burst, in turn (stamp_pick.c): mask, the stamps this NIC takes; free,
+ * those read off a NIC clock (no null interval for them); shared, both ends
+ * stamp with one clock (a pair across the ends is a stage). */
+struct eel_stamp_turn {
+	uint32_t mask, free;
+	int shared;
+	int all;            /* every stamp on every traced message (or mask unset) */
+	uint32_t turn;      /* how many choices made */
+	uint32_t want;      /* this burst's */
+};
+
+uint32_t eel_stamp_pick(const struct eel_stamp_turn *t, uint32_t k);
+
+/* eel_stamp_due, and the stamps of the message: 0 = not stamped. */
+static inline uint32_t eel_stamp_want(uint32_t every, uint32_t *pos, struct eel_stamp_turn *t)
+{
+	uint32_t p = *pos;
+
+	if (!eel_stamp_due(every, pos))
+		return 0;
+	if (t->all || !t->mask)
+		return EEL_TRACE_CHOSEN | EEL_TRACE_STAMPS;
+	if (!p || !t->want)
+		t->want = eel_stamp_pick(t, t->turn++);
+	return t->want;
+}
+
 /* oob.c: does the peer's end of the channel still exist? */
 int eel_oob_peer_gone(struct eel_oob *oob);
 int eel_oob_is_server(const struct eel_oob *oob);

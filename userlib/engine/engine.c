@@ -166,27 +166,53 @@ static void warm(const struct eel_trace *r)
 	__builtin_prefetch((const char *)r + sizeof(*r) - 1, 1, 3);
 }
 
-/* The next TX trace record, cleared, with its POST stamp; its slot in *slot. */
-static struct eel_trace *trace_tx_begin(struct engine *e, uint64_t t_post, uint32_t *slot)
+/* A traced message's TX record, before its POST stamp (the record's
+ * bookkeeping stays out of the stages): the next slot, not yet taken (a put
+ * refused by its checks leaves it to the next), with the stamps it asks for
+ * (want; stamp_pick.c). Only those are read: it is not cleared. POST is
+ * stamped into it at once, and for the null interval read again after. */
+static struct eel_trace *trace_tx_open(struct engine *e, uint32_t want)
 {
-	struct eel_trace *rec;
+	struct eel_trace *rec = &e->trace[e->tx_trace_next & (ENGINE_TRACE_RECS - 1)];
 
-	*slot = e->tx_trace_next++ & (ENGINE_TRACE_RECS - 1);
-	rec = &e->trace[*slot];
-	memset(rec, 0, sizeof(*rec));
-	warm(&e->trace[(*slot + 1) & (ENGINE_TRACE_RECS - 1)]);
-	rec->t[EEL_ST_POST] = t_post;
+	rec->want = want;
+	if (want & (1u << EEL_ST_POST)) {
+		rec->t[EEL_ST_POST] = eel_stamp();
+		if (eel_trace_null_here(want, EEL_ST_POST))
+			rec->t_null = eel_stamp();
+	}
 	return rec;
+}
+
+/* The put passed its checks: the record is its, for the NIC to finish. */
+static uint32_t trace_tx_take(struct engine *e, struct eel_trace *rec)
+{
+	uint32_t slot = e->tx_trace_next++ & (ENGINE_TRACE_RECS - 1);
+
+	rec->valid = 0;
+	warm(&e->trace[(slot + 1) & (ENGINE_TRACE_RECS - 1)]);
+	return slot;
+}
+
+/* A host stamp of the record, if it asks for it; with the null interval,
+ * the clock read again after the first stamp's store. */
+static inline void trace_stamp(struct eel_trace *rec, int stage)
+{
+	if (!(rec->want & (1u << stage)))
+		return;
+	rec->t[stage] = eel_stamp();
+	if (eel_trace_null_here(rec->want, stage))
+		rec->t_null = eel_stamp();
 }
 
 int engine_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, size_t len,
 		  const struct eel_window *dst, uint64_t dst_off, unsigned flags, uint64_t wr_id, uint32_t imm)
 {
 	struct engine *e = ENGINE(dev);
-	int traced = eel_stamp_due(e->stamp_every, &e->stamp_pos);
-	uint64_t t_post = traced ? eel_stamp() : 0, t_db = 0;
+	uint32_t want = eel_stamp_want(e->stamp_every, &e->stamp_pos, &e->stamps);
+	struct eel_trace *rec = want ? trace_tx_open(e, want) : NULL;
 	struct eel_fw_sqe *d;
-	struct eel_trace *rec = NULL;
+	uint64_t t_db = 0;
 
 	if (flags & ~(unsigned)(EEL_PUT_SIGNALED | EEL_PUT_INLINE | EEL_PUT_NOTIFY))
 		return eel_err(-EINVAL, "eel_put: unknown flags 0x%x", flags);
@@ -235,13 +261,13 @@ int engine_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, s
 	}
 	if (flags & EEL_PUT_SIGNALED)
 		e->signaled_out++;
-	if (traced) {
-		uint32_t slot;
-
-		rec = trace_tx_begin(e, t_post, &slot);
+	d->stamps = 0;
+	if (rec) {
 		d->flags |= EEL_FW_SQE_TRACE;
-		d->trace = slot;
-		t_db = eel_stamp();
+		d->trace = trace_tx_take(e, rec);
+		d->stamps = (uint16_t)want;
+		trace_stamp(rec, EEL_ST_DOORBELL);
+		t_db = want & (1u << EEL_ST_DOORBELL) ? rec->t[EEL_ST_DOORBELL] : 0;
 	}
 	/* The doorbell: one store of the new producer index to BAR0; on a bus a
 	 * posted MMIO write of 8 bytes, which reaches the NIC that much later
@@ -251,10 +277,8 @@ int engine_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, s
 	__atomic_store_n(&e->bar->sq_doorbell, ++e->sq_prod, __ATOMIC_RELEASE);
 	if (e->doorbell_cycles)
 		eel_spin_cycles(e->doorbell_cycles);
-	if (rec) {
-		rec->t[EEL_ST_DOORBELL] = t_db;
-		rec->t[EEL_ST_DOORBELL_DONE] = eel_stamp();
-	}
+	if (rec)
+		trace_stamp(rec, EEL_ST_DOORBELL_DONE);
 	kick(e);
 	return 0;
 }
@@ -309,8 +333,11 @@ static void detected(struct engine *e)
 		uint32_t slot = (uint32_t)(last >> 32) & (ENGINE_TRACE_RECS - 1);
 		struct eel_trace *r = &e->trace[ENGINE_TRACE_RECS + slot];
 
-		if (!r->t[EEL_ST_DETECT] && r->msg_id == (uint32_t)last) {
+		if (r->msg_id == (uint32_t)last && (!r->want || (r->want & (1u << EEL_ST_DETECT))) &&
+		    !r->t[EEL_ST_DETECT]) {
 			r->t[EEL_ST_DETECT] = eel_stamp();
+			if (eel_trace_null_here(r->want, EEL_ST_DETECT))
+				r->t_null = eel_stamp();
 			/* the record the firmware fills next */
 			warm(&e->trace[ENGINE_TRACE_RECS + ((slot + 1) & (ENGINE_TRACE_RECS - 1))]);
 		}
@@ -406,11 +433,11 @@ static int ereg_issue(struct eel_dev *dev, uint32_t op, const struct eel_window 
 {
 	struct engine *e = ENGINE(dev);
 	/* a store is a put on the wire: stamped one in stamp_every like puts */
-	int traced = op == EEL_FW_EREG_PUT && eel_stamp_due(e->stamp_every, &e->stamp_pos);
-	uint64_t t_post = traced ? eel_stamp() : 0, t_db = 0;
-	uint32_t i = e->ereg_next++ % EEL_FW_EREGS, slot = 0;
+	uint32_t want = op == EEL_FW_EREG_PUT ? eel_stamp_want(e->stamp_every, &e->stamp_pos, &e->stamps) : 0;
+	struct eel_trace *rec = want ? trace_tx_open(e, want) : NULL;
+	uint32_t i = e->ereg_next++ % EEL_FW_EREGS;
 	struct eel_fw_ereg *r = &e->bar->ereg[i];
-	struct eel_trace *rec = NULL;
+	uint64_t t_db = 0;
 	int rc;
 
 	if (e->status->error)
@@ -425,19 +452,18 @@ static int ereg_issue(struct eel_dev *dev, uint32_t op, const struct eel_window 
 	r->value = value;
 	r->raddr = win->addr + off;
 	r->rkey = win->rkey;
-	if (traced) {
-		rec = trace_tx_begin(e, t_post, &slot);
-		t_db = eel_stamp();
+	r->trace = rec ? trace_tx_take(e, rec) + 1 : 0;
+	r->stamps = want;
+	if (rec) {
+		trace_stamp(rec, EEL_ST_DOORBELL);
+		t_db = want & (1u << EEL_ST_DOORBELL) ? rec->t[EEL_ST_DOORBELL] : 0;
 	}
-	r->trace = rec ? slot + 1 : 0;
 	if (e->bus_on) /* operands and command: one write-combined TLP */
 		engine_bus_doorbell(e, ENGINE_BUS_EREG, t_db);
 	__atomic_store_n(&r->cmd, e->ereg_seq[i] << 8 | op, __ATOMIC_RELEASE);
 	__atomic_store_n(&e->bar->ereg_doorbell, ++e->ereg_db, __ATOMIC_RELEASE);
-	if (rec) {
-		rec->t[EEL_ST_DOORBELL] = t_db;
-		rec->t[EEL_ST_DOORBELL_DONE] = eel_stamp();
-	}
+	if (rec)
+		trace_stamp(rec, EEL_ST_DOORBELL_DONE);
 	*reg = i;
 	kick(e);
 	return 0;
@@ -505,8 +531,17 @@ int engine_progress(struct eel_dev *dev)
 
 void engine_set_stamp_every(struct eel_dev *dev, uint32_t every)
 {
-	ENGINE(dev)->stamp_every = every;
-	ENGINE(dev)->stamp_pos = 0; /* the next put is stamped (eel.h) */
+	struct engine *e = ENGINE(dev);
+
+	e->stamp_every = every;
+	e->stamp_pos = 0; /* the next put is stamped (eel.h) */
+	/* which stamps each takes (stamp_pick.c): the caps are final by now;
+	 * where eel's firmware is hosted over a real NIC, the wire's doorbell
+	 * stamps are matched to the records by POST (dpdk, raw): every stamp */
+	e->stamps.mask = dev->caps.stamp_mask;
+	e->stamps.free = dev->caps.nic_stamp_mask;
+	e->stamps.shared = !!(dev->caps.flags & EEL_CAP_SHARED_CLOCK);
+	e->stamps.all = !!(dev->caps.flags & EEL_CAP_HOSTED_FW);
 }
 
 int engine_trace_drain(struct eel_dev *dev, enum eel_trace_dir dir, struct eel_trace *out, int max)

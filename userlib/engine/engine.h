@@ -74,7 +74,8 @@ struct engine {
 	uint64_t sq_prod, sq_cons_seen;
 	uint64_t cq_cons;
 	uint32_t signaled_out;      /* signalled puts whose CQE is not yet read */
-	uint32_t stamp_pos;         /* where the puts are in the stamping period (eel_stamp_due) */
+	uint32_t stamp_pos;
+	struct eel_stamp_turn stamps; /* which stamps a traced put takes (stamp_pick.c) */         /* where the puts are in the stamping period (eel_stamp_due) */
 	uint32_t stamp_every;
 	uint32_t tx_trace_next, tx_drain, rx_drain;
 	uint32_t ereg_seq[EEL_FW_EREGS];
