@@ -221,10 +221,28 @@ struct breakdown {
 	 * two are one part. */
 	double *alt;
 	int nalt, inverted;
-	/* Each host stamp on the path costs the stage it ends its own time:
-	 * taken off every such stage, and off the total once per stamp. */
+	/* What a stamp costs the stage it bounds. Where each traced message
+	 * takes two stamps (eel_stamp_pick), the null interval at a stage's
+	 * first stamp (two reads back to back there, measured on their own
+	 * messages) is taken off the stage; where a message takes every stamp
+	 * (chosen = 0), a stamp's cost alone off the stage it ends. */
 	double stamp_ns;
+	int chosen;                      /* the records chose their stamps */
+	double null_sum[EEL_STAGES], null_sq[EEL_STAGES];
+	int null_n[EEL_STAGES];
+	double null_ns[EEL_STAGES];      /* mean null interval at each stamp (NAN: none) */
+	double part_unc[STAGE_PARTS];    /* 95% half-width of the part's mean, ns */
+	int part_resolved[STAGE_PARTS];  /* its mean is beyond its uncertainty of 0 */
+	double part_bound[STAGE_PARTS];  /* unresolved: it is below this, ns */
+	double turn_unc, total_unc;
+	int turn_resolved;
+	double turn_bound;
+	double q_ns;                     /* the counter's step, ns */
+	double perturbation_ns;          /* the stamped rounds' RTT/2 less the unstamped EEL */
+	double residual_unc_ns;          /* 95% half-width of the residual */
+	double oneway_gap_ns;            /* DETECT - POST measured whole, less the one-way parts' sum */
 	uint32_t nic_stamps;             /* stamps read off a NIC clock: no host cost */
+	uint32_t mask;                   /* the stamps this NIC takes */
 	double *v[STAGE_PARTS + 1];      /* samples per part, then of the total */
 	int nv[STAGE_PARTS + 1];
 	int cap;
@@ -247,18 +265,23 @@ struct breakdown {
 	double cut_ns;                   /* a record or round longer than this was interrupted (0: none) */
 	double eel_ref_ns;               /* EEL of the unstamped runs beside the stamped ones (0: none) */
 	double stamp_alone_ns;           /* a stamp's cost alone (eel_clock) */
-	double stamp_in_place_ns;        /* ... in place (stamp_in_place); stamp_ns is the one used */
-	double round_alone_ns;           /* the rounds' RTT/2 less their stamps at the cost alone: the check */
 	int interrupted;                 /* records and rounds left out as interrupted */
 	double parts_sum_ns;             /* the parts' means and the turnaround, added up */
-	double residual_ns;              /* round (or total) mean less parts_sum_ns */
+	double residual_ns;              /* parts_sum_ns less the unstamped EEL (NAN: not separable) */
 };
 
 #define MAX_ROUNDS 65536
 /* One stamped ping-pong round, both messages' records joined (each the
  * sender's stamps with the receiver's) and the client's loop tops around it. */
+struct bd_msg {
+	uint64_t t[EEL_STAGES];          /* 0: not stamped */
+	uint64_t t_null;                 /* null_at's second read */
+	int null_at;                     /* the stamp read twice, -1: none */
+	int chosen;                      /* it took only the stamps it chose (want) */
+};
+
 struct bd_round {
-	struct eel_trace ab, ba;
+	struct bd_msg ab, ba;
 	uint64_t a, b;
 };
 
@@ -501,6 +524,7 @@ int breakdown_rounds(const struct session *s, struct breakdown *bd, const struct
 		     const struct eel_trace *tx, int ntx, const struct eel_trace *rx, int nrx,
 		     const struct eel_trace *peer_tx, int npeer_tx, const struct eel_trace *peer_rx, int npeer_rx);
 void breakdown_finish(struct breakdown *bd);
+int breakdown_noisiest(const struct breakdown *bd);
 void breakdown_free(struct breakdown *bd);
 void breakdown_spans(struct breakdown *bd, const struct eel_caps *caps);
 const char *breakdown_stage_what(const struct breakdown *bd, int k);
@@ -508,6 +532,7 @@ int host_stamps_of(const struct session *s, const struct breakdown *bd);
 /* Does part k run from one end to the other (its stamps on both)? */
 int part_between_ends(const struct breakdown *bd, int k);
 extern const char *const stage_part_name[STAGE_PARTS];
+extern const char *const stamp_key[EEL_ST_COMPLETE];
 
 /* pattern.c: --verify payloads */
 void pattern_fill(uint8_t *buf, uint32_t size, uint64_t point, uint32_t msg);

@@ -42,6 +42,11 @@ const char *const stage_part_name[STAGE_PARTS] = {
 	"post", "doorbell", "fetch", "tx", "wire", "rx", "dma", "detect",
 };
 
+/* The stamps by name, POST..DETECT (the JSON's keys for their null intervals). */
+const char *const stamp_key[EEL_ST_COMPLETE] = {
+	"post", "doorbell", "doorbell_done", "nic_fetch", "nic_tx", "nic_rx", "dma_start", "dma_done", "detect",
+};
+
 static const char *const what_nic[STAGE_PARTS] = {
 	"host software: put call to doorbell store",
 	"doorbell store issued to retired",
@@ -198,8 +203,8 @@ static double total_of(const struct session *s, const struct breakdown *bd, cons
 }
 
 
-int breakdown_add(const struct session *s, struct breakdown *bd, const struct eel_trace *tx, int ntx,
-		  const struct eel_trace *rx, int nrx)
+static int add_records(const struct session *s, struct breakdown *bd, const struct eel_trace *tx, int ntx,
+		       const struct eel_trace *rx, int nrx)
 {
 	int shared = s->caps->flags & EEL_CAP_SHARED_CLOCK;
 	int i = 0, j = 0;
@@ -209,6 +214,7 @@ int breakdown_add(const struct session *s, struct breakdown *bd, const struct ee
 	if (!bd->stamp_alone_ns)
 		bd->stamp_ns = bd->stamp_alone_ns = cyc_ns(s, (double)s->clk->stamp_cycles);
 	bd->nic_stamps = s->caps->nic_stamp_mask;
+	bd->mask = s->caps->stamp_mask ? s->caps->stamp_mask : (1u << EEL_STAGES) - 1;
 	if (!bd->v[0]) {
 		bd->cap = 2 * 65536;
 		for (int k = 0; k <= STAGE_PARTS; k++)
@@ -286,20 +292,35 @@ int breakdown_add(const struct session *s, struct breakdown *bd, const struct ee
 	return 0;
 }
 
-static void merge_inverted(struct breakdown *bd);
-static void rounds_to_parts(struct breakdown *bd, const struct session *s);
-
-/* The host's cost of every stamp of one message, POST to DETECT. */
-static double message_stamps_ns(const struct session *s, const struct breakdown *bd)
+/* Copies of n records with only the stamps each asked for (want): a record
+ * is not cleared before reuse. */
+static struct eel_trace *records_taken(const struct eel_trace *r, int n)
 {
-	uint32_t mask = s->caps->stamp_mask ? s->caps->stamp_mask : (1u << EEL_STAGES) - 1;
-	double ns = 0;
+	struct eel_trace *c = malloc(sizeof(*c) * (size_t)(n ? n : 1));
 
-	for (int e = 0; e <= STAGE_PARTS; e++)
-		if (mask & (1u << stamp_order[e]))
-			ns += stamp_cost(bd, e);
-	return ns;
+	for (int i = 0; c && i < n; i++) {
+		c[i] = r[i];
+		for (int k = 0; k < EEL_STAGES; k++)
+			c[i].t[k] = eel_trace_has(&r[i], k) ? r[i].t[k] : 0;
+	}
+	return c;
 }
+
+/* One-way records (each end's, joined by number on one clock): the parts
+ * they give, until the rounds' replace them (breakdown_rounds). */
+int breakdown_add(const struct session *s, struct breakdown *bd, const struct eel_trace *tx, int ntx,
+		  const struct eel_trace *rx, int nrx)
+{
+	struct eel_trace *ctx = records_taken(tx, ntx), *crx = records_taken(rx, nrx);
+	int rc = ctx && crx ? add_records(s, bd, ctx, ntx, crx, nrx) : -1;
+
+	free(ctx);
+	free(crx);
+	return rc;
+}
+
+static void merge_inverted(struct breakdown *bd);
+static void rounds_measure(struct breakdown *bd, const struct session *s);
 
 /* The record of message msg_id in a list in message order, from *at on. */
 static const struct eel_trace *by_id(const struct eel_trace *r, int n, int *at, uint32_t msg_id)
@@ -309,11 +330,37 @@ static const struct eel_trace *by_id(const struct eel_trace *r, int n, int *at, 
 	return *at < n && r[*at].msg_id == msg_id ? &r[*at] : NULL;
 }
 
-static void join(struct eel_trace *m, const struct eel_trace *snd, const struct eel_trace *rcv)
+/* One message: the stamps its sender's record holds (POST..NIC_TX), then
+ * its receiver's (NIC_RX..DETECT), only those each asked for (want); rcv may
+ * be NULL (a message that took no stamp at the receiving end). */
+static void join(struct bd_msg *m, const struct eel_trace *snd, const struct eel_trace *rcv)
 {
-	*m = *snd;
-	for (int k = EEL_ST_NIC_RX; k <= EEL_ST_DETECT; k++)
-		m->t[k] = rcv->t[k];
+	memset(m, 0, sizeof(*m));
+	m->null_at = -1;
+	for (int k = 0; k < EEL_STAGES; k++) {
+		const struct eel_trace *r = k >= EEL_ST_NIC_RX && k <= EEL_ST_DETECT ? rcv : snd;
+
+		if (r && eel_trace_has(r, k))
+			m->t[k] = r->t[k];
+	}
+	m->chosen = (snd->want & EEL_TRACE_CHOSEN) && (snd->want & EEL_TRACE_STAMPS) != EEL_TRACE_STAMPS;
+	if (m->chosen && (snd->want & EEL_TRACE_NULL)) {
+		int at = 31 - __builtin_clz(snd->want & EEL_TRACE_STAMPS); /* the last stamp taken */
+		const struct eel_trace *r = at >= EEL_ST_NIC_RX ? rcv : snd;
+
+		if (r && m->t[at]) {
+			m->null_at = at;
+			m->t_null = r->t_null;
+		}
+	}
+}
+
+/* Does a message take a stamp at its receiving end (a record there)? */
+static int takes_rx(const struct eel_trace *snd)
+{
+	uint32_t rx = ((1u << (EEL_ST_DETECT + 1)) - 1) & ~((1u << EEL_ST_NIC_RX) - 1);
+
+	return !snd->want || (snd->want & rx);
 }
 
 /* The ping-pong's stamped rounds, each joined whole: at the client (one
@@ -322,7 +369,9 @@ static void join(struct eel_trace *m, const struct eel_trace *snd, const struct 
  * the pong's put: by message number where both ends stamp with one clock
  * (the receiver's records carry the sender's number); else the server's k-th
  * stamped detection and the stamped put after it (both ends stamp the same
- * rounds: eel_set_stamp_every), and only when both ends saw as many rounds. */
+ * rounds: eel_set_stamp_every), and only when both ends saw as many rounds.
+ * A message that chose stamps only at its sending end has no receiver's
+ * record: its round is kept with the sender's alone. */
 int breakdown_rounds(const struct session *s, struct breakdown *bd, const struct bd_rounds *rd,
 		     const struct eel_trace *tx, int ntx, const struct eel_trace *rx, int nrx,
 		     const struct eel_trace *peer_tx, int npeer_tx, const struct eel_trace *peer_rx, int npeer_rx)
@@ -336,32 +385,45 @@ int breakdown_rounds(const struct session *s, struct breakdown *bd, const struct
 	for (int k = 0; k < rd->n && bd->nround < MAX_ROUNDS; k++) {
 		struct bd_round *r = &bd->rounds[bd->nround];
 		const struct eel_trace *ping, *pong, *ping_rx = NULL, *pong_tx = NULL;
-		uint64_t post, detect;
 
-		while (i < ntx && tx[i].t[EEL_ST_POST] < rd->start[k])
+		/* the client's stamped put in the round (every stamped put takes POST) */
+		while (i < ntx && (!tx[i].t[EEL_ST_POST] || tx[i].t[EEL_ST_POST] < rd->start[k]))
 			i++;
-		while (j < nrx && rx[j].t[EEL_ST_DETECT] < rd->start[k])
-			j++;
-		ping = i < ntx ? &tx[i] : NULL;
-		pong = j < nrx ? &rx[j] : NULL;
-		post = ping ? ping->t[EEL_ST_POST] : 0;
-		detect = pong ? pong->t[EEL_ST_DETECT] : 0;
-		if (!post || post >= rd->end[k] || !detect || detect < post || detect > rd->end[k]) {
+		ping = i < ntx && tx[i].t[EEL_ST_POST] < rd->end[k] ? &tx[i] : NULL;
+		if (!ping) {
 			bd->unjoined++;
 			continue;
 		}
 		if (bd->shared) {
-			ping_rx = by_id(peer_rx, npeer_rx, &pi, ping->msg_id);
-			pong_tx = by_id(peer_tx, npeer_tx, &pj, pong->msg_id);
-			if (!ping_rx || !pong_tx) {
+			/* its record at the server by number, the server's stamped put
+			 * after it, that one's record here by number */
+			while (pj < npeer_tx && peer_tx[pj].t[EEL_ST_POST] < ping->t[EEL_ST_POST])
+				pj++;
+			pong_tx = pj < npeer_tx && peer_tx[pj].t[EEL_ST_POST] < rd->end[k] ? &peer_tx[pj] : NULL;
+			if (!pong_tx) {
 				bd->unjoined++;
+				continue;
+			}
+			ping_rx = by_id(peer_rx, npeer_rx, &pi, ping->msg_id);
+			pong = by_id(rx, nrx, &j, pong_tx->msg_id);
+			if ((!ping_rx && takes_rx(ping)) || (!pong && takes_rx(pong_tx))) {
+				bd->unjoined++; /* its receiver's record is missing */
 				continue;
 			}
 			join(&r->ab, ping, ping_rx);
 			join(&r->ba, pong_tx, pong);
 		} else {
-			r->ab = *ping;  /* the server's half is filled in below */
-			r->ba = *pong;
+			while (j < nrx && rx[j].t[EEL_ST_DETECT] < ping->t[EEL_ST_POST])
+				j++;
+			pong = j < nrx ? &rx[j] : NULL;
+			if (!pong || !pong->t[EEL_ST_DETECT] || pong->t[EEL_ST_DETECT] > rd->end[k]) {
+				bd->unjoined++;
+				continue;
+			}
+			join(&r->ab, ping, NULL); /* the server's halves are filled in below */
+			join(&r->ba, ping, pong);
+			for (int st = EEL_ST_POST; st < EEL_ST_NIC_RX; st++)
+				r->ba.t[st] = 0;
 		}
 		r->a = rd->start[k];
 		r->b = rd->end[k];
@@ -380,10 +442,10 @@ int breakdown_rounds(const struct session *s, struct breakdown *bd, const struct
 		if (!detect || j == npeer_tx || peer_tx[j].t[EEL_ST_POST] >= next)
 			continue;
 		if (first + pairs < bd->nround) {
-			struct eel_trace ping = r->ab, pong = r->ba;
-
-			join(&r->ab, &ping, &peer_rx[i]);
-			join(&r->ba, &peer_tx[j], &pong);
+			for (int st = EEL_ST_NIC_RX; st <= EEL_ST_DETECT; st++)
+				r->ab.t[st] = eel_trace_has(&peer_rx[i], st) ? peer_rx[i].t[st] : 0;
+			for (int st = EEL_ST_POST; st <= EEL_ST_NIC_TX; st++)
+				r->ba.t[st] = eel_trace_has(&peer_tx[j], st) ? peer_tx[j].t[st] : 0;
 		}
 		pairs++;
 	}
@@ -394,7 +456,7 @@ int breakdown_rounds(const struct session *s, struct breakdown *bd, const struct
 parts:
 	merge_inverted(bd);
 	if (bd->nround)  /* else the one-way records' parts stand (breakdown_add) */
-		rounds_to_parts(bd, s);
+		rounds_measure(bd, s);
 	return 0;
 }
 
@@ -409,105 +471,161 @@ int host_stamps_of(const struct session *s, const struct breakdown *bd)
 	return n;
 }
 
-/* What a stamp costs on this path, in place: a stamp read among other work
- * costs less than alone (here 11 cycles in a loop, 23 back to back), and a
- * stamp's store can miss. The stamped rounds' RTT/2 less the EEL of the
- * unstamped runs beside them is the cost of their stamps: 2 x host_stamps + 1
- * (the loop top) a round trip, so host_stamps + 1/2 a message. Each is taken
- * to cost the same (on this VM: ~10-12 ns with its two processes on one
- * core's two threads, ~19 ns on two cores, against ~9 ns alone). That
- * estimate is used only within 1/2x..3x the cost
- * alone: outside it, the two kinds of run saw different machines (a NIC whose
- * runs vary by 2x: af_packet in this VM) more than stamping changed, and the
- * cost alone is used (the table says which). */
-static void stamp_in_place(struct breakdown *bd, const struct session *s)
+/* What a stamp costs the interval it begins, at stamp `st` (its null
+ * interval's mean where measured; else, where every stamp is taken, a stamp
+ * alone, for the interval it ends; a NIC clock's stamp costs the host nothing). */
+static double cost_at(const struct breakdown *bd, int st)
 {
-	double sum = 0, per = host_stamps_of(s, bd) + 0.5;
-	int n = 0;
-
-	bd->stamp_ns = bd->stamp_alone_ns;
-	bd->stamp_in_place_ns = NAN;
-	for (int r = 0; r < bd->nround; r++) {
-		double half = cyc_ns(s, (double)(bd->rounds[r].b - bd->rounds[r].a)) / 2;
-
-		if (bd->cut_ns <= 0 || half <= bd->cut_ns) {
-			sum += half;
-			n++;
-		}
-	}
-	if (n)
-		bd->round_alone_ns = sum / n - per * bd->stamp_alone_ns;
-	if (n && bd->eel_ref_ns > 0)
-		bd->stamp_in_place_ns = (sum / n - bd->eel_ref_ns) / per;
-	if (bd->stamp_in_place_ns >= bd->stamp_alone_ns / 2 && bd->stamp_in_place_ns <= 3 * bd->stamp_alone_ns)
-		bd->stamp_ns = bd->stamp_in_place_ns;
+	if (bd->nic_stamps & (1u << st))
+		return 0;
+	if (bd->chosen)
+		return isfinite(bd->null_ns[st]) ? bd->null_ns[st] : bd->stamp_alone_ns;
+	return bd->stamp_alone_ns;
 }
 
-/* Each round's parts (on the spans as they stand after merge_inverted), its
- * RTT/2 and turnaround, each less the stamps' cost: a round missing a stamp
- * any part needs, or longer than cut_ns, is left out whole. The part between
- * the ends, without one clock: the round less every other part. */
-static void rounds_to_parts(struct breakdown *bd, const struct session *s)
+/* Every stamp taken: the total (POST to DETECT) less each host stamp after POST, alone. */
+static double host_cost_after_post(const struct breakdown *bd)
 {
-	double per_msg, post_cost;
-	int across = -1;
+	double c = 0;
 
-	stamp_in_place(bd, s);
-	per_msg = message_stamps_ns(s, bd);
-	post_cost = stamp_cost(bd, 0);
-	for (int k = 0; k < STAGE_PARTS; k++)
-		if (!bd->absorbed[k] && part_side(bd, k) == 3)
-			across = k;
+	for (int e = 1; e <= STAGE_PARTS; e++)
+		if (bd->mask & (1u << stamp_order[e]))
+			c += cost_at(bd, stamp_order[e]);
+	return c;
+}
+
+static double null_var(const struct breakdown *bd, int st)
+{
+	int n = bd->null_n[st];
+	double m;
+
+	if (!bd->chosen || n < 2 || (bd->nic_stamps & (1u << st)))
+		return 0;
+	m = bd->null_sum[st] / n;
+	return fmax(bd->null_sq[st] / n - m * m, 0) / n; /* the variance of its mean */
+}
+
+/* The 95% half-width of a mean of n samples v (less a cost whose mean has
+ * variance cvar): the samples' own spread, and at least the counter's step
+ * (a difference of two reads is good to one step; their mean to about
+ * step / sqrt(n)). */
+static double unc_of(const struct breakdown *bd, const double *v, int n, double cvar)
+{
+	double m = 0, q = 0, var;
+
+	if (n < 1)
+		return NAN;
+	for (int i = 0; i < n; i++)
+		m += v[i];
+	m /= n;
+	for (int i = 0; i < n; i++)
+		q += (v[i] - m) * (v[i] - m);
+	var = n > 1 ? q / (n - 1) : 0;
+	var = fmax(var, bd->q_ns * bd->q_ns / 6);
+	return 2 * sqrt(var / n + cvar);
+}
+
+/* A sample of part k, or of the whole one-way trip (k = STAGE_PARTS), from
+ * a joined message: the interval between the part's two stamps, raw. */
+static int msg_part(const struct session *s, const struct breakdown *bd, const struct bd_msg *m, int k, double *ns)
+{
+	int a = k < STAGE_PARTS ? stamp_order[k] : EEL_ST_POST;
+	int b = k < STAGE_PARTS ? stamp_order[k + bd->span_extra[k] + 1] : EEL_ST_DETECT;
+	int across = k == STAGE_PARTS || part_side(bd, k) == 3;
+
+	if (!m->t[a] || !m->t[b] || (across && !bd->shared) || (m->t[b] < m->t[a] && !across))
+		return 0;
+	/* a message that chose its stamps is a sample of the part its two
+	 * stamps bound (beside POST, which every one takes to be found by) */
+	for (int st = 0; m->chosen && st < EEL_ST_COMPLETE; st++)
+		if (m->t[st] && st != a && st != b && st != EEL_ST_POST)
+			return 0;
+	*ns = cyc_ns(s, (double)(int64_t)(m->t[b] - m->t[a]));
+	return 1;
+}
+
+/* The stamped rounds measured (DESIGN.md, the one API: stamps): each
+ * message's stamps give the part they bound, its null interval the cost of
+ * a stamp there; each part's figure is its mean less the cost at its first
+ * stamp (or, every stamp taken, less a stamp alone at its last), with its
+ * uncertainty; the turnaround from rounds whose ping and pong both took
+ * POST and DETECT. The rounds' RTT/2 is kept raw: less the unstamped EEL it
+ * is the perturbation, a figure, not a cost taken off anything. A round
+ * longer than cut_ns was interrupted and is left out whole. */
+static void rounds_measure(struct breakdown *bd, const struct session *s)
+{
+	double half;
+
+	bd->stamp_ns = bd->stamp_alone_ns;
+	bd->q_ns = cyc_ns(s, (double)s->clk->resolution_cycles);
 	for (int k = 0; k <= STAGE_PARTS; k++)
 		bd->nv[k] = 0;
+	for (int st = 0; st < EEL_STAGES; st++) {
+		bd->null_sum[st] = bd->null_sq[st] = 0;
+		bd->null_n[st] = 0;
+	}
 	free(bd->rtt);
 	free(bd->turn);
 	bd->rtt = calloc((size_t)bd->nround + 1, sizeof(double));
 	bd->turn = calloc((size_t)bd->nround + 1, sizeof(double));
 	bd->interrupted = 0;
+	bd->nrtt = 0;
+	bd->chosen = 0;
 	if (!bd->rtt || !bd->turn)
 		return;
-	for (int r = 0, n = 0; r < bd->nround; r++) {
+	/* the null intervals first: the parts' costs */
+	for (int r = 0; r < bd->nround; r++) {
 		const struct bd_round *x = &bd->rounds[r];
-		const struct eel_trace *m[2] = { &x->ab, &x->ba };
-		double v[STAGE_PARTS] = { 0 }, rest, rtt, turn;
-		int ok = 1;
+		const struct bd_msg *m[2] = { &x->ab, &x->ba };
 
-		rtt = (cyc_ns(s, (double)(x->b - x->a)) - bd->stamp_ns - 2 * per_msg) / 2;
-		/* the client's turnaround (top to ping, pong to top) and the server's (ping to pong) */
-		turn = (cyc_ns(s, (double)(x->ab.t[EEL_ST_POST] - x->a + x->b - x->ba.t[EEL_ST_DETECT])) -
-			post_cost - bd->stamp_ns +
-			cyc_ns(s, (double)(int64_t)(x->ba.t[EEL_ST_POST] - x->ab.t[EEL_ST_DETECT])) - post_cost) / 2;
-		if (bd->cut_ns > 0 && cyc_ns(s, (double)(x->b - x->a)) / 2 > bd->cut_ns) {
+		if (bd->cut_ns > 0 && cyc_ns(s, (double)(x->b - x->a)) / 2 > bd->cut_ns)
+			continue;
+		for (int i = 0; i < 2; i++) {
+			double ns;
+
+			bd->chosen |= m[i]->chosen;
+			if (m[i]->null_at < 0 || m[i]->t_null < m[i]->t[m[i]->null_at])
+				continue;
+			ns = cyc_ns(s, (double)(m[i]->t_null - m[i]->t[m[i]->null_at]));
+			bd->null_sum[m[i]->null_at] += ns;
+			bd->null_sq[m[i]->null_at] += ns * ns;
+			bd->null_n[m[i]->null_at]++;
+		}
+	}
+	for (int st = 0; st < EEL_STAGES; st++)
+		bd->null_ns[st] = bd->null_n[st] ? bd->null_sum[st] / bd->null_n[st] : NAN;
+	for (int r = 0; r < bd->nround; r++) {
+		const struct bd_round *x = &bd->rounds[r];
+		const struct bd_msg *m[2] = { &x->ab, &x->ba };
+		uint64_t p0 = x->ab.t[EEL_ST_POST], d0 = x->ab.t[EEL_ST_DETECT];
+		uint64_t p1 = x->ba.t[EEL_ST_POST], d1 = x->ba.t[EEL_ST_DETECT];
+
+		half = cyc_ns(s, (double)(x->b - x->a)) / 2;
+		if (bd->cut_ns > 0 && half > bd->cut_ns) {
 			bd->interrupted++;
 			continue;
 		}
-		rest = rtt - turn;
-		for (int k = 0; k < STAGE_PARTS && ok; k++) {
-			double ns[2];
+		bd->rtt[bd->nrtt++] = half;
+		for (int i = 0; i < 2; i++) {
+			double ns;
 
-			if (bd->absorbed[k] || (k == across && !bd->shared))
-				continue;
-			ok = part_of(s, bd, m[0], k, &ns[0]) && part_of(s, bd, m[1], k, &ns[1]);
-			v[k] = (ns[0] + ns[1]) / 2;
-			rest -= v[k];
+			if (m[i]->null_at >= 0)
+				continue; /* a null interval, not a part */
+			for (int k = 0; k <= STAGE_PARTS; k++)
+				if ((k == STAGE_PARTS || !bd->absorbed[k]) && msg_part(s, bd, m[i], k, &ns) &&
+				    bd->nv[k] < bd->cap)
+					bd->v[k][bd->nv[k]++] = ns;
 		}
-		if (!ok || !x->ab.t[EEL_ST_DETECT] || !x->ba.t[EEL_ST_POST])
-			continue;
-		if (across >= 0 && !bd->shared)
-			v[across] = rest;
-		for (int k = 0; k < STAGE_PARTS; k++)
-			if (!bd->absorbed[k])
-				bd->v[k][bd->nv[k]++] = v[k];
-		if (bd->shared)
-			bd->v[STAGE_PARTS][bd->nv[STAGE_PARTS]++] = (total_of(s, bd, m[0]) + total_of(s, bd, m[1])) / 2;
-		bd->rtt[n] = rtt;
-		bd->turn[n++] = turn;
-		bd->nrtt = n;
+		/* the client's turnaround (top to ping, pong to top) and the server's (ping to pong) */
+		bd->turn[bd->nrtt - 1] = p0 && d0 && p1 && d1 && p0 >= x->a && x->b >= d1 && x->ab.null_at < 0 &&
+						 x->ba.null_at < 0 ?
+					 cyc_ns(s, (double)(p0 - x->a + x->b - d1) + (double)(int64_t)(p1 - d0)) / 2 : NAN;
 	}
-	bd->across_derived = across >= 0 && !bd->shared;
+	bd->across_derived = 0;
+	for (int k = 0; k < STAGE_PARTS; k++)
+		if (!bd->absorbed[k] && part_side(bd, k) == 3 && !bd->shared)
+			bd->across_derived = 1;
 }
-
 /* The part between the ends came before the end of the part before it in
  * most puts: the two are one part, from the earlier one's start. */
 static void merge_inverted(struct breakdown *bd)
@@ -539,34 +657,89 @@ static void merge_inverted(struct breakdown *bd)
 	bd->inverted = 0;
 }
 
+/* Samples v less a cost c, summarised (sorted in place). */
+static struct stat less(double *v, int n, double c)
+{
+	for (int i = 0; i < n; i++)
+		v[i] -= c;
+	return stat_of(v, n);
+}
+
+/* A figure within its uncertainty of 0 is a bound, never a negative. */
+static int resolve(double mean, double unc, double *bound)
+{
+	*bound = fmax(mean, 0) + (isfinite(unc) ? unc : 0);
+	return isfinite(unc) && mean > unc;
+}
+
 void breakdown_finish(struct breakdown *bd)
 {
-	double sum = 0;
-	int all = 1;
+	double sum = 0, var = 0, oneway = 0;
+	int all = 1, across = -1, nturn = 0;
 
 	if (bd->spans_set)
 		merge_inverted(bd);
-	for (int k = 0; k <= STAGE_PARTS; k++) {
+	for (int k = 0; k < STAGE_PARTS; k++) {
+		int st = stamp_order[k], e = stamp_order[k + bd->span_extra[k] + 1];
+		double c;
+
 		bd->have[k] = bd->nv[k] > 0;
-		if (k < STAGE_PARTS) {
-			if (bd->absorbed[k])
-				continue; /* inside an earlier part */
-			bd->part[k] = stat_of(bd->v[k], bd->nv[k]);
-			sum += bd->part[k].mean;
-			all &= bd->have[k];
-		} else {
-			bd->total = stat_of(bd->v[k], bd->nv[k]);
+		if (bd->absorbed[k])
+			continue; /* inside an earlier part */
+		if (bd->across_derived && part_side(bd, k) == 3) {
+			across = k;
+			continue;
 		}
+		/* chosen stamps: the null interval at the part's first stamp;
+		 * every stamp taken: a stamp alone, at its last (the old way) */
+		c = bd->chosen ? cost_at(bd, st) : cost_at(bd, e);
+		bd->part_unc[k] = unc_of(bd, bd->v[k], bd->nv[k], null_var(bd, st));
+		bd->part[k] = less(bd->v[k], bd->nv[k], c);
+		bd->part_resolved[k] = resolve(bd->part[k].mean, bd->part_unc[k], &bd->part_bound[k]);
+		sum += bd->part[k].mean;
+		oneway += bd->part[k].mean;
+		var += bd->have[k] ? bd->part_unc[k] * bd->part_unc[k] : 0;
+		all &= bd->have[k];
 	}
+	bd->have[STAGE_PARTS] = bd->nv[STAGE_PARTS] > 0;
+	bd->total_unc = unc_of(bd, bd->v[STAGE_PARTS], bd->nv[STAGE_PARTS], null_var(bd, EEL_ST_POST));
+	bd->total = less(bd->v[STAGE_PARTS], bd->nv[STAGE_PARTS],
+			 bd->chosen ? cost_at(bd, EEL_ST_POST) : host_cost_after_post(bd));
 	bd->have_rounds = bd->nrtt > 0;
 	if (bd->have_rounds) {
+		/* the turnaround's three intervals each begin at a stamp: the
+		 * client's loop top (its cost taken as POST's), DETECT at each end */
+		double c = (cost_at(bd, EEL_ST_POST) + 2 * cost_at(bd, EEL_ST_DETECT)) / 2;
+
+		for (int r = 0; r < bd->nrtt; r++)
+			if (isfinite(bd->turn[r]))
+				bd->turn[nturn++] = bd->turn[r];
+		bd->turn_unc = unc_of(bd, bd->turn, nturn, (null_var(bd, EEL_ST_POST) + 4 * null_var(bd, EEL_ST_DETECT)) / 4);
+		bd->turn_st = less(bd->turn, nturn, c);
+		bd->turn_resolved = resolve(bd->turn_st.mean, bd->turn_unc, &bd->turn_bound);
 		bd->round = stat_of(bd->rtt, bd->nrtt);
-		bd->turn_st = stat_of(bd->turn, bd->nrtt);
+		all &= nturn > 0;
 		sum += bd->turn_st.mean;
+		var += nturn ? bd->turn_unc * bd->turn_unc : 0;
+	}
+	bd->perturbation_ns = bd->have_rounds && bd->eel_ref_ns > 0 ? bd->round.mean - bd->eel_ref_ns : NAN;
+	bd->oneway_gap_ns = bd->have[STAGE_PARTS] && all ? bd->total.mean - oneway : NAN;
+	if (across >= 0 && all && bd->eel_ref_ns > 0) {
+		/* no one clock: the part between the ends is what EEL leaves of the
+		 * others; nothing is left to check it against */
+		double v = bd->eel_ref_ns - sum;
+
+		bd->nv[across] = 1;
+		bd->v[across][0] = v;
+		bd->part[across] = stat_of(bd->v[across], 1);
+		bd->have[across] = 1;
+		bd->part_unc[across] = sqrt(var);
+		bd->part_resolved[across] = resolve(v, bd->part_unc[across], &bd->part_bound[across]);
+		sum += v;
 	}
 	bd->parts_sum_ns = all ? sum : NAN;
-	bd->residual_ns = !all ? NAN : bd->have_rounds ? bd->round.mean - sum :
-			  bd->have[STAGE_PARTS] ? bd->total.mean - sum : NAN;
+	bd->residual_unc_ns = sqrt(var);
+	bd->residual_ns = !all || across >= 0 || !(bd->eel_ref_ns > 0) ? NAN : sum - bd->eel_ref_ns;
 	bd->done = bd->samples > 0;
 }
 
@@ -584,4 +757,19 @@ void breakdown_free(struct breakdown *bd)
 	bd->rtt = bd->turn = NULL;
 	bd->rounds = NULL;
 	bd->nrtt = bd->nround = 0;
+}
+
+/* The part known least well (its uncertainty the widest; -1: the turnaround):
+ * where a residual most likely sits. */
+int breakdown_noisiest(const struct breakdown *bd)
+{
+	int worst = -1;
+	double w = bd->have_rounds && bd->turn_st.n ? bd->turn_unc : -1;
+
+	for (int k = 0; k < STAGE_PARTS; k++)
+		if (!bd->absorbed[k] && bd->have[k] && isfinite(bd->part_unc[k]) && bd->part_unc[k] > w) {
+			w = bd->part_unc[k];
+			worst = k;
+		}
+	return worst;
 }

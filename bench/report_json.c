@@ -264,46 +264,85 @@ static void parameters(struct json *j, const struct session *s, const struct res
 	json_obj_end(j);
 }
 
+/* A duration's statistics: each figure at least 0 (a stamp's cost taken off
+ * one sample can leave it below, which no duration is). */
+static void duration_obj(struct json *j, const char *key, const struct stat *st)
+{
+	struct stat c = *st;
+
+	c.min = fmax(c.min, 0);
+	c.p25 = fmax(c.p25, 0);
+	c.median = fmax(c.median, 0);
+	c.p75 = fmax(c.p75, 0);
+	c.max = fmax(c.max, 0);
+	c.mean = fmax(c.mean, 0);
+	stat_obj(j, key, &c);
+}
+
+static void resolved(struct json *j, int ok, double unc, double bound)
+{
+	json_bool(j, "resolved", ok);
+	json_num(j, "unc_ns", unc);
+	if (!ok)
+		json_num(j, "bound_ns", bound);
+}
+
 static void breakdown(struct json *j, const struct session *s, const struct results *r)
 {
-	if (!r->bd.done)
+	const struct breakdown *bd = &r->bd;
+
+	if (!bd->done)
 		return;
 	json_obj(j, "breakdown");
-	json_u64(j, "samples", (uint64_t)r->bd.samples);
+	json_u64(j, "samples", (uint64_t)bd->samples);
 	json_str(j, "clock", s->caps->clock);
+	json_str(j, "stamping", bd->chosen ? "chosen" : "every");
 	json_arr(j, "parts");
 	for (int k = 0; k < STAGE_PARTS; k++) {
-		if (r->bd.absorbed[k] || !r->bd.have[k])
+		if (bd->absorbed[k] || !bd->have[k])
 			continue;
 		json_obj(j, NULL);
-		json_str(j, "name", r->bd.name[k]);
-		json_str(j, "what", r->bd.what[k]);
-		json_str(j, "method", r->bd.across_derived && part_between_ends(&r->bd, k) ? "round less the other parts" :
+		json_str(j, "name", bd->name[k]);
+		json_str(j, "what", bd->what[k]);
+		json_str(j, "method", bd->across_derived && part_between_ends(bd, k) ? "EEL less the other parts" :
 			 "stamped");
-		if (r->bd.span_extra[k]) {
+		if (bd->span_extra[k]) {
 			json_arr(j, "merged");
-			for (int i = k; i <= k + r->bd.span_extra[k]; i++)
+			for (int i = k; i <= k + bd->span_extra[k]; i++)
 				json_str(j, NULL, stage_part_name[i]);
 			json_arr_end(j);
 		}
-		stat_obj(j, "ns", &r->bd.part[k]);
+		duration_obj(j, "ns", &bd->part[k]);
+		resolved(j, bd->part_resolved[k], bd->part_unc[k], bd->part_bound[k]);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
-	if (r->bd.have[STAGE_PARTS])
-		stat_obj(j, "total_ns", &r->bd.total);
-	if (r->bd.have_rounds) {
-		json_u64(j, "rounds", (uint64_t)r->bd.nrtt);
-		stat_obj(j, "turn_ns", &r->bd.turn_st);
-		stat_obj(j, "round_ns", &r->bd.round);
-		json_num(j, "stamp_in_place_ns", r->bd.stamp_in_place_ns);
-		json_num(j, "stamp_used_ns", r->bd.stamp_ns);
-		json_num(j, "round_stamp_alone_ns", r->bd.round_alone_ns);
+	if (bd->have[STAGE_PARTS])
+		duration_obj(j, "total_ns", &bd->total);
+	if (bd->have_rounds) {
+		json_u64(j, "rounds", (uint64_t)bd->nrtt);
+		if (bd->turn_st.n) {
+			duration_obj(j, "turn_ns", &bd->turn_st);
+			json_obj(j, "turn");
+			resolved(j, bd->turn_resolved, bd->turn_unc, bd->turn_bound);
+			json_obj_end(j);
+		}
+		stat_obj(j, "round_ns", &bd->round);
 	}
-	json_num(j, "stamp_alone_ns", r->bd.stamp_alone_ns);
-	json_u64(j, "preempted", (uint64_t)r->bd.interrupted);
-	json_num(j, "parts_sum_ns", r->bd.parts_sum_ns);
-	json_num(j, "residual_ns", r->bd.residual_ns);
+	json_obj(j, "null_ns");
+	for (int st = 0; st < EEL_ST_COMPLETE; st++)
+		if (bd->chosen && isfinite(bd->null_ns[st]))
+			json_num(j, stamp_key[st], bd->null_ns[st]);
+	json_obj_end(j);
+	json_num(j, "stamp_alone_ns", bd->stamp_alone_ns);
+	json_num(j, "resolution_ns", bd->q_ns);
+	json_u64(j, "preempted", (uint64_t)bd->interrupted);
+	json_num(j, "eel_ns", bd->eel_ref_ns);
+	json_num(j, "parts_sum_ns", bd->parts_sum_ns);
+	json_num(j, "residual_ns", bd->residual_ns);
+	json_num(j, "residual_unc_ns", bd->residual_unc_ns);
+	json_num(j, "perturbation_ns", bd->perturbation_ns);
+	json_num(j, "oneway_gap_ns", bd->oneway_gap_ns);
 	json_obj_end(j);
 }
 

@@ -215,57 +215,85 @@ static void curves(FILE *f, const struct results *r)
 	}
 }
 
-/* The stamped breakdown: each part's mean (the means add up to EEL, with the
- * ping-pong's turnaround; the JSON has the median too: a mean also carries
- * the machine's interruptions in proportion to the part's length). */
+/* One part's figure: its mean with its 95% uncertainty, or the bound it is
+ * below when its mean is within that of 0 (never a negative duration). */
+static void part_row(FILE *f, const char *name, const char *what, int resolved, double mean, double unc,
+		     double bound, double whole, const char *note)
+{
+	int wide = strlen(name) > 9;
+	char fig[40];
+
+	if (resolved)
+		snprintf(fig, sizeof(fig), "%7.1f +- %.1f", mean, unc);
+	else
+		snprintf(fig, sizeof(fig), "    < %.1f", bound);
+	fprintf(f, "    %-9s%s%-52s %16s ns", name, wide ? "\n              " : " ", what, fig);
+	if (resolved && whole > 0)
+		fprintf(f, "  %5.1f %%", 100 * mean / whole);
+	else if (!resolved)
+		fprintf(f, "  (not resolved)");
+	fprintf(f, "%s\n", note);
+}
+
+/* The stamped breakdown (breakdown.c): each part's mean less the cost of
+ * its stamps measured in place, with its uncertainty; the sum of the parts
+ * beside the unstamped EEL (the residual, which can fail) and the stamped
+ * rounds' RTT/2 (the perturbation). */
 static void breakdown_rows(FILE *f, const struct session *s, const struct results *r)
 {
 	const struct breakdown *bd = &r->bd;
-	const struct eel_clock *c = s->clk;
-	double whole = bd->have_rounds ? bd->round.mean : r->pp.eel.median;
+	double eel = bd->eel_ref_ns > 0 ? bd->eel_ref_ns : r->pp.eel.median;
 
-	fprintf(f, "\n  where one 8-byte put goes (%s; %d rounds stamped; means)\n", s->caps->clock,
-		bd->have_rounds ? bd->round.n : bd->samples);
+	fprintf(f, "\n  where one 8-byte put goes (%s; %d rounds stamped, %s; means +- 95%%)\n", s->caps->clock,
+		bd->have_rounds ? bd->round.n : bd->samples,
+		bd->chosen ? "each message stamps one stage, POST and its two stamps" : "every stamp on each message");
 	for (int k = 0; k < STAGE_PARTS; k++) {
-		const char *name = bd->name[k], *what = bd->what[k];
-		int wide = strlen(name) > 9, derived = bd->across_derived && part_between_ends(bd, k);
+		int derived = bd->across_derived && part_between_ends(bd, k);
 
 		if (bd->absorbed[k])
 			continue;
 		if (!bd->have[k]) {
-			fprintf(f, "    %-9s%s%-52s %12s\n", name, wide ? "\n              " : " ", what, "not stamped");
+			fprintf(f, "    %-9s%s%-52s %16s\n", bd->name[k], strlen(bd->name[k]) > 9 ? "\n              " : " ",
+				bd->what[k], "not stamped");
 			continue;
 		}
-		fprintf(f, "    %-9s%s%-52s %9.1f ns  %5.1f %%%s\n", name, wide ? "\n              " : " ", what,
-			bd->part[k].mean, whole > 0 ? 100 * bd->part[k].mean / whole : 0,
-			derived ? "  (the round less every other part)" : "");
+		part_row(f, bd->name[k], bd->what[k], bd->part_resolved[k], bd->part[k].mean, bd->part_unc[k],
+			 bd->part_bound[k], eel, derived ? "  (EEL less every other part: no one clock)" : "");
 	}
-	if (bd->have_rounds) {
-		fprintf(f, "    %-9s %-52s %9.1f ns  %5.1f %%\n", "turn", "ping-pong turnaround: data seen to next put",
-			bd->turn_st.mean, whole > 0 ? 100 * bd->turn_st.mean / whole : 0);
-		fprintf(f, "    %-9s %-52s %9.1f ns  (the parts add to %.1f)\n", "EEL",
-			"RTT/2 of the stamped rounds, less the stamps' cost", bd->round.mean, bd->parts_sum_ns);
-		if (r->pp.done)
-			fprintf(f, "    (EEL above, stamps off: %.1f ns; the parts add to %.1f%% of it)\n", r->pp.eel.median,
-				100 * bd->parts_sum_ns / r->pp.eel.median);
-	}
-	if (bd->have[STAGE_PARTS])
-		fprintf(f, "    (one way, DETECT - POST: %.1f ns)\n", bd->total.mean);
-	if (bd->have_rounds && bd->stamp_ns != bd->stamp_alone_ns)
-		fprintf(f, "    (each part less the cost of the stamp that ends it: %.1f ns in place, the stamped rounds' "
-			"RTT/2 less EEL\n     over their %d stamps a message; alone a stamp costs %.1f ns, and with that "
-			"the rounds give %.1f ns, %.1f%% of EEL.\n     Where the difference lands is not known: each part "
-			"is good to about +-%.1f ns)\n", bd->stamp_ns, host_stamps_of(s, bd), bd->stamp_alone_ns,
-			bd->round_alone_ns, 100 * bd->round_alone_ns / r->pp.eel.median,
-			fabs(bd->stamp_ns - bd->stamp_alone_ns));
-	else if (bd->have_rounds && isfinite(bd->stamp_in_place_ns))
-		fprintf(f, "    (each part less the %.1f ns a stamp costs alone: in place it came out %.1f ns, beyond "
-			"1/2x..3x of that,\n     so the stamped and unstamped runs saw different machines)\n",
-			bd->stamp_ns, bd->stamp_in_place_ns);
+	if (bd->have_rounds && bd->turn_st.n)
+		part_row(f, "turn", "ping-pong turnaround: data seen to next put", bd->turn_resolved, bd->turn_st.mean,
+			 bd->turn_unc, bd->turn_bound, eel, "");
+	else if (bd->have_rounds)
+		fprintf(f, "    %-9s %-52s %16s\n", "turn", "ping-pong turnaround: data seen to next put", "not measured");
+	if (isfinite(bd->parts_sum_ns))
+		fprintf(f, "    %-9s %-52s %16.1f ns\n", "sum", "the parts added up", bd->parts_sum_ns);
+	fprintf(f, "    %-9s %-52s %16.1f ns\n", "EEL", "the ping-pong's RTT/2, stamps off (median of runs)", eel);
+	if (isfinite(bd->residual_ns))
+		fprintf(f, "    %-9s %-52s %9.1f +- %.1f ns  (%+.1f %% of EEL)\n", "residual", "the sum less EEL",
+			bd->residual_ns, bd->residual_unc_ns, 100 * bd->residual_ns / eel);
 	else
-		fprintf(f, "    (each part less the %.1f ns of the stamp that ends it)\n", bd->stamp_ns);
-	fprintf(f, "    (a stamp is good to one step of the counter, %.1f ns; a mean of n stamps to about that / "
-		"sqrt(n))\n", c->resolution_cycles * c->ns_per_cycle);
+		fprintf(f, "    %-9s %-52s %16s\n", "residual", "the sum less EEL",
+			bd->across_derived ? "not separable here (no one clock at both ends)" : "not measured");
+	if (isfinite(bd->perturbation_ns))
+		fprintf(f, "    (perturbation: the stamped rounds' RTT/2 is %.1f ns, %+.1f ns from EEL: what stamping "
+			"added to a round,\n     measured, not taken off anything)\n", bd->round.mean, bd->perturbation_ns);
+	if (isfinite(bd->oneway_gap_ns))
+		fprintf(f, "    (one way, DETECT - POST on its own rounds: %.1f ns, %+.1f ns from the one-way parts' sum)\n",
+			bd->total.mean, bd->oneway_gap_ns);
+	if (bd->chosen) {
+		fprintf(f, "    (a stamp's cost in place, its null interval: two reads back to back at that stamp, on "
+			"rounds of their own;\n     taken off the part it begins, ns:");
+		for (int st = 0; st < EEL_ST_COMPLETE; st++)
+			if (isfinite(bd->null_ns[st]))
+				fprintf(f, "%s %s %.1f", st ? "," : "", stamp_key[st], bd->null_ns[st]);
+		fprintf(f, ")\n");
+	} else {
+		fprintf(f, "    (each part less the %.1f ns a stamp costs alone, for the stamp that ends it: this NIC's\n"
+			"     traced messages take every stamp, so their cost in place is not measured)\n",
+			bd->stamp_alone_ns);
+	}
+	fprintf(f, "    (a stamp is good to one step of the counter, %.1f ns; a part's mean of n to about that / "
+		"sqrt(n), in its +-)\n", bd->q_ns);
 	if (bd->interrupted)
 		fprintf(f, "    (%d stamped rounds left out as preempted: over 10x EEL and 5 us)\n", bd->interrupted);
 }

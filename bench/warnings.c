@@ -20,26 +20,28 @@ int report_warnings(const struct session *s, const struct results *r, char w[][2
 	if (r->pp.done && r->pp.eel.outliers)
 		WARN("%d of %d ping-pong runs were outliers (far above the rest): something else ran",
 		     r->pp.eel.outliers, r->pp.eel.n);
-	/* judged on the lower quartile of the run pairs: a run's EEL moves by
-	 * a few % on a busy machine (spread), so a median above 2% alone can be
-	 * the machine, where stamping 4 puts in 512 costs well under 1% */
-	if (r->pp.done && r->pp.stamp_cost.n && r->pp.stamp_cost.p25 > 0.02)
-		WARN("stamping raised EEL by %.1f%% (the median run by run, three run pairs in four above the "
-		     "2%% target): raise --stamp-every", 100 * r->pp.stamp_cost.median);
+	/* (stamping does not touch EEL, which is of the runs without stamps: what
+	 * it adds to a stamped round is the breakdown's perturbation, a figure) */
 	if (r->bd.done && r->bd.have_rounds && r->bd.round.n < 100)
 		WARN("only %d rounds were stamped: the breakdown's means are rough; lower --stamp-every "
 		     "(now %u) or raise --iters", r->bd.round.n, s->plan.stamp_every);
 	if (r->bd.done && !r->bd.have_rounds && r->bd.samples)
 		WARN("no stamped round could be joined whole (%d not): the breakdown is of one-way records and "
 		     "does not add up to EEL", r->bd.unjoined);
-	if (r->bd.done && r->bd.have_rounds && r->pp.done && isfinite(r->bd.parts_sum_ns) &&
-	    fabs(r->bd.parts_sum_ns - r->pp.eel.median) > 0.03 * r->pp.eel.median)
-		WARN("the breakdown's parts add up to %.1f ns, EEL is %.1f ns: more than 3%% apart",
-		     r->bd.parts_sum_ns, r->pp.eel.median);
-	if (r->bd.done && r->bd.have_rounds && r->bd.stamp_ns > 3 * r->bd.stamp_alone_ns)
-		WARN("a stamp costs %.1f ns in place, %.1f alone: the stamped messages ran slower than their stamps' "
-		     "reads explain, and the parts hold that; read the breakdown as rough", r->bd.stamp_ns,
-		     r->bd.stamp_alone_ns);
+	if (r->bd.done && isfinite(r->bd.residual_ns) && fabs(r->bd.residual_ns) > 0.05 * r->bd.eel_ref_ns) {
+		int worst = breakdown_noisiest(&r->bd);
+
+		WARN("the breakdown's parts add up to %.1f ns, EEL is %.1f ns: a residual of %+.1f ns (+-%.1f), "
+		     "over 5%% of EEL; likely in %s (the part known least well, +-%.1f ns)", r->bd.parts_sum_ns,
+		     r->bd.eel_ref_ns, r->bd.residual_ns, r->bd.residual_unc_ns,
+		     worst < 0 ? "turn" : r->bd.name[worst], worst < 0 ? r->bd.turn_unc : r->bd.part_unc[worst]);
+	}
+	for (int k = 0; r->bd.done && k < STAGE_PARTS; k++)
+		if (!r->bd.absorbed[k] && r->bd.have[k] && r->bd.part[k].mean < -r->bd.part_unc[k] &&
+		    !(r->bd.across_derived && part_between_ends(&r->bd, k)))
+			WARN("breakdown: %s came out below 0 beyond its uncertainty (%.1f +- %.1f ns before it is shown "
+			     "as a bound): its stamps' cost in place was not that of the stamps around it",
+			     r->bd.name[k], r->bd.part[k].mean, r->bd.part_unc[k]);
 	/* tests of one run that saw different machines (a VM moving its vCPUs) */
 	if (r->pp.done && r->bulk.done && r->bulk.npt && r->bulk.pt[0].size <= 8 &&
 	    r->bulk.pt[0].echo.min > 1.5 * r->pp.eel.median)
