@@ -350,6 +350,8 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 		fprintf(f, "  %-20s %10.1f ns    potential overlap of computation per message (5.2)%s\n",
 			"EEL - (o_s + o_r)", pot, pot < 0 ? ": none, the CPUs are busy longer than a message takes" : "");
 	}
+	/* the column counts the counter's ticks, not the core's clock cycles (issue 22) */
+	fprintf(f, "  (cycles: ticks of the host's counter (%s), %.1f MHz)\n", c->source, c->hz / 1e6);
 	if (r->ov.done)
 		overlap_notes(f, s, r);
 	if (r->dec.done)
