@@ -288,7 +288,7 @@ static void run_diff(const struct session *s, const struct pingpong_res *a, cons
 	*diff = st.median;
 	/* one step of the counter for the EELs' difference, one for the stamped
 	 * medians' it is set beside (each a median of values in those steps) */
-	*noise = st.p75 - st.p25 + 2 * cyc_ns(s, (double)s->clk->resolution_cycles);
+	*noise = st.p75 - st.p25 + 2 * cyc_ns(s, s->clk->resolution_cycles);
 }
 
 int decompose_run(struct session *s, struct results *r)

@@ -95,7 +95,7 @@ static void machine(struct json *j, const struct session *s)
 	json_u64(j, "timer_cycles", c->timer_cycles);
 	json_num(j, "timer_ns", c->timer_cycles * c->ns_per_cycle);
 	json_u64(j, "stamp_cycles", c->stamp_cycles);
-	json_u64(j, "resolution_cycles", c->resolution_cycles);
+	json_num(j, "resolution_cycles", c->resolution_cycles); /* a real number: a VM's TSC may step by 24.45 */
 	json_num(j, "resolution_ns", c->resolution_cycles * c->ns_per_cycle);
 	json_num(j, "stamp_ns", c->stamp_cycles * c->ns_per_cycle);
 	json_str(j, "kernel_clocksource", c->kernel_clocksource);

@@ -318,11 +318,12 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 	} else if (r->pci.addr[0]) {
 		fprintf(f, "  PCI      %s: %s\n", r->pci.addr, r->pci.error);
 	}
-	fprintf(f, "  machine  %s; counter %s at %.1f MHz%s, advancing in steps of %llu cycles (%.1f ns); "
+	/* the step with two decimals: a VM's TSC may advance by 24.45 cycles (eel_clock_step) */
+	fprintf(f, "  machine  %s; counter %s at %.1f MHz%s, advancing in steps of %.2f cycles (%.1f ns); "
 		"eel_cycles() costs %llu cycles, a stamp %llu; kernel clock %s\n", cpu, c->source, c->hz / 1e6,
-		c->invariant ? " (invariant)" : "", (unsigned long long)c->resolution_cycles,
-		c->resolution_cycles * c->ns_per_cycle, (unsigned long long)c->timer_cycles,
-		(unsigned long long)c->stamp_cycles, c->kernel_clocksource[0] ? c->kernel_clocksource : "?");
+		c->invariant ? " (invariant)" : "", c->resolution_cycles, c->resolution_cycles * c->ns_per_cycle,
+		(unsigned long long)c->timer_cycles, (unsigned long long)c->stamp_cycles,
+		c->kernel_clocksource[0] ? c->kernel_clocksource : "?");
 
 	fprintf(f, "\n  %-20s %13s %13s %8s  %8s   %s\n", "parameter", "min", "median", "spread",
 		"cycles", "how (Bell et al. 2003)");
@@ -377,6 +378,8 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 		fprintf(f, "  %-20s %10.1f ns    potential overlap of computation per message (5.2)%s\n",
 			"EEL - (o_s + o_r)", pot, pot < 0 ? ": none, the CPUs are busy longer than a message takes" : "");
 	}
+	/* the column counts the counter's ticks, not the core's clock cycles (issue 22) */
+	fprintf(f, "  (cycles: ticks of the host's counter (%s), %.1f MHz)\n", c->source, c->hz / 1e6);
 	if (r->ov.done)
 		overlap_notes(f, s, r);
 	if (r->dec.done)

@@ -49,7 +49,7 @@ struct eel_clock {
 	double hz_spread_ppm;   /* spread of the repeated calibrations */
 	uint64_t timer_cycles;  /* cost of one eel_cycles() (min of back-to-back pairs) */
 	uint64_t stamp_cycles;  /* cost of one eel_stamp() */
-	uint64_t resolution_cycles; /* the step the counter advances by (eel_clock_step) */
+	double resolution_cycles; /* the step the counter advances by (eel_clock_step): a real number of cycles */
 	bool invariant;         /* constant and nonstop counter (x86: constant_tsc + nonstop_tsc) */
 	char source[24];        /* "tsc" or "cntvct_el0" */
 	char kernel_clocksource[24]; /* what the kernel chose, for the record ("tsc", "kvm-clock") */
@@ -67,12 +67,15 @@ struct eel_clock_sample {
  * slope of counter (bracket midpoints) against ns over n samples, in Hz. */
 int eel_clock_fit(const struct eel_clock_sample *s, int n, double *hz);
 
-/* The counter's step: the largest s (up to EEL_CLOCK_MAX_STEP) of which at
- * least 90% of the non-zero deltas are multiples (within s/16); 0 when all
- * are zero. Pure,
- * for tests; the calibration feeds it deltas between reads. */
+/* The counter's step, in cycles and not necessarily a whole number of them
+ * (a VM's TSC may advance by 24.45): the largest real s from 2 up to
+ * EEL_CLOCK_MAX_STEP of which at least 90% of the non-zero deltas lie within
+ * about a cycle (1.25; s/4 for s under 5) of a non-zero multiple k s,
+ * refined by least squares over those deltas (s = sum(k d) / sum(k^2)); 1
+ * when no such s (a counter that ticks every cycle); 0 when all deltas are
+ * zero. Pure, for tests; the calibration feeds it deltas between reads. */
 #define EEL_CLOCK_MAX_STEP 1024
-uint64_t eel_clock_step(const uint64_t *delta, int n);
+double eel_clock_step(const uint64_t *delta, int n);
 
 /* Calibrate once (about 60 ms) and return the result; later calls return the
  * same numbers. Never fails: a counter that cannot be checked is reported in

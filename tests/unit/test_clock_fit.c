@@ -1,7 +1,8 @@
 /* tests/unit/test_clock_fit.c — the calibration maths (eel_clock_fit,
  * userlib/core/clock.c): the least-squares slope of the counter (each sample's
  * bracket midpoint) against CLOCK_MONOTONIC_RAW ns, in Hz, recovered exactly
- * from synthetic samples with known answers. */
+ * from synthetic samples with known answers; and the counter's step
+ * (eel_clock_step), whole or not, from synthetic deltas between reads. */
 #include "check.h"
 #include <eel/cycles.h>
 
@@ -18,6 +19,25 @@ static void make(struct eel_clock_sample *s, int n, uint64_t c0, int64_t t0, int
 		s[i].ns = ns;
 		s[i].c0 = mid - w[i % 4] / 2;
 		s[i].c1 = mid + w[i % 4] / 2;
+	}
+}
+
+#define STEPPED_N 400
+
+/* Deltas between pairs of reads of a counter that advances by step cycles,
+ * each read rounded to a whole cycle: round(k * step + phase) for a phase
+ * and a first tick that vary from pair to pair, 1 to 5 steps of work
+ * between the reads. With odd_every, every odd_every-th delta is an
+ * interrupt's instead: a long one, any number of cycles. */
+static void stepped(uint64_t *d, double step, int odd_every)
+{
+	for (int i = 0; i < STEPPED_N; i++) {
+		double phase = (double)(i * 37 % 100) / 100;
+		double k0 = 1000 + 13 * i, work = 1 + i * 7 % 5;
+		uint64_t a = (uint64_t)(k0 * step + phase + 0.5);
+		uint64_t b = (uint64_t)((k0 + work) * step + phase + 0.5);
+
+		d[i] = odd_every && i % odd_every == 0 ? 1000 + 37 * (uint64_t)i : b - a;
 	}
 }
 
@@ -75,32 +95,47 @@ int main(void)
 
 		for (int i = 0; i < 200; i++)
 			d[i] = i % 3 ? 52 : 26 * (uint64_t)(1 + i % 7);
-		CHECK(eel_clock_step(d, 200) == 26, "26-cycle steps: %llu",
-		      (unsigned long long)eel_clock_step(d, 200));
+		CHECK_EQ_D(eel_clock_step(d, 200), 26, 0.05);
 		/* a counter that ticks every cycle: deltas of every length */
 		for (int i = 0; i < 200; i++)
 			d[i] = 20 + (uint64_t)i % 37;
-		CHECK(eel_clock_step(d, 200) == 1, "1-cycle counter: %llu",
-		      (unsigned long long)eel_clock_step(d, 200));
+		CHECK_EQ_D(eel_clock_step(d, 200), 1, 0.05);
 		/* a few odd deltas (an interrupt between reads) do not hide the step */
 		for (int i = 0; i < 200; i++)
 			d[i] = i < 4 ? 1001 + (uint64_t)i : 26 * (uint64_t)(1 + i % 5);
-		CHECK(eel_clock_step(d, 200) == 26, "26-cycle steps with 2%% odd deltas: %llu",
-		      (unsigned long long)eel_clock_step(d, 200));
-		/* as seen here: 26-cycle steps, one in six off by one */
+		CHECK_EQ_D(eel_clock_step(d, 200), 26, 0.05);
+		/* 26-cycle steps, one in six off by one */
 		for (int i = 0; i < 200; i++)
 			d[i] = 26 * (uint64_t)(1 + i % 4) - (i % 6 == 0) + (i % 12 == 5);
-		CHECK(eel_clock_step(d, 200) == 26, "26-cycle steps, some off by one: %llu",
-		      (unsigned long long)eel_clock_step(d, 200));
+		CHECK_EQ_D(eel_clock_step(d, 200), 26, 0.05);
 		/* the old rule, the smallest delta ever seen, would say 26 here too;
 		 * it said 1 for a counter read twice within a step: zero deltas */
 		for (int i = 0; i < 200; i++)
 			d[i] = i % 2 ? 0 : 26;
-		CHECK(eel_clock_step(d, 200) == 26, "zero deltas counted: %llu",
-		      (unsigned long long)eel_clock_step(d, 200));
+		CHECK_EQ_D(eel_clock_step(d, 200), 26, 0.05);
 		for (int i = 0; i < 200; i++)
 			d[i] = 0;
 		CHECK(eel_clock_step(d, 200) == 0, "all zero");
+	}
+	/* a step that is not a whole number of cycles (issue 22): a VM's TSC
+	 * advancing every 10 ns at 2445 MHz, read as deltas of 24-25, 49, 73-74,
+	 * 98; and one that is (21 cycles, deltas 21, 42, 63, 84) */
+	{
+		uint64_t d[STEPPED_N];
+
+		stepped(d, 24.45, 0);
+		CHECK_EQ_D(eel_clock_step(d, STEPPED_N), 24.45, 0.05);
+		stepped(d, 21, 0);
+		CHECK_EQ_D(eel_clock_step(d, STEPPED_N), 21, 0.05);
+		stepped(d, 25.961, 0); /* README's machine: 2596.1 MHz, 10 ns */
+		CHECK_EQ_D(eel_clock_step(d, STEPPED_N), 25.961, 0.05);
+		stepped(d, 7.3, 0);
+		CHECK_EQ_D(eel_clock_step(d, STEPPED_N), 7.3, 0.05);
+		/* one delta in ten an interrupt's */
+		stepped(d, 24.45, 10);
+		CHECK_EQ_D(eel_clock_step(d, STEPPED_N), 24.45, 0.05);
+		stepped(d, 21, 10);
+		CHECK_EQ_D(eel_clock_step(d, STEPPED_N), 21, 0.05);
 	}
 	CHECK_DONE();
 }

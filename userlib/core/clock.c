@@ -2,6 +2,7 @@
  * measuring its cost, and checking it can be trusted (eel/cycles.h). */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -111,61 +112,180 @@ static uint64_t cost_of_stamp(void)
 	return best / 64;
 }
 
-/* The step that dominates the counter's advance (a histogram of deltas
- * between reads, issue 13): the largest step of which nearly every observed
- * delta is a multiple. A virtual machine's TSC may advance in steps of ~26
- * cycles (~10 ns) while the smallest delta ever seen is a fraction of that;
- * reads are separated by a varying amount of work so that a counter that
- * ticks every cycle shows every delta and comes out at one cycle. A step of
- * 16 cycles or more is allowed s/16 either side (here the TSC advances by
- * 26, now and then by 25 or 27: the hypervisor's scaling rounds). */
-static uint64_t off_step(uint64_t d, uint64_t s, uint64_t *k)
-{
-	uint64_t m;
+/* The step the counter advances by (issues 13 and 22), from deltas between
+ * reads separated by a varying amount of work: the largest real step s of
+ * which at least 90% of the non-zero deltas are a non-zero whole multiple,
+ * give or take the reads' roundings, then refined by least squares. A
+ * virtual machine's TSC may advance every 10 ns, which at 2445 MHz is 24.45
+ * cycles: deltas of 24-25, 49, 73-74, 98, never a whole-number step; on
+ * another it advances by a whole 21. A counter that ticks every cycle shows
+ * deltas of every length, of which no step of 2 cycles or more fits over
+ * 3/4, and comes out at 1 (so does a step under ~3 cycles that is not a
+ * whole number: its deltas are told from those only within a quarter step). */
+struct delta_count {
+	uint64_t d; /* a distinct non-zero delta */
+	int n;      /* how many times it was seen */
+};
 
-	*k = (d + s / 2) / s; /* the nearest multiple */
-	m = *k * s;
-	return d > m ? d - m : m - d;
+static int by_delta(const void *a, const void *b)
+{
+	const struct delta_count *x = a, *y = b;
+
+	return (x->d > y->d) - (x->d < y->d);
 }
 
-uint64_t eel_clock_step(const uint64_t *delta, int n)
+static int by_count(const void *a, const void *b)
 {
-	uint64_t best = 1, least = UINT64_MAX, pick;
-	int nonzero = 0;
+	const struct delta_count *x = a, *y = b;
+
+	return (y->n > x->n) - (y->n < x->n); /* the most frequent first */
+}
+
+/* The distinct non-zero deltas and their counts, in increasing order: a
+ * step is tried against each distinct value once, not against every delta. */
+static int histogram(const uint64_t *delta, int n, struct delta_count *h)
+{
+	int nh = 0, m = 0;
+
+	for (int i = 0; i < n; i++)
+		if (delta[i])
+			h[m++] = (struct delta_count){ delta[i], 1 };
+	qsort(h, (size_t)m, sizeof(*h), by_delta);
+	for (int i = 0; i < m; i++) {
+		if (nh && h[nh - 1].d == h[i].d)
+			h[nh - 1].n++;
+		else
+			h[nh++] = h[i];
+	}
+	return nh;
+}
+
+/* How far from a multiple of the step a delta may lie: a cycle, for each
+ * read is the counter rounded to a whole cycle (up to half a cycle each),
+ * and a quarter more for the steps tried lying apart (STEP_GRID); never more
+ * than a quarter of the step, so that deltas of every length fit at most
+ * 3/4 of any step (a counter that ticks every cycle fails the 90%). */
+static double tolerance(double s)
+{
+	return s / 4 < 1.25 ? s / 4 : 1.25;
+}
+
+/* Whether d lies within the tolerance of a non-zero whole multiple k of s. */
+static int fits(uint64_t d, double s, double *k)
+{
+	double m, off;
+
+	*k = (double)(uint64_t)((double)d / s + 0.5); /* the nearest multiple */
+	m = *k * s;
+	off = (double)d > m ? (double)d - m : m - (double)d;
+	return *k >= 1 && off <= tolerance(s);
+}
+
+/* Whether at least 90% of the nonzero deltas fit s. The most frequent
+ * deltas come first in h, so a step they miss is refused after a few. */
+static int step_fits(const struct delta_count *h, int nh, int nonzero, double s)
+{
+	int miss = 0;
+	double k;
+
+	for (int i = 0; i < nh; i++)
+		if (!fits(h[i].d, s, &k) && (miss += h[i].n) > nonzero / 10)
+			return 0;
+	return 1;
+}
+
+/* Least squares over the deltas that fit s, each d ~ k s:
+ * s = sum(k d) / sum(k^2), over those up to longest (4x the median: the
+ * work between reads spans a few steps, an interrupt's delta many more, and
+ * such a delta lies within the tolerance of a multiple of many a step by
+ * chance, where its k^2 would decide the fit alone). Done again at the new
+ * s a few times, as which deltas fit, and their k, may change with it. */
+static double refine(const struct delta_count *h, int nh, uint64_t longest, double s)
+{
+	for (int round = 0; round < 4; round++) {
+		double skd = 0, skk = 0, k;
+
+		for (int i = 0; i < nh; i++)
+			if (h[i].d <= longest && fits(h[i].d, s, &k)) {
+				skd += h[i].n * k * (double)h[i].d;
+				skk += h[i].n * k * k;
+			}
+		if (skk > 0)
+			s = skd / skk;
+	}
+	return s;
+}
+
+/* Steps are tried from the largest down, each 1/2048 below the last: a
+ * delta of up to 1024 cycles then lies within a quarter cycle of where it
+ * would for the nearest step tried, which the tolerance allows for. */
+#define STEP_GRID (1 + 1 / 2048.0)
+
+/* The largest step that 90% of the deltas fit (the largest: every multiple
+ * of s is one of s/2, which fits as well), from top down to 2 cycles; 0 when
+ * none does. The steps that fit make a range around the counter's, about
+ * two tolerances over the longest deltas' k wide, and its largest fits also
+ * a long delta or two (an interrupt's) that lies only near its multiples:
+ * the middle of the range is given, nearer the counter's step. */
+static double largest_step(const struct delta_count *h, int nh, int nonzero, double top)
+{
+	double hi, lo;
+
+	for (hi = top; hi >= 2; hi /= STEP_GRID)
+		if (step_fits(h, nh, nonzero, hi))
+			break;
+	if (hi < 2)
+		return 0;
+	for (lo = hi; lo / STEP_GRID >= 2 && step_fits(h, nh, nonzero, lo / STEP_GRID); lo /= STEP_GRID)
+		;
+	return (hi + lo) / 2;
+}
+
+/* The least delta that more than a share (in %) of the deltas lie at or
+ * below, h in increasing order. */
+static uint64_t delta_over(const struct delta_count *h, int nh, int nonzero, int share)
+{
+	int below = 0;
+
+	for (int i = 0; i < nh; i++) {
+		below += h[i].n;
+		if ((int64_t)below * 100 > (int64_t)nonzero * share)
+			return h[i].d;
+	}
+	return h[nh - 1].d;
+}
+
+double eel_clock_step(const uint64_t *delta, int n)
+{
+	struct delta_count *h;
+	int nh, nonzero = 0;
+	uint64_t longest;
+	double top, step;
 
 	for (int i = 0; i < n; i++)
 		nonzero += delta[i] != 0;
 	if (!nonzero)
 		return 0;
-	for (uint64_t s = 2; s <= EEL_CLOCK_MAX_STEP; s++) {
-		uint64_t tol = s / 16, k; /* a hypervisor's rounding: 26-cycle steps seen as 25 or 27 */
-		int mult = 0;
-
-		for (int i = 0; i < n; i++)
-			mult += delta[i] && off_step(delta[i], s, &k) <= tol && k >= 1;
-		if (mult >= nonzero - nonzero / 10) /* 90% of them */
-			best = s;
-	}
-	/* deltas of 26 are also within 1 of 27: of the steps that near, the one
-	 * the deltas sit closest to */
-	pick = best;
-	for (uint64_t s = best - best / 16; s <= best; s++) {
-		uint64_t sum = 0, k;
-
-		for (int i = 0; i < n; i++)
-			if (delta[i])
-				sum += off_step(delta[i], s, &k);
-		if (sum <= least) {
-			least = sum;
-			pick = s;
-		}
-	}
-	return pick;
+	h = malloc((size_t)nonzero * sizeof(*h));
+	if (!h)
+		return 1; /* no room to tell: as a counter that ticks every cycle */
+	nh = histogram(delta, n, h);
+	/* 90% of the deltas are a step or more (less the tolerance), so no step
+	 * is larger than the delta that over 10% lie at or below, plus the
+	 * tolerance */
+	top = (double)delta_over(h, nh, nonzero, 10) + tolerance(EEL_CLOCK_MAX_STEP);
+	top = top < EEL_CLOCK_MAX_STEP ? top : EEL_CLOCK_MAX_STEP;
+	longest = 4 * delta_over(h, nh, nonzero, 50);
+	qsort(h, (size_t)nh, sizeof(*h), by_count);
+	step = largest_step(h, nh, nonzero, top);
+	step = step ? refine(h, nh, longest, step) : 1;
+	free(h);
+	return step;
 }
 
 #define STEP_SAMPLES 4096
 
-static uint64_t resolution(void)
+static double resolution(void)
 {
 	static uint64_t d[STEP_SAMPLES];
 	uint32_t x = 12345;
