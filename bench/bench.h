@@ -221,16 +221,17 @@ struct breakdown {
 	 * two are one part. */
 	double *alt;
 	int nalt, inverted;
-	/* What a stamp costs the stage it bounds. Where each traced message
-	 * takes two stamps (eel_stamp_pick), the null interval at a stage's
-	 * first stamp (two reads back to back there, measured on their own
-	 * messages) is taken off the stage; where a message takes every stamp
-	 * (chosen = 0), a stamp's cost alone off the stage it ends. */
+	/* What a stamp costs the path in place (breakdown.c): where traced
+	 * messages choose their stamps (eel_stamp_pick), how much longer the
+	 * span around it is with it than without, measured (in_place); else a
+	 * stamp's cost alone. Half of it is taken off each part it bounds. */
 	double stamp_ns;
 	int chosen;                      /* the records chose their stamps */
-	double null_sum[EEL_STAGES], null_sq[EEL_STAGES];
-	int null_n[EEL_STAGES];
-	double null_ns[EEL_STAGES];      /* mean null interval at each stamp (NAN: none) */
+	double *span_v[2][EEL_STAGES];   /* the span around s, raw ns: [0] without s, [1] with */
+	int span_n[2][EEL_STAGES];
+	double cost_ns[EEL_STAGES];      /* each stamp's cost in place, ns */
+	double cost_var[EEL_STAGES];     /* the variance of that figure */
+	int in_place[EEL_STAGES];        /* cost_ns measured there (else the measured ones' mean, or alone) */
 	double part_unc[STAGE_PARTS];    /* 95% half-width of the part's mean, ns */
 	int part_resolved[STAGE_PARTS];  /* its mean is beyond its uncertainty of 0 */
 	double part_bound[STAGE_PARTS];  /* unresolved: it is below this, ns */
@@ -275,9 +276,8 @@ struct breakdown {
  * sender's stamps with the receiver's) and the client's loop tops around it. */
 struct bd_msg {
 	uint64_t t[EEL_STAGES];          /* 0: not stamped */
-	uint64_t t_null;                 /* null_at's second read */
-	int null_at;                     /* the stamp read twice, -1: none */
 	int chosen;                      /* it took only the stamps it chose (want) */
+	int around, without;             /* the choice: the stamp it is about (-1: none), taken or not */
 };
 
 struct bd_round {

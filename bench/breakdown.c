@@ -42,7 +42,7 @@ const char *const stage_part_name[STAGE_PARTS] = {
 	"post", "doorbell", "fetch", "tx", "wire", "rx", "dma", "detect",
 };
 
-/* The stamps by name, POST..DETECT (the JSON's keys for their null intervals). */
+/* The stamps by name, POST..DETECT (the JSON's keys for their costs). */
 const char *const stamp_key[EEL_ST_COMPLETE] = {
 	"post", "doorbell", "doorbell_done", "nic_fetch", "nic_tx", "nic_rx", "dma_start", "dma_done", "detect",
 };
@@ -336,7 +336,6 @@ static const struct eel_trace *by_id(const struct eel_trace *r, int n, int *at, 
 static void join(struct bd_msg *m, const struct eel_trace *snd, const struct eel_trace *rcv)
 {
 	memset(m, 0, sizeof(*m));
-	m->null_at = -1;
 	for (int k = 0; k < EEL_STAGES; k++) {
 		const struct eel_trace *r = k >= EEL_ST_NIC_RX && k <= EEL_ST_DETECT ? rcv : snd;
 
@@ -344,15 +343,8 @@ static void join(struct bd_msg *m, const struct eel_trace *snd, const struct eel
 			m->t[k] = r->t[k];
 	}
 	m->chosen = (snd->want & EEL_TRACE_CHOSEN) && (snd->want & EEL_TRACE_STAMPS) != EEL_TRACE_STAMPS;
-	if (m->chosen && (snd->want & EEL_TRACE_NULL)) {
-		int at = 31 - __builtin_clz(snd->want & EEL_TRACE_STAMPS); /* the last stamp taken */
-		const struct eel_trace *r = at >= EEL_ST_NIC_RX ? rcv : snd;
-
-		if (r && m->t[at]) {
-			m->null_at = at;
-			m->t_null = r->t_null;
-		}
-	}
+	m->around = m->chosen ? eel_trace_around(snd->want) : -1;
+	m->without = m->chosen && (snd->want & EEL_TRACE_WITHOUT);
 }
 
 /* Does a message take a stamp at its receiving end (a record there)? */
@@ -471,38 +463,88 @@ int host_stamps_of(const struct session *s, const struct breakdown *bd)
 	return n;
 }
 
-/* What a stamp costs the interval it begins, at stamp `st` (its null
- * interval's mean where measured; else, where every stamp is taken, a stamp
- * alone, for the interval it ends; a NIC clock's stamp costs the host nothing). */
-static double cost_at(const struct breakdown *bd, int st)
+/* The stamps of mask around s: before it (dir -1) or after it (dir 1), -1: none. */
+static int beside(uint32_t mask, int s, int dir)
 {
-	if (bd->nic_stamps & (1u << st))
-		return 0;
-	if (bd->chosen)
-		return isfinite(bd->null_ns[st]) ? bd->null_ns[st] : bd->stamp_alone_ns;
-	return bd->stamp_alone_ns;
+	for (int t = s + dir; t >= 0 && t < EEL_ST_COMPLETE; t += dir)
+		if (mask & (1u << t))
+			return t;
+	return -1;
 }
 
-/* Every stamp taken: the total (POST to DETECT) less each host stamp after POST, alone. */
-static double host_cost_after_post(const struct breakdown *bd)
+/* The mean of n samples less their lowest and highest tenth (sorted in
+ * place): a span across the wire now and then waits out something else
+ * for microseconds, which would move a plain mean of a few dozen by tens of
+ * ns; the variance of that mean in *var (the winsorised samples'). */
+static double trimmed_mean(double *v, int n, double *var)
 {
-	double c = 0;
+	int cut = n / 10, m = n - 2 * cut;
+	double sum = 0, sq = 0, mean;
 
-	for (int e = 1; e <= STAGE_PARTS; e++)
-		if (bd->mask & (1u << stamp_order[e]))
-			c += cost_at(bd, stamp_order[e]);
-	return c;
+	stat_of(v, n); /* sorts */
+	for (int i = cut; i < n - cut; i++)
+		sum += v[i];
+	mean = sum / m;
+	for (int i = 0; i < n; i++) {
+		double w = v[i < cut ? cut : i >= n - cut ? n - cut - 1 : i] - mean;
+
+		sq += w * w;
+	}
+	*var = sq / (n - 1) / ((double)m / n * m / n) / n;
+	return mean;
 }
 
-static double null_var(const struct breakdown *bd, int st)
+/* What each stamp costs the path in place. Where the messages chose their
+ * stamps: for a stamp with one before and one after it, how much longer
+ * the span between those two is with it than without it, each mean on
+ * messages of their own (a difference of two measurements, not solved from
+ * EEL); the first and the last stamp (POST, DETECT), never inside a span,
+ * and one whose spans were not measured, the measured ones' mean. Where
+ * every message takes every stamp: a stamp alone (eel_clock). A stamp read
+ * off a NIC's clock costs the host nothing. */
+static void stamp_costs(struct breakdown *bd)
 {
-	int n = bd->null_n[st];
-	double m;
+	double sum = 0, var = 0;
+	int n = 0;
 
-	if (!bd->chosen || n < 2 || (bd->nic_stamps & (1u << st)))
-		return 0;
-	m = bd->null_sum[st] / n;
-	return fmax(bd->null_sq[st] / n - m * m, 0) / n; /* the variance of its mean */
+	for (int st = 0; st < EEL_STAGES; st++) {
+		double a, b, va, vb;
+
+		bd->in_place[st] = bd->chosen && bd->span_n[0][st] >= 10 && bd->span_n[1][st] >= 10;
+		if (!bd->in_place[st])
+			continue;
+		a = trimmed_mean(bd->span_v[0][st], bd->span_n[0][st], &va);
+		b = trimmed_mean(bd->span_v[1][st], bd->span_n[1][st], &vb);
+		bd->cost_ns[st] = b - a;
+		bd->cost_var[st] = va + vb;
+		sum += bd->cost_ns[st];
+		var += bd->cost_var[st];
+		n++;
+	}
+	for (int st = 0; st < EEL_STAGES; st++) {
+		if (bd->in_place[st])
+			continue;
+		bd->cost_ns[st] = bd->nic_stamps & (1u << st) ? 0 : n ? sum / n : bd->stamp_alone_ns;
+		bd->cost_var[st] = bd->nic_stamps & (1u << st) || !n ? 0 : var / n / n;
+	}
+}
+
+/* What the stamps at the two ends of a span cost it: half of each (how a
+ * stamp's cost splits between the span that ends at it and the one it
+ * begins is not measured: the part's uncertainty holds the other split). */
+static double ends_cost(const struct breakdown *bd, int a, int b)
+{
+	return (bd->cost_ns[a] + bd->cost_ns[b]) / 2;
+}
+
+static double ends_var(const struct breakdown *bd, int a, int b, int split)
+{
+	double v = (bd->cost_var[a] + bd->cost_var[b]) / 4;
+
+	/* the split: anywhere from none to all of each stamp's cost, uniform */
+	if (split)
+		v += (bd->cost_ns[a] * bd->cost_ns[a] + bd->cost_ns[b] * bd->cost_ns[b]) / 12;
+	return v;
 }
 
 /* The 95% half-width of a mean of n samples v (less a cost whose mean has
@@ -535,35 +577,50 @@ static int msg_part(const struct session *s, const struct breakdown *bd, const s
 
 	if (!m->t[a] || !m->t[b] || (across && !bd->shared) || (m->t[b] < m->t[a] && !across))
 		return 0;
-	/* a message that chose its stamps is a sample of the part its two
-	 * stamps bound (beside POST, which every one takes to be found by) */
-	for (int st = 0; m->chosen && st < EEL_ST_COMPLETE; st++)
-		if (m->t[st] && st != a && st != b && st != EEL_ST_POST)
+	/* with no stamp taken between its two (the whole trip: only where it
+	 * was the choice) */
+	for (int st = a + 1; st < b; st++)
+		if (m->t[st])
 			return 0;
 	*ns = cyc_ns(s, (double)(int64_t)(m->t[b] - m->t[a]));
 	return 1;
 }
 
+/* The span around stamp s in a message that chose it (with s or without),
+ * raw: one sample of how much s lengthens it. */
+static void span_of(const struct session *s, struct breakdown *bd, const struct bd_msg *m)
+{
+	int p = beside(bd->mask, m->around, -1), n = beside(bd->mask, m->around, 1);
+
+	if (m->around < 0 || p < 0 || n < 0 || !m->t[p] || !m->t[n] || m->t[n] < m->t[p])
+		return;
+	if (!bd->shared && p <= EEL_ST_NIC_TX && n >= EEL_ST_NIC_RX)
+		return;
+	int with = !m->without;
+
+	if (bd->span_v[with][m->around])
+		bd->span_v[with][m->around][bd->span_n[with][m->around]++] = cyc_ns(s, (double)(m->t[n] - m->t[p]));
+}
+
 /* The stamped rounds measured (DESIGN.md, the one API: stamps): each
- * message's stamps give the part they bound, its null interval the cost of
- * a stamp there; each part's figure is its mean less the cost at its first
- * stamp (or, every stamp taken, less a stamp alone at its last), with its
- * uncertainty; the turnaround from rounds whose ping and pong both took
- * POST and DETECT. The rounds' RTT/2 is kept raw: less the unstamped EEL it
- * is the perturbation, a figure, not a cost taken off anything. A round
+ * message's stamps give the parts they bound and the span around the stamp
+ * its choice is about, with that stamp or without; the turnaround comes from
+ * rounds whose ping and pong both took POST and DETECT; the rounds' RTT/2 is
+ * kept raw: less the unstamped EEL it is the perturbation, a figure, not a
+ * cost taken off anything. The costs come off in breakdown_finish. A round
  * longer than cut_ns was interrupted and is left out whole. */
 static void rounds_measure(struct breakdown *bd, const struct session *s)
 {
-	double half;
-
 	bd->stamp_ns = bd->stamp_alone_ns;
 	bd->q_ns = cyc_ns(s, (double)s->clk->resolution_cycles);
 	for (int k = 0; k <= STAGE_PARTS; k++)
 		bd->nv[k] = 0;
-	for (int st = 0; st < EEL_STAGES; st++) {
-		bd->null_sum[st] = bd->null_sq[st] = 0;
-		bd->null_n[st] = 0;
-	}
+	memset(bd->span_n, 0, sizeof(bd->span_n));
+	for (int w = 0; w < 2; w++)
+		for (int st = 0; st < EEL_STAGES; st++) {
+			free(bd->span_v[w][st]);
+			bd->span_v[w][st] = calloc(2 * (size_t)bd->nround + 1, sizeof(double));
+		}
 	free(bd->rtt);
 	free(bd->turn);
 	bd->rtt = calloc((size_t)bd->nround + 1, sizeof(double));
@@ -573,34 +630,13 @@ static void rounds_measure(struct breakdown *bd, const struct session *s)
 	bd->chosen = 0;
 	if (!bd->rtt || !bd->turn)
 		return;
-	/* the null intervals first: the parts' costs */
-	for (int r = 0; r < bd->nround; r++) {
-		const struct bd_round *x = &bd->rounds[r];
-		const struct bd_msg *m[2] = { &x->ab, &x->ba };
-
-		if (bd->cut_ns > 0 && cyc_ns(s, (double)(x->b - x->a)) / 2 > bd->cut_ns)
-			continue;
-		for (int i = 0; i < 2; i++) {
-			double ns;
-
-			bd->chosen |= m[i]->chosen;
-			if (m[i]->null_at < 0 || m[i]->t_null < m[i]->t[m[i]->null_at])
-				continue;
-			ns = cyc_ns(s, (double)(m[i]->t_null - m[i]->t[m[i]->null_at]));
-			bd->null_sum[m[i]->null_at] += ns;
-			bd->null_sq[m[i]->null_at] += ns * ns;
-			bd->null_n[m[i]->null_at]++;
-		}
-	}
-	for (int st = 0; st < EEL_STAGES; st++)
-		bd->null_ns[st] = bd->null_n[st] ? bd->null_sum[st] / bd->null_n[st] : NAN;
 	for (int r = 0; r < bd->nround; r++) {
 		const struct bd_round *x = &bd->rounds[r];
 		const struct bd_msg *m[2] = { &x->ab, &x->ba };
 		uint64_t p0 = x->ab.t[EEL_ST_POST], d0 = x->ab.t[EEL_ST_DETECT];
 		uint64_t p1 = x->ba.t[EEL_ST_POST], d1 = x->ba.t[EEL_ST_DETECT];
+		double half = cyc_ns(s, (double)(x->b - x->a)) / 2;
 
-		half = cyc_ns(s, (double)(x->b - x->a)) / 2;
 		if (bd->cut_ns > 0 && half > bd->cut_ns) {
 			bd->interrupted++;
 			continue;
@@ -609,16 +645,15 @@ static void rounds_measure(struct breakdown *bd, const struct session *s)
 		for (int i = 0; i < 2; i++) {
 			double ns;
 
-			if (m[i]->null_at >= 0)
-				continue; /* a null interval, not a part */
+			bd->chosen |= m[i]->chosen;
+			span_of(s, bd, m[i]);
 			for (int k = 0; k <= STAGE_PARTS; k++)
 				if ((k == STAGE_PARTS || !bd->absorbed[k]) && msg_part(s, bd, m[i], k, &ns) &&
 				    bd->nv[k] < bd->cap)
 					bd->v[k][bd->nv[k]++] = ns;
 		}
 		/* the client's turnaround (top to ping, pong to top) and the server's (ping to pong) */
-		bd->turn[bd->nrtt - 1] = p0 && d0 && p1 && d1 && p0 >= x->a && x->b >= d1 && x->ab.null_at < 0 &&
-						 x->ba.null_at < 0 ?
+		bd->turn[bd->nrtt - 1] = p0 && d0 && p1 && d1 && p0 >= x->a && x->b >= d1 ?
 					 cyc_ns(s, (double)(p0 - x->a + x->b - d1) + (double)(int64_t)(p1 - d0)) / 2 : NAN;
 	}
 	bd->across_derived = 0;
@@ -626,6 +661,7 @@ static void rounds_measure(struct breakdown *bd, const struct session *s)
 		if (!bd->absorbed[k] && part_side(bd, k) == 3 && !bd->shared)
 			bd->across_derived = 1;
 }
+
 /* The part between the ends came before the end of the part before it in
  * most puts: the two are one part, from the earlier one's start. */
 static void merge_inverted(struct breakdown *bd)
@@ -679,9 +715,9 @@ void breakdown_finish(struct breakdown *bd)
 
 	if (bd->spans_set)
 		merge_inverted(bd);
+	stamp_costs(bd);
 	for (int k = 0; k < STAGE_PARTS; k++) {
 		int st = stamp_order[k], e = stamp_order[k + bd->span_extra[k] + 1];
-		double c;
 
 		bd->have[k] = bd->nv[k] > 0;
 		if (bd->absorbed[k])
@@ -690,38 +726,39 @@ void breakdown_finish(struct breakdown *bd)
 			across = k;
 			continue;
 		}
-		/* chosen stamps: the null interval at the part's first stamp;
-		 * every stamp taken: a stamp alone, at its last (the old way) */
-		c = bd->chosen ? cost_at(bd, st) : cost_at(bd, e);
-		bd->part_unc[k] = unc_of(bd, bd->v[k], bd->nv[k], null_var(bd, st));
-		bd->part[k] = less(bd->v[k], bd->nv[k], c);
+		bd->part_unc[k] = unc_of(bd, bd->v[k], bd->nv[k], ends_var(bd, st, e, 1));
+		bd->part[k] = less(bd->v[k], bd->nv[k], ends_cost(bd, st, e));
 		bd->part_resolved[k] = resolve(bd->part[k].mean, bd->part_unc[k], &bd->part_bound[k]);
 		sum += bd->part[k].mean;
 		oneway += bd->part[k].mean;
-		var += bd->have[k] ? bd->part_unc[k] * bd->part_unc[k] : 0;
+		/* the sum's: the samples' and each stamp's cost once (the split cancels) */
+		var += bd->have[k] ? pow(unc_of(bd, bd->v[k], bd->nv[k], 0) / 2, 2) + bd->cost_var[st] : 0;
 		all &= bd->have[k];
 	}
 	bd->have[STAGE_PARTS] = bd->nv[STAGE_PARTS] > 0;
-	bd->total_unc = unc_of(bd, bd->v[STAGE_PARTS], bd->nv[STAGE_PARTS], null_var(bd, EEL_ST_POST));
-	bd->total = less(bd->v[STAGE_PARTS], bd->nv[STAGE_PARTS],
-			 bd->chosen ? cost_at(bd, EEL_ST_POST) : host_cost_after_post(bd));
+	bd->total_unc = unc_of(bd, bd->v[STAGE_PARTS], bd->nv[STAGE_PARTS], ends_var(bd, EEL_ST_POST, EEL_ST_DETECT, 1));
+	bd->total = less(bd->v[STAGE_PARTS], bd->nv[STAGE_PARTS], ends_cost(bd, EEL_ST_POST, EEL_ST_DETECT));
 	bd->have_rounds = bd->nrtt > 0;
 	if (bd->have_rounds) {
-		/* the turnaround's three intervals each begin at a stamp: the
-		 * client's loop top (its cost taken as POST's), DETECT at each end */
-		double c = (cost_at(bd, EEL_ST_POST) + 2 * cost_at(bd, EEL_ST_DETECT)) / 2;
+		/* three intervals, each between two stamps, halved: the client's
+		 * loop top (a stamp like the rest: the measured ones' mean) to POST,
+		 * DETECT to the loop top, and at the server DETECT to POST */
+		double c = (bd->cost_ns[EEL_ST_POST] + bd->cost_ns[EEL_ST_DETECT]) / 2 +
+			   (bd->cost_ns[EEL_ST_POST] + bd->cost_ns[EEL_ST_DETECT]) / 4;
+		double cv = (bd->cost_var[EEL_ST_POST] + bd->cost_var[EEL_ST_DETECT]) * 9 / 16;
 
 		for (int r = 0; r < bd->nrtt; r++)
 			if (isfinite(bd->turn[r]))
 				bd->turn[nturn++] = bd->turn[r];
-		bd->turn_unc = unc_of(bd, bd->turn, nturn, (null_var(bd, EEL_ST_POST) + 4 * null_var(bd, EEL_ST_DETECT)) / 4);
+		bd->turn_unc = unc_of(bd, bd->turn, nturn, cv + c * c / 12);
 		bd->turn_st = less(bd->turn, nturn, c);
 		bd->turn_resolved = resolve(bd->turn_st.mean, bd->turn_unc, &bd->turn_bound);
 		bd->round = stat_of(bd->rtt, bd->nrtt);
 		all &= nturn > 0;
 		sum += bd->turn_st.mean;
-		var += nturn ? bd->turn_unc * bd->turn_unc : 0;
+		var += nturn ? pow(unc_of(bd, bd->turn, nturn, cv), 2) / 4 : 0;
 	}
+	var += bd->cost_var[stamp_order[STAGE_PARTS]];
 	bd->perturbation_ns = bd->have_rounds && bd->eel_ref_ns > 0 ? bd->round.mean - bd->eel_ref_ns : NAN;
 	bd->oneway_gap_ns = bd->have[STAGE_PARTS] && all ? bd->total.mean - oneway : NAN;
 	if (across >= 0 && all && bd->eel_ref_ns > 0) {
@@ -733,12 +770,12 @@ void breakdown_finish(struct breakdown *bd)
 		bd->v[across][0] = v;
 		bd->part[across] = stat_of(bd->v[across], 1);
 		bd->have[across] = 1;
-		bd->part_unc[across] = sqrt(var);
+		bd->part_unc[across] = 2 * sqrt(var);
 		bd->part_resolved[across] = resolve(v, bd->part_unc[across], &bd->part_bound[across]);
 		sum += v;
 	}
 	bd->parts_sum_ns = all ? sum : NAN;
-	bd->residual_unc_ns = sqrt(var);
+	bd->residual_unc_ns = 2 * sqrt(var);
 	bd->residual_ns = !all || across >= 0 || !(bd->eel_ref_ns > 0) ? NAN : sum - bd->eel_ref_ns;
 	bd->done = bd->samples > 0;
 }
@@ -751,6 +788,11 @@ void breakdown_free(struct breakdown *bd)
 	}
 	free(bd->alt);
 	bd->alt = NULL;
+	for (int w = 0; w < 2; w++)
+		for (int st = 0; st < EEL_STAGES; st++) {
+			free(bd->span_v[w][st]);
+			bd->span_v[w][st] = NULL;
+		}
 	free(bd->rtt);
 	free(bd->turn);
 	free(bd->rounds);

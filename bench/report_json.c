@@ -329,11 +329,17 @@ static void breakdown(struct json *j, const struct session *s, const struct resu
 		}
 		stat_obj(j, "round_ns", &bd->round);
 	}
-	json_obj(j, "null_ns");
+	/* what each stamp costs the path in place, and how that was found */
+	json_obj(j, "stamp_cost_ns");
 	for (int st = 0; st < EEL_ST_COMPLETE; st++)
-		if (bd->chosen && isfinite(bd->null_ns[st]))
-			json_num(j, stamp_key[st], bd->null_ns[st]);
+		if (bd->mask & (1u << st))
+			json_num(j, stamp_key[st], bd->cost_ns[st]);
 	json_obj_end(j);
+	json_arr(j, "stamp_cost_measured");
+	for (int st = 0; st < EEL_ST_COMPLETE; st++)
+		if (bd->in_place[st])
+			json_str(j, NULL, stamp_key[st]);
+	json_arr_end(j);
 	json_num(j, "stamp_alone_ns", bd->stamp_alone_ns);
 	json_num(j, "resolution_ns", bd->q_ns);
 	json_u64(j, "preempted", (uint64_t)bd->interrupted);

@@ -281,12 +281,16 @@ static void breakdown_rows(FILE *f, const struct session *s, const struct result
 		fprintf(f, "    (one way, DETECT - POST on its own rounds: %.1f ns, %+.1f ns from the one-way parts' sum)\n",
 			bd->total.mean, bd->oneway_gap_ns);
 	if (bd->chosen) {
-		fprintf(f, "    (a stamp's cost in place, its null interval: two reads back to back at that stamp, on "
-			"rounds of their own;\n     taken off the part it begins, ns:");
+		int n = 0;
+
+		fprintf(f, "    (a stamp's cost in place: how much longer the span around it is with it than without, "
+			"each on\n     rounds of its own; half off each part it bounds, the other split in the part's "
+			"+-; ns:");
 		for (int st = 0; st < EEL_ST_COMPLETE; st++)
-			if (isfinite(bd->null_ns[st]))
-				fprintf(f, "%s %s %.1f", st ? "," : "", stamp_key[st], bd->null_ns[st]);
-		fprintf(f, ")\n");
+			if (bd->in_place[st])
+				fprintf(f, "%s %s %.1f", n++ ? "," : "", stamp_key[st], bd->cost_ns[st]);
+		fprintf(f, ";\n     %s, never inside a span, at their mean; a stamp alone, back to back: %.1f)\n",
+			bd->mask & 1u ? "post and detect" : "the first and the last", bd->stamp_alone_ns);
 	} else {
 		fprintf(f, "    (each part less the %.1f ns a stamp costs alone, for the stamp that ends it: this NIC's\n"
 			"     traced messages take every stamp, so their cost in place is not measured)\n",

@@ -65,6 +65,7 @@ struct fw_msg {
 	uint32_t msg_id;
 	uint32_t trace;     /* TX trace record index + 1, 0 = not traced */
 	uint32_t stamps;    /* traced: the stamps to take (struct eel_trace's want; 0 = all) */
+	uint64_t t_fetch;   /* traced: its NIC_FETCH stamp, written with the record once it is sent */
 	uint32_t ereg_seq;  /* E-register command sequence */
 	uint8_t kind;       /* enum fw_msg_kind */
 	uint8_t flags;      /* enum eel_fw_sqe_flags */
@@ -155,9 +156,13 @@ struct fw {
 	_Alignas(8) uint8_t sr_ring[FW_SR_BYTES];
 	uint64_t cq_prod;
 	uint32_t rx_bytes;      /* bytes of the message being received */
-	uint32_t rx_trace;      /* its RX trace record index + 1, 0 = not traced */
-	uint32_t rx_stamps;     /* the stamps it takes (struct eel_trace's want; 0 = all) */
-	uint64_t rx_t_null;     /* NIC_RX read again at once, when it asked for that (EEL_TRACE_NULL) */
+	/* the RX trace record of the message being received (or last received,
+	 * until written: fw_trace_rx_flush), kept here off the data's path */
+	struct {
+		int on, pending;
+		uint32_t slot, msg_id, want;
+		uint64_t t[EEL_ST_DMA_DONE - EEL_ST_NIC_RX + 1]; /* NIC_RX, DMA_START, DMA_DONE */
+	} rx_tr;
 	uint32_t rx_trace_next;
 
 	/* E-registers */

@@ -64,8 +64,7 @@ int fw_fetch_eregs(struct fw *fw)
 		m->trace = fw->trace_size ? hal_reg_read32(h, EREG(i, trace)) : 0;
 		if (m->trace) {
 			m->stamps = hal_reg_read32(h, EREG(i, stamps));
-			fw_trace_begin(fw, 0, m->trace - 1, m->msg_id, 0);
-			fw_stamp_now(fw, 0, m->trace - 1, m->stamps, EEL_ST_NIC_FETCH);
+			m->t_fetch = fw_wants(m->stamps, EEL_ST_NIC_FETCH) ? hal_now(h) : 0;
 		}
 		if (op == EEL_FW_EREG_PUT) {
 			uint64_t v = hal_reg_read64(h, EREG(i, value));

@@ -51,60 +51,41 @@ static uint64_t trace_addr(struct fw *fw, int rx, uint32_t rec)
 	return fw->trace_base + (uint64_t)i * sizeof(struct eel_trace);
 }
 
-void fw_stamp(struct fw *fw, int rx, uint32_t rec, int stage, uint64_t t)
+/* A traced message's records are written after the data they time has gone
+ * (the frame sent, the payload and the status written), never on its path:
+ * a stamp is kept in the firmware's own state as it is taken (the message,
+ * fw->rx_tr) and the record written whole later, its `valid` last. */
+
+/* A TX record: the host wrote its want and its own stamps; this NIC's
+ * (NIC_FETCH, NIC_TX, each if asked for), the message number, done. */
+void fw_trace_tx(struct fw *fw, const struct fw_msg *m, uint64_t t_tx)
 {
-	hal_dma_write(&fw->hal, trace_addr(fw, rx, rec) + offsetof(struct eel_trace, t[0]) +
-				       (uint64_t)stage * 8, &t, 8);
-}
-
-void fw_stamp_null(struct fw *fw, int rx, uint32_t rec, uint64_t t)
-{
-	hal_dma_write(&fw->hal, trace_addr(fw, rx, rec) + offsetof(struct eel_trace, t_null), &t, 8);
-}
-
-/* Stamp `stage` now if the message asks for it (want; 0: every stamp), and
- * where the null interval is read (EEL_TRACE_NULL, its last stamp) read the
- * clock again at once, after the first stamp's write: what a stamp adds to
- * the stage it begins. */
-void fw_stamp_now(struct fw *fw, int rx, uint32_t rec, uint32_t want, int stage)
-{
-	if (want && !(want & (1u << stage)))
-		return;
-	fw_stamp(fw, rx, rec, stage, hal_now(&fw->hal));
-	if (eel_trace_null_here(want, stage))
-		fw_stamp_null(fw, rx, rec, hal_now(&fw->hal));
-}
-
-/* Start a record. A TX record's want was written by the host that posted
- * the message. An RX record is the NIC's: a message that asks for all its
- * stamps (want 0, a sender before stamps were chosen) has it cleared whole;
- * one that chose its stamps, only its header (the rest is read by want) and
- * DETECT, which the host stamps once. */
-void fw_trace_begin(struct fw *fw, int rx, uint32_t rec, uint32_t msg_id, uint32_t want)
-{
-	uint64_t at = trace_addr(fw, rx, rec);
-
-	if (rx && !want) {
-		struct eel_trace zero = { 0 };
-
-		hal_dma_write(&fw->hal, at, &zero, sizeof(zero));
-	} else if (rx) {
-		uint32_t head[4] = { msg_id, 0, want, 0 };
-		uint64_t none = 0;
-
-		hal_dma_write(&fw->hal, at, head, sizeof(head));
-		if (want & (1u << EEL_ST_DETECT))
-			hal_dma_write(&fw->hal, at + offsetof(struct eel_trace, t[EEL_ST_DETECT]), &none, 8);
-		return;
-	}
-	hal_dma_write(&fw->hal, at + offsetof(struct eel_trace, msg_id), &msg_id, 4);
-}
-
-void fw_trace_end(struct fw *fw, int rx, uint32_t rec)
-{
+	uint64_t at = trace_addr(fw, 0, m->trace - 1), t[2] = { m->t_fetch, t_tx };
 	uint32_t one = 1;
 
-	hal_dma_write(&fw->hal, trace_addr(fw, rx, rec) + offsetof(struct eel_trace, valid), &one, 4);
+	hal_dma_write(&fw->hal, at + offsetof(struct eel_trace, msg_id), &m->msg_id, 4);
+	hal_dma_write(&fw->hal, at + offsetof(struct eel_trace, t[EEL_ST_NIC_FETCH]), t, sizeof(t));
+	hal_dma_write(&fw->hal, at + offsetof(struct eel_trace, valid), &one, 4);
+}
+
+/* Write the RX record of the last message received, if not yet done:
+ * NIC_RX..DMA_DONE as taken, every other stamp 0 (DETECT is the host's,
+ * engine.c). Called when the NIC has sent what it had to (fw_doorbell,
+ * fw_step), or before the next traced message's record is begun. */
+void fw_trace_rx_flush(struct fw *fw)
+{
+	struct eel_trace rec = { .msg_id = fw->rx_tr.msg_id, .want = fw->rx_tr.want };
+	uint64_t at;
+	uint32_t one = 1;
+
+	if (!fw->rx_tr.pending)
+		return;
+	fw->rx_tr.pending = 0;
+	at = trace_addr(fw, 1, fw->rx_tr.slot);
+	for (int k = EEL_ST_NIC_RX; k <= EEL_ST_DMA_DONE; k++)
+		rec.t[k] = fw->rx_tr.t[k - EEL_ST_NIC_RX];
+	hal_dma_write(&fw->hal, at, &rec, sizeof(rec));
+	hal_dma_write(&fw->hal, at + offsetof(struct eel_trace, valid), &one, 4);
 }
 
 /* Answer in the register: the loaded value first, then the status the host

@@ -12,11 +12,14 @@ void fw_cqe(struct fw *fw, uint8_t opcode, uint8_t status, uint64_t wr_id, uint3
 void fw_ereg_done(struct fw *fw, const struct fw_msg *m, uint32_t status, const uint64_t *value);
 void fw_status_write(struct fw *fw, uint32_t field_off, const void *v, uint32_t len);
 void fw_fail(struct fw *fw, uint32_t code, uint32_t info);
-void fw_stamp(struct fw *fw, int rx, uint32_t rec, int stage, uint64_t t);
-void fw_stamp_null(struct fw *fw, int rx, uint32_t rec, uint64_t t);
-void fw_stamp_now(struct fw *fw, int rx, uint32_t rec, uint32_t want, int stage);
-void fw_trace_begin(struct fw *fw, int rx, uint32_t rec, uint32_t msg_id, uint32_t want);
-void fw_trace_end(struct fw *fw, int rx, uint32_t rec);
+void fw_trace_tx(struct fw *fw, const struct fw_msg *m, uint64_t t_tx);
+void fw_trace_rx_flush(struct fw *fw);
+
+/* Does a traced message that asked for want (0: every stamp) take `stage`? */
+static inline int fw_wants(uint32_t want, int stage)
+{
+	return !want || (want & (1u << stage));
+}
 
 /* A counter moved: kept here, mirrored in the BAR for the host. Inline: a
  * handful a message, each a call and return more than its work. */

@@ -79,6 +79,7 @@ int fw_step(struct fw *fw)
 	work |= fw_fetch_eregs(fw);
 	work |= fw_fetch_sq(fw);
 	work |= fw_send(fw);
+	fw_trace_rx_flush(fw); /* what was sent is out */
 	return work;
 }
 
@@ -113,6 +114,7 @@ int fw_doorbell(struct fw *fw)
 		work |= fw_send(fw) | 1;
 	else if (!work)
 		work = fw_send(fw);
+	fw_trace_rx_flush(fw); /* what was sent is out */
 	return work;
 }
 

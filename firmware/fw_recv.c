@@ -137,6 +137,24 @@ static void on_gap(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload
 		nak_gap(fw, FW_NAK_SEQ, fw->rcv_nxt, p->psn - fw->rcv_nxt, p->tx_seq);
 }
 
+/* A traced message's first packet: its RX record, kept in fw->rx_tr until
+ * written (a record still unwritten goes out first); none for a message
+ * that asked for no stamp at this end. */
+static void rx_trace_begin(struct fw *fw, const struct fw_pkt *p, uint64_t t_rx)
+{
+	uint32_t want = fw_sel_from_wire(p->syndrome);
+
+	fw_trace_rx_flush(fw);
+	if (!fw->trace_size || (want && !(want & EEL_TRACE_STAMPS)))
+		return;
+	fw->rx_tr.on = 1;
+	fw->rx_tr.slot = fw->rx_trace_next++ & (fw->trace_size - 1);
+	fw->rx_tr.msg_id = p->msg_id;
+	fw->rx_tr.want = want;
+	fw->rx_tr.t[0] = t_rx != FW_RX_TRACED ? t_rx : 0;
+	fw->rx_tr.t[1] = fw->rx_tr.t[2] = 0;
+}
+
 /* Deliver data packet p, the next expected PSN: checks, then host memory.
  * Returns 1 when it was taken (rcv_nxt moved on), 0 when it was refused. */
 static int deliver(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload, uint64_t t_rx)
@@ -179,23 +197,14 @@ static int deliver(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload
 
 	if (p->flags & FW_PKT_FIRST) {
 		fw->rx_bytes = 0;
-		fw->rx_trace = 0;
-		fw->rx_stamps = fw_sel_from_wire(p->syndrome);
-		/* a traced message that asks for none of this side's stamps has no record here */
-		if (t_rx && fw->trace_size && (!fw->rx_stamps || (fw->rx_stamps & EEL_TRACE_STAMPS))) {
-			fw->rx_trace = (fw->rx_trace_next++ & (fw->trace_size - 1)) + 1;
-			fw_trace_begin(fw, 1, fw->rx_trace - 1, p->msg_id, fw->rx_stamps);
-			if (t_rx != FW_RX_TRACED) {
-				fw_stamp(fw, 1, fw->rx_trace - 1, EEL_ST_NIC_RX, t_rx);
-				if (eel_trace_null_here(fw->rx_stamps, EEL_ST_NIC_RX))
-					fw_stamp_null(fw, 1, fw->rx_trace - 1, fw->rx_t_null);
-			}
-		}
+		fw->rx_tr.on = 0;
+		if (t_rx)
+			rx_trace_begin(fw, p, t_rx);
 	}
 	if (fw->delay_rx)
 		fw_delay(fw, fw->delay_rx);
-	if (fw->rx_trace && (p->flags & FW_PKT_FIRST))
-		fw_stamp_now(fw, 1, fw->rx_trace - 1, fw->rx_stamps, EEL_ST_DMA_START);
+	if (fw->rx_tr.on && (p->flags & FW_PKT_FIRST) && fw_wants(fw->rx_tr.want, EEL_ST_DMA_START))
+		fw->rx_tr.t[EEL_ST_DMA_START - EEL_ST_NIC_RX] = hal_now(h);
 	if (fw->delay_dma)
 		fw_delay(fw, fw->delay_dma);
 	if (p->len)
@@ -205,10 +214,12 @@ static int deliver(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload
 	if (p->flags & FW_PKT_LAST) {
 		uint64_t last = p->msg_id;
 
-		if (fw->rx_trace) {
-			fw_stamp_now(fw, 1, fw->rx_trace - 1, fw->rx_stamps, EEL_ST_DMA_DONE);
-			fw_trace_end(fw, 1, fw->rx_trace - 1);
-			last |= (uint64_t)(fw->rx_trace - 1) << 32 | EEL_FW_LAST_RX_TRACED;
+		if (fw->rx_tr.on) {
+			if (fw_wants(fw->rx_tr.want, EEL_ST_DMA_DONE))
+				fw->rx_tr.t[EEL_ST_DMA_DONE - EEL_ST_NIC_RX] = hal_now(h);
+			fw->rx_tr.pending = 1; /* written later: fw_trace_rx_flush */
+			last |= (uint64_t)fw->rx_tr.slot << 32 | EEL_FW_LAST_RX_TRACED |
+				(fw_wants(fw->rx_tr.want, EEL_ST_DETECT) ? EEL_FW_LAST_RX_DETECT : 0);
 		}
 		if (p->flags & FW_PKT_NOTIFY)
 			fw_cqe(fw, EEL_FW_CQE_NOTIFY, EEL_FW_OK, 0, fw->rx_bytes, p->imm,
@@ -326,8 +337,7 @@ static void on_nak(struct fw *fw, const struct fw_pkt *p)
 
 /* NIC_RX of a traced message's first packet, read as the frame comes off
  * the wire, if the message asks for it (its syndrome, wire.h); else
- * FW_RX_TRACED: traced, not stamped here. With the null interval, the clock
- * is read again at once (rx_t_null). */
+ * FW_RX_TRACED: traced, not stamped here. */
 static uint64_t rx_stamp(struct fw *fw, uint8_t syndrome)
 {
 	uint32_t want = fw_sel_from_wire(syndrome);
@@ -336,8 +346,6 @@ static uint64_t rx_stamp(struct fw *fw, uint8_t syndrome)
 	if (want && !(want & (1u << EEL_ST_NIC_RX)))
 		return FW_RX_TRACED;
 	t = hal_now(&fw->hal);
-	if (eel_trace_null_here(want, EEL_ST_NIC_RX))
-		fw->rx_t_null = hal_now(&fw->hal);
 	return t > FW_RX_TRACED ? t : FW_RX_TRACED + 1; /* 0 and 1 mean something else */
 }
 

@@ -33,6 +33,7 @@ struct fw_msg *fw_msg_alloc(struct fw *fw, uint32_t npkts)
 	m->answered = 0;
 	m->trace = 0;
 	m->stamps = 0;
+	m->t_fetch = 0;
 	fw->psn_next += npkts;
 	return m;
 }
@@ -72,10 +73,7 @@ int fw_fetch_sq(struct fw *fw)
 		trace = (d.flags & EEL_FW_SQE_TRACE) && fw->trace_size ? d.trace + 1 : 0;
 		m->trace = trace;
 		m->stamps = d.stamps;
-		if (trace) {
-			fw_trace_begin(fw, 0, trace - 1, m->msg_id, 0);
-			fw_stamp_now(fw, 0, trace - 1, m->stamps, EEL_ST_NIC_FETCH);
-		}
+		m->t_fetch = trace && fw_wants(m->stamps, EEL_ST_NIC_FETCH) ? hal_now(h) : 0;
 
 		if (d.flags & EEL_FW_SQE_INLINE) {
 			ok = d.len <= EEL_FW_MAX_INLINE;
@@ -159,7 +157,7 @@ static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
 	};
 	uint8_t *frame = hal_wire_tx_alloc(h, FW_PKT_HDR + plen);
 	int first_tx = !fw_psn_before(psn, fw->snd_max);
-	uint64_t t_tx = 0, t_null = 0;
+	uint64_t t_tx = 0;
 
 	if (!frame)
 		return 0;
@@ -176,11 +174,8 @@ static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
 	/* NIC_TX: the frame handed to the wire. What the wire does with it from
 	 * here (its MAC's FCS, an emulated wire's faults and delay, a PMD's or
 	 * the e1000's tail-register doorbell) is the wire's time, not this NIC's. */
-	if (first_tx && last && m->trace && (!m->stamps || (m->stamps & (1u << EEL_ST_NIC_TX)))) {
+	if (first_tx && last && m->trace && fw_wants(m->stamps, EEL_ST_NIC_TX))
 		t_tx = hal_now(h);
-		if (eel_trace_null_here(m->stamps, EEL_ST_NIC_TX))
-			t_null = hal_now(h);
-	}
 	hal_wire_tx_send(h, frame, FW_PKT_HDR + plen);
 	fw->tx_seq_of[psn & (FW_WINDOW - 1)] = fw->tx_seq++;
 
@@ -190,13 +185,8 @@ static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
 		fw_count(fw, EEL_FW_CNT_RETRANSMITS, 1);
 	} else {
 		fw->snd_max = psn + 1;
-		if (last && m->trace) {
-			if (t_tx)
-				fw_stamp(fw, 0, m->trace - 1, EEL_ST_NIC_TX, t_tx);
-			if (t_null)
-				fw_stamp_null(fw, 0, m->trace - 1, t_null);
-			fw_trace_end(fw, 0, m->trace - 1);
-		}
+		if (last && m->trace)
+			fw_trace_tx(fw, m, t_tx); /* the frame is out: off its path */
 	}
 	if (!fw->rto_deadline)
 		fw->rto_deadline = hal_now(h) + (fw->rto << fw->rto_shift);

@@ -113,20 +113,16 @@ static inline int fw_psn_before(uint32_t a, uint32_t b)
 
 /* A traced data packet (FW_PKT_TRACE) says in its syndrome byte which of the
  * receiving side's stamps the message takes (struct eel_trace's want, its
- * NIC_RX..DETECT bits): FW_SEL_ON, those four bits from bit 0, and
- * FW_SEL_NULL for a stamp read twice. A syndrome of 0 (a sender before
- * this) asks for all of them. */
+ * NIC_RX..DETECT bits): FW_SEL_ON and those four bits from bit 0. A
+ * syndrome of 0 (a sender before this) asks for all of them. */
 #define FW_SEL_ON 0x40u
-#define FW_SEL_NULL 0x80u
 #define FW_SEL_RX_STAMPS 4u /* NIC_RX, DMA_START, DMA_DONE, DETECT */
 
 static inline uint8_t fw_sel_to_wire(uint32_t want)
 {
-	uint32_t rx = (want >> EEL_ST_NIC_RX) & ((1u << FW_SEL_RX_STAMPS) - 1);
-
 	if (!want)
 		return 0;
-	return (uint8_t)(FW_SEL_ON | rx | (rx && (want & EEL_TRACE_NULL) ? FW_SEL_NULL : 0));
+	return (uint8_t)(FW_SEL_ON | ((want >> EEL_ST_NIC_RX) & ((1u << FW_SEL_RX_STAMPS) - 1)));
 }
 
 /* The receiving side's want from a traced packet's syndrome (0: all). */
@@ -134,8 +130,7 @@ static inline uint32_t fw_sel_from_wire(uint8_t syndrome)
 {
 	if (!(syndrome & FW_SEL_ON))
 		return 0;
-	return (uint32_t)(syndrome & ((1u << FW_SEL_RX_STAMPS) - 1)) << EEL_ST_NIC_RX |
-	       (syndrome & FW_SEL_NULL ? EEL_TRACE_NULL : 0) | EEL_TRACE_CHOSEN;
+	return (uint32_t)(syndrome & ((1u << FW_SEL_RX_STAMPS) - 1)) << EEL_ST_NIC_RX | EEL_TRACE_CHOSEN;
 }
 
 /* Transmission counts modulo 2^16: a went out before b. */

@@ -115,10 +115,12 @@ _Static_assert(sizeof(struct eel_fw_mr) == 32, "MR entry is 32 bytes");
 
 /* ---- status block (host memory, NIC writes, host reads) ---- */
 #define EEL_FW_LAST_RX_TRACED (1ull << 63)
+#define EEL_FW_LAST_RX_DETECT (1ull << 62) /* traced, and the host is to stamp DETECT */
 
 struct eel_fw_status {
 	uint64_t sq_cons;   /* descriptors the NIC is done with; slots below are free */
-	uint64_t last_rx;   /* last message delivered here: peer msg_id | rx trace slot << 32 | TRACED */
+	uint64_t last_rx;   /* last message delivered here: peer msg_id | rx trace slot << 32 | TRACED
+			     * | DETECT (the host stamps it) */
 	uint32_t error;     /* sticky connection error, enum eel_fw_status_code */
 	uint32_t error_info;/* PSN or key involved */
 	uint8_t rsvd[40];

@@ -44,32 +44,31 @@ enum eel_stage {
  *
  * A traced message takes only the stamps in `want` (0: every stamp the NIC
  * takes), so that a stamped message is close to an unstamped one: POST (by
- * which the bench finds it) and the two that bound one stage, or POST and
- * DETECT (the whole one-way trip), or POST and one stamp read twice back to
- * back (EEL_TRACE_NULL, at the last stamp taken: the null interval, what a
- * stamp costs at that place on that path, in t_null). The choices rotate
- * over the traced messages (eel_stamp_pick). Only the stamps in `want` are
- * meaningful: a record is not cleared before reuse. */
+ * which the bench finds it) and a few around one stage (eel_stamp_pick).
+ * Only the stamps in `want` are meaningful: a record is not cleared before
+ * reuse. */
 struct eel_trace {
 	uint32_t msg_id;        /* the sender's message number on the connection */
 	uint32_t valid;         /* non-zero once the NIC has finished with the record */
-	uint32_t want;          /* the stamps asked for: 1 << stage, | EEL_TRACE_NULL; 0 = all */
+	uint32_t want;          /* the stamps asked for: 1 << stage, | EEL_TRACE_CHOSEN; 0 = all */
 	uint32_t rsvd;
 	uint64_t t[EEL_STAGES]; /* cycles; 0 = not stamped */
-	uint64_t t_null;        /* EEL_TRACE_NULL: the second read of the one stamp asked for */
 };
 
-/* want: the one stamp asked for is read twice, back to back (t[stage], t_null) */
-#define EEL_TRACE_NULL (1u << 15)
 /* want: it names the stamps taken (and may name none at this end); without
  * it, a want of 0 asks for every stamp */
 #define EEL_TRACE_CHOSEN (1u << 14)
 #define EEL_TRACE_STAMPS ((1u << EEL_STAGES) - 1)
+/* want: the stamp s the choice is about, + 1, in bits 10..13 (0: none, the
+ * whole one-way trip): with s and the stamps before and after it, the two
+ * stages around s; with EEL_TRACE_WITHOUT, the two without s between them,
+ * so that s's cost in place is how much longer the span is with it. */
+#define EEL_TRACE_AROUND_SHIFT 10
+#define EEL_TRACE_WITHOUT (1u << 15)
 
-/* Is `stage` where the null interval is read: the last stamp want takes? */
-static inline int eel_trace_null_here(uint32_t want, int stage)
+static inline int eel_trace_around(uint32_t want)
 {
-	return (want & EEL_TRACE_NULL) && !(want & EEL_TRACE_STAMPS & ~((2u << stage) - 1u));
+	return (int)((want >> EEL_TRACE_AROUND_SHIFT) & 15u) - 1;
 }
 
 /* Does record r hold stamp `stage`? */

@@ -1,15 +1,16 @@
 /* tests/unit/test_breakdown_chosen.c — the breakdown measured from messages
- * that each take POST and the two stamps of one stage, or a null interval
- * (eel_stamp_pick, breakdown_rounds + breakdown_finish), on synthetic
- * ping-pong rounds with known stages, turnarounds and stamp costs:
- *   - each stamp costs the path STAMP(st) cycles after it, and its null interval
- *     measures exactly that: every part, the turnaround and the one-way trip
- *     come back as their true means, and the residual is 0;
+ * that each take POST and a few stamps around one (eel_stamp_pick,
+ * breakdown_rounds + breakdown_finish), on synthetic ping-pong rounds with
+ * known stages, turnarounds and stamp costs:
+ *   - each stamp costs the path STAMP(st) cycles, half before its read and
+ *     half after; the span around it with it and without it measures that:
+ *     every part, the turnaround and the one-way trip come back as their
+ *     true means, and the residual is 0;
  *   - the perturbation is what the stamps added to the stamped rounds;
  *   - records are not cleared: stamps a message did not ask for hold stale
  *     values, which must not be read;
- *   - the residual can fail: bookkeeping on the traced path that no null
- *     interval sees (here BOOK cycles in post) comes back as a residual of
+ *   - the residual can fail: bookkeeping on the traced path that no span
+ *     measures (here 20 cycles in post) comes back as a residual of
  *     that size, not hidden in a fitted cost;
  *   - a part within its uncertainty of 0 is a bound, never a negative.
  */
@@ -25,9 +26,11 @@ static struct eel_clock clk2 = { .hz = 2e9, .ns_per_cycle = 0.5, .stamp_cycles =
 
 #define NP_MAX 32
 #define CYCLES 40   /* rounds of each choice */
-/* cycles stamp st adds after it, in place: each its own, so that a cost
- * taken off the wrong part shows */
-#define STAMP(st) (4 + 2 * (uint64_t)(st))
+/* cycles stamp st costs the path, in place: each its own, so that a cost
+ * taken off the wrong part shows; POST and DETECT (and the client's loop
+ * top), never inside a span, cost the mean of the others, as the bench
+ * takes them to */
+#define STAMP(st) ((st) == EEL_ST_POST || (st) == EEL_ST_DETECT ? (uint64_t)12 : 4 + 2 * (uint64_t)(st))
 
 static int np;      /* the choices (eel_stamp_pick) */
 static struct eel_stamp_turn pick_turn = { .mask = (1u << EEL_ST_COMPLETE) - 1, .shared = 1 };
@@ -52,8 +55,8 @@ static int ncrx, nsrx;
 static uint64_t start[NR], end[NR];
 
 /* One message from t on, taking the stamps in want (POST and one stage, or
- * a null interval), each costing STAMP after it; book: cycles of tracing
- * bookkeeping after POST that no null interval sees. Fills the sender's
+ * a span without its middle stamp), each costing STAMP(st); book: cycles
+ * of tracing bookkeeping after POST that no span measures. Fills the sender's
  * record and, when it takes a receiver's stamp, the receiver's. Returns the
  * time after DETECT (and its stamp's cost, which the turnaround holds). */
 static uint64_t message(struct eel_trace *snd, struct eel_trace *rcv, int *has_rcv, uint32_t id, uint64_t t,
@@ -64,19 +67,15 @@ static uint64_t message(struct eel_trace *snd, struct eel_trace *rcv, int *has_r
 	snd->msg_id = rcv->msg_id = id;
 	snd->valid = rcv->valid = 1;
 	snd->want = want;
-	rcv->want = (want & (EEL_TRACE_STAMPS & ~((1u << EEL_ST_NIC_RX) - 1))) | (want & EEL_TRACE_NULL) |
-		    EEL_TRACE_CHOSEN;
+	rcv->want = (want & (EEL_TRACE_STAMPS & ~((1u << EEL_ST_NIC_RX) - 1))) | EEL_TRACE_CHOSEN;
 	*has_rcv = !!(rcv->want & EEL_TRACE_STAMPS);
 	for (int st = 0; st <= EEL_ST_DETECT; st++) {
 		struct eel_trace *rec = st >= EEL_ST_NIC_RX ? rcv : snd;
 
 		if (want & (1u << st)) {
+			t += STAMP(st) / 2;
 			rec->t[st] = t;
-			t += STAMP(st);
-			if (eel_trace_null_here(want, st)) {
-				rec->t_null = t;
-				t += STAMP(st);
-			}
+			t += STAMP(st) / 2;
 		}
 		if (st == EEL_ST_POST)
 			t += book;
@@ -103,13 +102,13 @@ static void rounds(uint64_t book, struct truth *w)
 		double rtt = 0;
 
 		start[r] = a;
-		t = a + STAMP(EEL_ST_POST) + turn(0, r); /* the loop top's stamp (costing POST's), the client's half */
+		t = a + STAMP(EEL_ST_POST) / 2 + turn(0, r); /* the loop top's stamp (costing POST's), the client's half */
 		d = message(&ctx[r], &srx[nsrx], &h, (uint32_t)r, t, want, 0, r, book);
 		nsrx += h;
 		t = d + turn(2, r);
 		d = message(&stx[r], &crx[ncrx], &h, 1000 + (uint32_t)r, t, want, 1, r, book);
 		ncrx += h;
-		end[r] = d + turn(1, r);
+		end[r] = d + turn(1, r) + STAMP(EEL_ST_POST) / 2;
 		for (int k = 0; k < STAGE_PARTS; k++) {
 			double one = 0.5 * (double)(stage(k, 0, r) + stage(k, 1, r)) / 2;
 
@@ -157,15 +156,18 @@ int main(void)
 
 	for (np = 1; np < NP_MAX && eel_stamp_pick(&pick_turn, (uint32_t)np) != eel_stamp_pick(&pick_turn, 0); np++)
 		;
-	CHECK(np == 18, "%d choices of stamps for 9 stamps on one clock, want 8 stages + the whole + 9 nulls", np);
+	CHECK(np == 15, "%d choices of stamps for 9 stamps on one clock, want 7 x (around one, with and without) "
+	      "+ the whole", np);
 
 	rounds(0, &w);
 	run(&bd, w.eel);
 	CHECK(bd.chosen && bd.have_rounds && bd.nrtt == np * CYCLES, "rounds used %d of %d (chosen %d)", bd.nrtt,
 	      np * CYCLES, bd.chosen);
 	for (int st = 0; st < EEL_ST_COMPLETE; st++)
-		CHECK(fabs(bd.null_ns[st] - 0.5 * (double)STAMP(st)) < 1e-9, "null interval at %s: %.9g ns, want %g",
-		      stamp_key[st], bd.null_ns[st], 0.5 * (double)STAMP(st));
+		CHECK(fabs(bd.cost_ns[st] - 0.5 * (double)STAMP(st)) < 1e-9 &&
+		      bd.in_place[st] == (st != EEL_ST_POST && st != EEL_ST_DETECT),
+		      "stamp %s costs %.9g ns in place (measured %d), want %g", stamp_key[st], bd.cost_ns[st],
+		      bd.in_place[st], 0.5 * (double)STAMP(st));
 	for (int k = 0; k < STAGE_PARTS; k++) {
 		CHECK(fabs(bd.part[k].mean - w.part[k]) < 1e-9, "part %s: %.9g ns, want %.9g", stage_part_name[k],
 		      bd.part[k].mean, w.part[k]);
@@ -183,7 +185,7 @@ int main(void)
 	CHECK(bd.part_resolved[0] && bd.part_resolved[STAGE_WIRE], "post and wire resolved");
 	breakdown_free(&bd);
 
-	/* bookkeeping no null interval sees: the residual shows it */
+	/* bookkeeping no span measures: the residual shows it */
 	rounds(20, &w);
 	run(&bd, w.eel);
 	CHECK(fabs(bd.residual_ns - 0.5 * 20) < 1e-9, "residual %.9g with 20 cycles unseen in post, want 10 ns",

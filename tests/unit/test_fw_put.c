@@ -221,7 +221,8 @@ static void test_trace(void)
 		      "RX record %u: valid %u msg_id %u rx %llu dma %llu..%llu", k, rx->valid, rx->msg_id,
 		      (unsigned long long)rx->t[EEL_ST_NIC_RX], (unsigned long long)rx->t[EEL_ST_DMA_START],
 		      (unsigned long long)rx->t[EEL_ST_DMA_DONE]);
-		CHECK_EQ_U(w.p->b.status.last_rx, (uint64_t)k | (uint64_t)k << 32 | EEL_FW_LAST_RX_TRACED);
+		CHECK_EQ_U(w.p->b.status.last_rx,
+			   (uint64_t)k | (uint64_t)k << 32 | EEL_FW_LAST_RX_TRACED | EEL_FW_LAST_RX_DETECT);
 	}
 	/* an untraced put leaves no record and says so in last_rx */
 	d = fn_put_desc(w.lkey, src, 8, w.rkey, dst + GUARD, 0, 9, 0);
@@ -229,6 +230,36 @@ static void test_trace(void)
 	fn_settle(w.p, 1000);
 	CHECK_EQ_U(w.p->b.status.last_rx, 3);
 	CHECK(!w.p->b.trace[FN_TR + 3].valid, "an untraced put used an RX record");
+
+	/* a put that chose its stamps (the SQE's stamps, struct eel_trace's
+	 * want): only those are taken, at each end; one that takes none at
+	 * the receiving end leaves no record there */
+	d = fn_put_desc(w.lkey, src, 8, w.rkey, dst + GUARD, EEL_FW_SQE_TRACE, 10, 0);
+	d.trace = 10;
+	d.stamps = (uint16_t)(EEL_TRACE_CHOSEN | 1u << EEL_ST_POST | 1u << EEL_ST_NIC_TX | 1u << EEL_ST_NIC_RX);
+	w.p->a.trace[10].t[EEL_ST_NIC_FETCH] = 77; /* stale: not asked for, written 0 */
+	fn_post(&w.p->a, &d);
+	fn_settle(w.p, 1000);
+	tx = &w.p->a.trace[10];
+	rx = &w.p->b.trace[FN_TR + 3];
+	CHECK(tx->valid && tx->msg_id == 4 && tx->t[EEL_ST_NIC_FETCH] == 0 && tx->t[EEL_ST_NIC_TX],
+	      "chosen TX record: valid %u msg_id %u fetch %llu tx %llu", tx->valid, tx->msg_id,
+	      (unsigned long long)tx->t[EEL_ST_NIC_FETCH], (unsigned long long)tx->t[EEL_ST_NIC_TX]);
+	CHECK(rx->valid && rx->msg_id == 4 && rx->t[EEL_ST_NIC_RX] >= tx->t[EEL_ST_NIC_TX] && !rx->t[EEL_ST_DMA_START] &&
+	      !rx->t[EEL_ST_DMA_DONE] && (rx->want & EEL_TRACE_STAMPS) == 1u << EEL_ST_NIC_RX,
+	      "chosen RX record: valid %u msg_id %u want %#x rx %llu dma %llu..%llu", rx->valid, rx->msg_id, rx->want,
+	      (unsigned long long)rx->t[EEL_ST_NIC_RX], (unsigned long long)rx->t[EEL_ST_DMA_START],
+	      (unsigned long long)rx->t[EEL_ST_DMA_DONE]);
+	CHECK_EQ_U(w.p->b.status.last_rx, 4 | (uint64_t)3 << 32 | EEL_FW_LAST_RX_TRACED);
+	d = fn_put_desc(w.lkey, src, 8, w.rkey, dst + GUARD, EEL_FW_SQE_TRACE, 11, 0);
+	d.trace = 11;
+	d.stamps = (uint16_t)(EEL_TRACE_CHOSEN | 1u << EEL_ST_POST | 1u << EEL_ST_DOORBELL);
+	fn_post(&w.p->a, &d);
+	fn_settle(w.p, 1000);
+	CHECK(w.p->a.trace[11].valid && !w.p->a.trace[11].t[EEL_ST_NIC_TX] && !w.p->b.trace[FN_TR + 4].valid,
+	      "a put with no stamp at the receiver: TX valid %u tx %llu, RX record used %u", w.p->a.trace[11].valid,
+	      (unsigned long long)w.p->a.trace[11].t[EEL_ST_NIC_TX], w.p->b.trace[FN_TR + 4].valid);
+	CHECK_EQ_U(w.p->b.status.last_rx, 5);
 	fn_pair_free(w.p);
 }
 

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "firmware/fw_host.h"
 #include "userlib/engine/engine.h"
 
 static const char *const fw_counter_names[EEL_FW_COUNTERS] = {
@@ -170,17 +171,14 @@ static void warm(const struct eel_trace *r)
  * bookkeeping stays out of the stages): the next slot, not yet taken (a put
  * refused by its checks leaves it to the next), with the stamps it asks for
  * (want; stamp_pick.c). Only those are read: it is not cleared. POST is
- * stamped into it at once, and for the null interval read again after. */
+ * stamped into it at once. */
 static struct eel_trace *trace_tx_open(struct engine *e, uint32_t want)
 {
 	struct eel_trace *rec = &e->trace[e->tx_trace_next & (ENGINE_TRACE_RECS - 1)];
 
 	rec->want = want;
-	if (want & (1u << EEL_ST_POST)) {
+	if (want & (1u << EEL_ST_POST))
 		rec->t[EEL_ST_POST] = eel_stamp();
-		if (eel_trace_null_here(want, EEL_ST_POST))
-			rec->t_null = eel_stamp();
-	}
 	return rec;
 }
 
@@ -194,15 +192,11 @@ static uint32_t trace_tx_take(struct engine *e, struct eel_trace *rec)
 	return slot;
 }
 
-/* A host stamp of the record, if it asks for it; with the null interval,
- * the clock read again after the first stamp's store. */
+/* A host stamp of the record, if it asks for it. */
 static inline void trace_stamp(struct eel_trace *rec, int stage)
 {
-	if (!(rec->want & (1u << stage)))
-		return;
-	rec->t[stage] = eel_stamp();
-	if (eel_trace_null_here(rec->want, stage))
-		rec->t_null = eel_stamp();
+	if (rec->want & (1u << stage))
+		rec->t[stage] = eel_stamp();
 }
 
 int engine_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, size_t len,
@@ -323,23 +317,20 @@ int engine_poll(struct eel_dev *dev, struct eel_cqe *out, int max)
 	return n;
 }
 
-/* The receiving host saw a put: stamp DETECT on its trace record, when the
- * last message delivered here was traced and not yet detected. */
+/* The receiving host saw a put: stamp DETECT, when the last message
+ * delivered here was traced, asked for it and was not yet detected. The
+ * NIC writes its RX record after it is done (fw_trace_rx_flush): DETECT is
+ * kept beside the records and joined to its record as it is drained. */
 static void detected(struct engine *e)
 {
 	uint64_t last = __atomic_load_n(&e->status->last_rx, __ATOMIC_ACQUIRE);
 
-	if (last & EEL_FW_LAST_RX_TRACED) {
-		uint32_t slot = (uint32_t)(last >> 32) & (ENGINE_TRACE_RECS - 1);
-		struct eel_trace *r = &e->trace[ENGINE_TRACE_RECS + slot];
+	if (last & EEL_FW_LAST_RX_DETECT) {
+		struct engine_detect *d = &e->detect[(uint32_t)(last >> 32) & (ENGINE_TRACE_RECS - 1)];
 
-		if (r->msg_id == (uint32_t)last && (!r->want || (r->want & (1u << EEL_ST_DETECT))) &&
-		    !r->t[EEL_ST_DETECT]) {
-			r->t[EEL_ST_DETECT] = eel_stamp();
-			if (eel_trace_null_here(r->want, EEL_ST_DETECT))
-				r->t_null = eel_stamp();
-			/* the record the firmware fills next */
-			warm(&e->trace[ENGINE_TRACE_RECS + ((slot + 1) & (ENGINE_TRACE_RECS - 1))]);
+		if (d->msg_id != (uint32_t)last || !d->t) {
+			d->t = eel_stamp();
+			d->msg_id = (uint32_t)last;
 		}
 	}
 }
@@ -562,12 +553,17 @@ int engine_trace_drain(struct eel_dev *dev, enum eel_trace_dir dir, struct eel_t
 		}
 		return n;
 	}
+	if (e->mode == ENGINE_INLINE)
+		fw_trace_rx_flush(&e->fw); /* the last message's, if the NIC has not yet */
 	while (n < max) {
-		struct eel_trace *r = &e->trace[ENGINE_TRACE_RECS + (e->rx_drain & (ENGINE_TRACE_RECS - 1))];
+		uint32_t slot = e->rx_drain & (ENGINE_TRACE_RECS - 1);
+		struct eel_trace *r = &e->trace[ENGINE_TRACE_RECS + slot];
+		const struct engine_detect *d = &e->detect[slot];
 
 		if (!__atomic_load_n(&r->valid, __ATOMIC_ACQUIRE))
 			break;
-		out[n++] = *r;
+		out[n] = *r;
+		out[n++].t[EEL_ST_DETECT] = d->msg_id == r->msg_id ? d->t : 0;
 		__atomic_store_n(&r->valid, 0, __ATOMIC_RELEASE);
 		e->rx_drain++;
 	}

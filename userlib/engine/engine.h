@@ -68,6 +68,10 @@ struct engine {
 	struct eel_fw_mr *mrt;
 	struct eel_fw_status *status;
 	struct eel_trace *trace;    /* ENGINE_TRACE_RECS TX records, then as many RX */
+	struct engine_detect {      /* DETECT of the message in RX record k (engine.c detected) */
+		uint32_t msg_id;
+		uint64_t t;
+	} detect[ENGINE_TRACE_RECS];
 
 	/* host driver state */
 	uint32_t sq_depth, cq_size;
