@@ -380,6 +380,8 @@ struct dec_part {
 	char how[96];
 	char merged[96];    /* the stages it merges (a remainder, or a part stamped as one) */
 	double ns;
+	int unresolved;     /* within its uncertainty of 0: below bound_ns, never shown negative */
+	double bound_ns;
 	double stamped_ns;  /* a check: the exact stamp beside a difference estimate */
 	double noise_ns;    /* a check: how far the difference itself is known (IQR + two steps of the counter) */
 	int has_check, agrees;

@@ -529,6 +529,17 @@ static void stamp_costs(struct breakdown *bd)
 	}
 }
 
+/* Every stamp taken: what those between POST and DETECT cost the whole trip. */
+static double inside_cost(const struct breakdown *bd)
+{
+	double c = 0;
+
+	for (int st = EEL_ST_POST + 1; !bd->chosen && st < EEL_ST_DETECT; st++)
+		if (bd->mask & (1u << st))
+			c += bd->cost_ns[st];
+	return c;
+}
+
 /* What the stamps at the two ends of a span cost it: half of each (how a
  * stamp's cost splits between the span that ends at it and the one it
  * begins is not measured: the part's uncertainty holds the other split). */
@@ -578,8 +589,8 @@ static int msg_part(const struct session *s, const struct breakdown *bd, const s
 	if (!m->t[a] || !m->t[b] || (across && !bd->shared) || (m->t[b] < m->t[a] && !across))
 		return 0;
 	/* with no stamp taken between its two (the whole trip: only where it
-	 * was the choice) */
-	for (int st = a + 1; st < b; st++)
+	 * was the choice; a message that took every stamp has them all) */
+	for (int st = a + 1; m->chosen && st < b; st++)
 		if (m->t[st])
 			return 0;
 	*ns = cyc_ns(s, (double)(int64_t)(m->t[b] - m->t[a]));
@@ -737,7 +748,7 @@ void breakdown_finish(struct breakdown *bd)
 	}
 	bd->have[STAGE_PARTS] = bd->nv[STAGE_PARTS] > 0;
 	bd->total_unc = unc_of(bd, bd->v[STAGE_PARTS], bd->nv[STAGE_PARTS], ends_var(bd, EEL_ST_POST, EEL_ST_DETECT, 1));
-	bd->total = less(bd->v[STAGE_PARTS], bd->nv[STAGE_PARTS], ends_cost(bd, EEL_ST_POST, EEL_ST_DETECT));
+	bd->total = less(bd->v[STAGE_PARTS], bd->nv[STAGE_PARTS], ends_cost(bd, EEL_ST_POST, EEL_ST_DETECT) + inside_cost(bd));
 	bd->have_rounds = bd->nrtt > 0;
 	if (bd->have_rounds) {
 		/* three intervals, each between two stamps, halved: the client's

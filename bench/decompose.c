@@ -46,7 +46,16 @@ static struct dec_part *add(struct decompose_res *d, const char *name, const cha
 	snprintf(p->method, sizeof(p->method), "%s", method);
 	snprintf(p->how, sizeof(p->how), "%s", how);
 	p->ns = ns;
+	p->bound_ns = fmax(ns, 0);
+	p->unresolved = ns <= 0;
 	return p;
+}
+
+/* A part within its uncertainty unc of 0 is a bound (breakdown.c's rule). */
+static void bound(struct dec_part *p, int resolved, double bound_ns)
+{
+	p->unresolved = !resolved;
+	p->bound_ns = bound_ns;
 }
 
 /* One pass of the receiver's polling loop: what eel_wait_u64 does per spin. */
@@ -82,6 +91,8 @@ static struct dec_part *check_of(struct decompose_res *d, const struct breakdown
 	p->has_check = 1;
 	p->isolated = 1;
 	p->noise_ns = noise_ns;
+	p->unresolved = v <= noise_ns; /* a difference within its noise of 0: a bound */
+	p->bound_ns = fmax(v, 0) + noise_ns;
 	if (owner == k && !bd->span_extra[k]) {
 		p->stamped_ns = stamped_ns;
 		p->agrees = fabs(v - p->stamped_ns) <= fmax(AGREE * fabs(p->stamped_ns), p->noise_ns);
@@ -181,6 +192,7 @@ void decompose_build(struct decompose_res *d, const struct breakdown *bd, const 
 						 k + bd->span_extra[k] >= STAGE_WIRE && k <= STAGE_WIRE ?
 						 "stamped at both ends, one clock" : "stamped by the NIC");
 
+			bound(p, bd->part_resolved[k], bd->part_bound[k]);
 			for (int i = k; i <= k + bd->span_extra[k]; i++) {
 				owner[i] = k;
 				if (bd->span_extra[k])
@@ -193,9 +205,10 @@ void decompose_build(struct decompose_res *d, const struct breakdown *bd, const 
 			snprintf(merged + strlen(merged), sizeof(merged) - strlen(merged), "%s%s", merged[0] ? "," : "",
 				 stage_part_name[i]);
 	}
-	if (bd->done && bd->have_rounds)
-		add(d, "turn", "ping-pong turnaround: the host's loop from seeing a message to posting the next",
-		    bd->turn_st.mean, "stamped", "stamped by the host at both ends (half of each end's)");
+	if (bd->done && bd->have_rounds && bd->turn_st.n)
+		bound(add(d, "turn", "ping-pong turnaround: the host's loop from seeing a message to posting the next",
+			  bd->turn_st.mean, "stamped", "stamped by the host at both ends (half of each end's)"),
+		      bd->turn_resolved, bd->turn_bound);
 	/* The differences: checks where their stage is stamped, parts where not. */
 	if (d->have_ereg) {
 		const char *how = "EEL of a descriptor put - EEL of an E-register store";

@@ -417,7 +417,10 @@ static void part(struct json *j, const struct dec_part *p)
 	json_obj(j, NULL);
 	json_str(j, "name", p->name);
 	json_str(j, "what", p->what);
-	json_num(j, "ns", p->ns);
+	json_num(j, "ns", fmax(p->ns, 0)); /* a duration: never below 0 (unresolved: a bound) */
+	json_bool(j, "resolved", !p->unresolved);
+	if (p->unresolved)
+		json_num(j, "bound_ns", p->bound_ns);
 	json_str(j, "method", p->method);
 	json_str(j, "how", p->how);
 	if (p->merged[0]) {
@@ -430,7 +433,7 @@ static void part(struct json *j, const struct dec_part *p)
 		json_arr_end(j);
 	}
 	if (p->has_check) {
-		json_num(j, "stamped_ns", p->stamped_ns);
+		json_num(j, "stamped_ns", fmax(p->stamped_ns, 0));
 		json_num(j, "noise_ns", p->noise_ns);
 		json_bool(j, "agrees", p->agrees);
 		json_bool(j, "isolated", p->isolated);

@@ -24,16 +24,28 @@ static void row_one(FILE *f, const struct session *s, const char *name, double n
 }
 
 /* EEL split on this NIC, each part with how it was obtained */
+/* A duration for the table: "< bound" when it is within its uncertainty of 0. */
+static const char *dur(char *buf, size_t len, double ns, int unresolved, double bound)
+{
+	if (unresolved)
+		snprintf(buf, len, "< %.1f", bound);
+	else
+		snprintf(buf, len, "%.1f", ns);
+	return buf;
+}
+
 static void decompose_rows(FILE *f, const struct results *r)
 {
 	const struct decompose_res *d = &r->dec;
+	char a[32], b[32];
 
 	fprintf(f, "\n  EEL %.1f ns, decomposed (each part: how eel got it)\n", d->eel_ns);
 	for (int i = 0; i < d->nparts; i++) {
 		const struct dec_part *p = &d->part[i];
 
-		fprintf(f, "    %-10s %9.1f ns  %-10s %s%s%s%s\n", p->name, p->ns, p->method, p->how,
-			p->merged[0] ? " (merges " : "", p->merged, p->merged[0] ? ")" : "");
+		fprintf(f, "    %-10s %9s ns  %-10s %s%s%s%s\n", p->name, dur(a, sizeof(a), p->ns, p->unresolved,
+			p->bound_ns), p->method, p->how, p->merged[0] ? " (merges " : "", p->merged,
+			p->merged[0] ? ")" : "");
 	}
 	fprintf(f, "    %-10s %9.1f ns  (EEL less the parts)\n", "residual", d->residual_ns);
 	if (d->hosted)
@@ -42,20 +54,23 @@ static void decompose_rows(FILE *f, const struct results *r)
 	for (int i = 0; i < d->nchecks; i++) {
 		const struct dec_part *p = &d->check[i];
 
+		/* each figure within the noise of 0 is a bound, never negative */
+		dur(a, sizeof(a), p->ns, p->ns <= p->noise_ns, fmax(p->ns, 0) + p->noise_ns);
+		dur(b, sizeof(b), p->stamped_ns, p->stamped_ns <= p->noise_ns, fmax(p->stamped_ns, 0) + p->noise_ns);
 		if (!p->isolated && !p->agrees)
-			fprintf(f, "    check: %s by difference %.1f ns (%s), stamped %.1f ns: cannot isolate the %s "
-				"on this NIC: %s\n", p->name, p->ns, p->how, p->stamped_ns, p->name, p->why_not);
+			fprintf(f, "    check: %s by difference %s ns (%s), stamped %s ns: cannot isolate the %s "
+				"on this NIC: %s\n", p->name, a, p->how, b, p->name, p->why_not);
 		else if (p->within[0])
-			fprintf(f, "    check: %s by difference %.1f ns (%s) %s inside the stamped %s, %.1f ns\n",
-				p->name, p->ns, p->how, p->agrees ? "fits" : "does NOT fit", p->within, p->stamped_ns);
+			fprintf(f, "    check: %s by difference %s ns (%s) %s inside the stamped %s, %s ns\n",
+				p->name, a, p->how, p->agrees ? "fits" : "does NOT fit", p->within, b);
 		else if (p->agrees)
-			fprintf(f, "    check: %s by difference %.1f ns (%s), stamped %.1f ns: agree within 10%% "
-				   "(or the noise, %.1f ns)%s%s\n", p->name, p->ns, p->how, p->stamped_ns, p->noise_ns,
+			fprintf(f, "    check: %s by difference %s ns (%s), stamped %s ns: agree within 10%% "
+				   "(or the noise, %.1f ns)%s%s\n", p->name, a, p->how, b, p->noise_ns,
 				p->isolated ? "" : "; though ", p->isolated ? "" : p->why_not);
 		else
-			fprintf(f, "    check: %s by difference %.1f ns (%s), stamped %.1f ns: they DISAGREE by %.1f ns "
+			fprintf(f, "    check: %s by difference %s ns (%s), stamped %s ns: they DISAGREE by %.1f ns "
 				   "(noise %.1f ns): the two variants differ here in more than this stage\n",
-				p->name, p->ns, p->how, p->stamped_ns, fabs(p->ns - p->stamped_ns), p->noise_ns);
+				p->name, a, p->how, b, fabs(p->ns - p->stamped_ns), p->noise_ns);
 	}
 }
 

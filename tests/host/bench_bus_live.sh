@@ -12,12 +12,10 @@
 #                     rounds' RTT/2 (preempted rounds left out; the ping-pong
 #                     runs' own EEL carries every preemption of a loaded VM)
 # each within 5% (medians; beyond it reported, and judged only for a charge
-# missing or made twice: see below). Every figure is taken with each stamp at its cost
-# alone (stamp_alone_ns) in both runs: the breakdown takes a stamp's cost in
-# place from each run's unstamped EEL, which moved by up to 20 ns between a
-# bus's run and none's on this VM (preempted unstamped runs), 9.5 stamps a
-# message: that moved EEL(bus) - EEL(none) by up to ~200 ns (the "30-240 ns
-# above the path" this test once saw). Five invocations of `--bus` (all buses,
+# missing or made twice: see below). A part's figure is less its stamps'
+# cost in place, measured in its own run (bench/breakdown.c), and the
+# stamped rounds' RTT/2 is raw: a bus's figure less none's takes the same
+# stamping off both. Five invocations of `--bus` (all buses,
 # each bus's runs beside none's in the same invocation); each bus judged on
 # the median of their live less model (each run's own model: membus is
 # calibrated in each run). A part is known to one counter read (and two
@@ -44,18 +42,11 @@ jq -e '.schema_version == 6 and (.buses | length) == 5 and .buses[0].nic.uri == 
        (.buses[1].bus.path.sum_ns > 0)' "$out/run1.json" >/dev/null || { echo "FAILED: the buses array"; fail=1; }
 step=$(jq '.machine.clock.resolution_ns' "$out/run1.json")
 stampc=$(jq '.machine.clock.stamp_ns' "$out/run1.json")
-# host stamps a message (POST..DETECT; `complete` is the sender's own) + 1/2:
-# what a stamp's cost counts in a round's RTT/2 (bench/breakdown.c)
-per=$(jq '([.buses[0].nic.caps.stamps[] | select(. != "complete")] | length) + 0.5' "$out/run1.json")
-# a figure of bus B in run R with each stamp at its cost alone: the parts
-# are each given less one stamp, the round less `per` of them
-alone() { jq "(.buses[$2].breakdown) as \$b | (\$b.stamp_used_ns - \$b.stamp_alone_ns)" "$out/run$1.json"; }
 part() {  # part RUN BUS NAME...: the sum of the parts' medians
-  jq "(.buses[$2].breakdown.stamp_used_ns - .buses[$2].breakdown.stamp_alone_ns) as \$d |
-      [.buses[$2].breakdown.parts[] | select(.name as \$n | [\$ARGS.positional[] == \$n] | any) | .ns.median + \$d] | add" \
+  jq "[.buses[$2].breakdown.parts[] | select(.name as \$n | [\$ARGS.positional[] == \$n] | any) | .ns.median] | add" \
     "$out/run$1.json" --args "${@:3}"
 }
-round() { jq ".buses[$2].breakdown.round_ns.median + $per * ($(alone "$1" "$2"))" "$out/run$1.json"; }
+round() { jq ".buses[$2].breakdown.round_ns.median" "$out/run$1.json"; }
 # judge: every bus and figure against the model; bad=1 on a FAILED one
 judge() {
   bad=0
