@@ -233,6 +233,7 @@ struct breakdown {
 	double cost_var[EEL_STAGES];     /* the variance of that figure */
 	int in_place[EEL_STAGES];        /* cost_ns measured there (else the measured ones' mean, or alone) */
 	double part_unc[STAGE_PARTS];    /* 95% half-width of the part's mean, ns */
+	double part_trim[STAGE_PARTS];   /* its mean less the lowest and highest tenth of samples, ns */
 	int part_resolved[STAGE_PARTS];  /* its mean is beyond its uncertainty of 0 */
 	double part_bound[STAGE_PARTS];  /* unresolved: it is below this, ns */
 	double turn_unc, total_unc;

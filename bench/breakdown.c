@@ -740,6 +740,7 @@ void breakdown_finish(struct breakdown *bd)
 		bd->part_unc[k] = unc_of(bd, bd->v[k], bd->nv[k], ends_var(bd, st, e, 1));
 		bd->part[k] = less(bd->v[k], bd->nv[k], ends_cost(bd, st, e));
 		bd->part_resolved[k] = resolve(bd->part[k].mean, bd->part_unc[k], &bd->part_bound[k]);
+		bd->part_trim[k] = bd->nv[k] ? trimmed_mean(bd->v[k], bd->nv[k], &(double){ 0 }) : NAN;
 		sum += bd->part[k].mean;
 		oneway += bd->part[k].mean;
 		/* the sum's: the samples' and each stamp's cost once (the split cancels) */
@@ -780,6 +781,7 @@ void breakdown_finish(struct breakdown *bd)
 		bd->nv[across] = 1;
 		bd->v[across][0] = v;
 		bd->part[across] = stat_of(bd->v[across], 1);
+		bd->part_trim[across] = v;
 		bd->have[across] = 1;
 		bd->part_unc[across] = 2 * sqrt(var);
 		bd->part_resolved[across] = resolve(v, bd->part_unc[across], &bd->part_bound[across]);

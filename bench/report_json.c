@@ -179,6 +179,18 @@ static void nic(struct json *j, const struct session *s, const struct results *r
 	json_str(j, "attach", c->attach);
 	json_str(j, "clock", c->clock);
 	json_obj_end(j);
+	/* the emulated stage costs: as asked, and as they last (measured) */
+	json_arr(j, "delays");
+	for (int k = 0; k < STAGE_PARTS; k++) {
+		if (!(c->delay_asked_ns[k] > 0))
+			continue;
+		json_obj(j, NULL);
+		json_str(j, "part", stage_part_name[k]);
+		json_num(j, "asked_ns", c->delay_asked_ns[k]);
+		json_num(j, "ns", c->delay_ns[k]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
 	pci(j, &r->pci);
 	json_obj_end(j);
 }
@@ -313,6 +325,9 @@ static void breakdown(struct json *j, const struct session *s, const struct resu
 			json_arr_end(j);
 		}
 		duration_obj(j, "ns", &bd->part[k]);
+		/* less its lowest and highest tenth: a figure a rare interruption
+		 * does not move (the mean is the one that adds up) */
+		json_num(j, "trimmed_ns", fmax(bd->part_trim[k], 0));
 		resolved(j, bd->part_resolved[k], bd->part_unc[k], bd->part_bound[k]);
 		json_obj_end(j);
 	}

@@ -96,6 +96,12 @@ struct eel_caps {
 	char clock[64];         /* which clock stamps the NIC's stages */
 	char pci[16];           /* the PCI function that carries the NIC's traffic ("0000:00:03.0"),
 				 * "" when none (the software NIC) */
+	/* The software NIC's emulated stage costs (its URI's doorbell_ns, fetch_ns,
+	 * tx_ns + payload_ns, rx_ns, dma_ns), by the stamp that begins the stage
+	 * they lengthen (enum eel_stage): as asked, and as they last on average,
+	 * measured (a spin on a counter that steps by ~10 ns lasts longer than
+	 * asked by part of a step and a read). 0: none. */
+	double delay_asked_ns[EEL_STAGES], delay_ns[EEL_STAGES];
 };
 
 const struct eel_caps *eel_caps(const struct eel_dev *dev);

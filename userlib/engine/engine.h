@@ -93,6 +93,7 @@ struct engine {
 	uint32_t recovery;          /* enum eel_fw_recovery: how this end receives through loss */
 	uint64_t doorbell_cycles;   /* emulated stage costs */
 	uint64_t delay_fetch, delay_tx, delay_rx, delay_dma, delay_payload;
+	double delay_ns[EEL_STAGES];        /* each as it lasts, measured (engine_start) */
 	struct wire_faults_opts fo;
 
 	/* the bus model (bus_model.h, engine_bus.c): none unless bus= */
