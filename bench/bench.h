@@ -296,7 +296,9 @@ struct sig_point {
 };
 
 struct sig_curve {
-	double d_ns;                 /* computation between requests */
+	double d_ns;                 /* computation between requests, as measured: the spin asked
+				      * for and its own clock reads (eel_spin_cost_cycles) */
+	double d_asked_ns;           /* the spin asked for */
 	int n;
 	struct sig_point pt[SIG_MAX_M];
 	double g_ns;                 /* steady-state cost (g at D = 0, g' beyond Idle) */
@@ -305,13 +307,30 @@ struct sig_curve {
 	uint32_t steady_min_m;       /* the steady state begins here */
 };
 
+/* derived.c: a figure derived from others (L = RTT/2 - o_s - o_r, EEL -
+ * (o_s + o_r)) as it can be stated on this NIC: not separable where the NIC
+ * runs on the host's CPU (its work is in o_s and o_r), a bound where it is
+ * not resolved from 0; never a negative duration. */
+struct derived {
+	int separable;      /* the overheads in it are the host CPU's own (overheads_separable) */
+	int resolved;       /* separable, and above 0 by more than its uncertainty */
+	double ns;          /* the figure when resolved, else NAN */
+	double u_ns;        /* its uncertainty (half-width), NAN where not separable */
+	double bound_ns;    /* separable, not resolved: the figure is at most this (NAN: no bound,
+			     * its parts contradict each other) */
+	const char *why;    /* not separable, or not resolved: why, one line (NULL when resolved) */
+};
+
 struct signature_res {
 	int done;
 	uint32_t size;
 	struct sig_curve curve[SIG_CURVES];
 	int ncurves;
 	double rtt_ns, rtt_ci_ns;    /* one request and its reply */
-	double o_s_ns, g_ns, o_r_ns, L_ns;
+	double o_s_ns, g_ns, o_r_ns;
+	double L_ns;                 /* RTT/2 - o_s - o_r as computed: may be below 0, never printed as is */
+	double L_u_ns;               /* its uncertainty (sig_extract) */
+	struct derived L;            /* L as this NIC lets it be stated (sig_L) */
 	int o_r_curves;              /* curves with D > Idle that gave o_r */
 	int points, unconverged;
 };
@@ -342,6 +361,7 @@ struct bulk_res {
 	double m003_t0, m003_ti, m003_tb;
 	double err_hockney, err_003, err_loggp;
 	int have_loggp;
+	int loggp_separable;         /* o_s + L + o_r separable on this NIC (the signature's L) */
 	double loggp_os, loggp_L, loggp_or, loggp_G;
 	uint32_t v_size[VALIDATE_SIZES];
 	double v_meas[VALIDATE_SIZES];
@@ -484,6 +504,19 @@ int decompose_run(struct session *s, struct results *r);
 void decompose_build(struct decompose_res *d, const struct breakdown *bd, const struct breakdown *put,
 		     const struct breakdown *dma, const struct breakdown *ereg, double poll_ns);
 
+/* derived.c */
+/* Are Bell et al. 2003 4.3's o_s and o_r the host CPU's own work here? Not
+ * where the NIC runs on the host's CPU (EEL_CAP_NEEDS_CALLER,
+ * EEL_CAP_HOSTED_FW): *why says so in one line. */
+int overheads_separable(const struct eel_caps *c, const char **why);
+/* raw, with uncertainty u: resolved above 0 by more than u, else a bound
+ * (raw + u); none_at_zero: a figure below 0 beyond u means none (bound 0),
+ * else that its parts contradict each other (no bound) */
+struct derived derived_of(const struct eel_caps *c, double raw, double u, int none_at_zero);
+struct derived sig_L(const struct eel_caps *c, const struct signature_res *g);
+/* EEL - (o_s + o_r), Bell et al. 2003 5.2, of the three medians */
+struct derived overlap_potential(const struct session *s, const struct results *r);
+
 /* fit.c */
 int fit_linear(const double *x, const double *y, int n, struct fit_line *f);
 double model003(double t0, double ti, double tb, double n);
@@ -543,8 +576,9 @@ void flood_derive(const struct session *s, struct flood_res *f);
 /* report_table.c, report_json.c */
 void report_table(FILE *f, const struct session *s, const struct results *r, const char *uri);
 int report_json_check(const char *path);
-/* schema "eel.run": 5 added the patterns of many ranks, 6 the bus what-if (README.md "JSON schema") */
-#define SCHEMA_VERSION 6
+/* schema "eel.run": 5 added the patterns of many ranks, 6 the bus what-if, 7 figures not separable
+ * or not resolved are null with why (README.md "JSON schema") */
+#define SCHEMA_VERSION 7
 struct json;
 void report_json_head(struct json *j, int argc, char **argv);
 struct out;

@@ -231,6 +231,8 @@ void bulk_fit(struct bulk_res *b, const struct results *r)
 	b->m003_tb = b->hockney.b;
 	b->lat0_ns = b->m003_t0;
 	b->have_loggp = r->sig.done && r->fl.done;
+	/* o_s + L + o_r: not separable where the NIC runs on the host's CPU (derived.c) */
+	b->loggp_separable = b->have_loggp && r->sig.L.separable;
 	if (b->have_loggp) {
 		b->loggp_os = r->sig.o_s_ns;
 		b->loggp_L = r->sig.L_ns;
@@ -248,7 +250,7 @@ void bulk_fit(struct bulk_res *b, const struct results *r)
 	b->err_hockney = mean_abs_rel_err(ph, b->v_meas, b->nv);
 	b->err_003 = mean_abs_rel_err(p3, b->v_meas, b->nv);
 	b->err_h003 = mean_abs_rel_err(h3, b->v_meas, b->nv);
-	b->err_loggp = b->have_loggp ? mean_abs_rel_err(pl, b->v_meas, b->nv) : 0;
+	b->err_loggp = b->loggp_separable ? mean_abs_rel_err(pl, b->v_meas, b->nv) : NAN;
 }
 
 int bulk_run(struct session *s, struct results *r)

@@ -43,17 +43,53 @@ static void param_stat(struct json *j, const struct session *s, const char *key,
 	json_obj_end(j);
 }
 
+/* Bell et al. 2003 4.3's o_s or o_r: where they are not separable on this NIC
+ * (derived.c), `ns` and `cycles` are null and `why` says why; the overlap
+ * test's figure is kept as g_less_dmax_ns (and over the sweeps), which is
+ * o only where separable. */
 static void overlap_obj(struct json *j, const struct session *s, const char *key, const struct overlap_curve *c,
 			const struct stat *sweeps, const char *method)
 {
+	const char *why;
+	int sep = overheads_separable(s->caps, &why);
+
 	json_obj(j, key);
-	json_num(j, "ns", c->o_ns);
+	json_num(j, "ns", sep ? c->o_ns : NAN);
+	json_bool(j, "separable", sep);
+	if (!sep)
+		json_str(j, "why", why);
+	json_num(j, "g_less_dmax_ns", c->o_ns);
 	stat_obj(j, "sweeps", sweeps);
-	json_u64(j, "cycles", (uint64_t)(c->o_ns * s->clk->hz / 1e9 + 0.5));
+	if (sep)
+		json_u64(j, "cycles", (uint64_t)(c->o_ns * s->clk->hz / 1e9 + 0.5));
+	else
+		json_num(j, "cycles", NAN);
 	json_num(j, "g_ns", c->g_ns);
 	json_num(j, "dmax_ns", c->dmax_ns);
 	json_bool(j, "rose_at_first", c->rose_at_first);
 	json_bool(j, "dmax_extrapolated", c->dmax_extrapolated);
+	json_str(j, "method", method);
+	json_obj_end(j);
+}
+
+/* A figure derived from others (derived.c), as the table states it: `ns`
+ * (and `cycles`) only where resolved, else null with `bound_ns` (at most
+ * that) or `why`; never a negative duration. */
+static void derived_obj(struct json *j, const struct session *s, const char *key, const struct derived *d,
+			const char *method)
+{
+	json_obj(j, key);
+	json_num(j, "ns", d->resolved ? d->ns : NAN);
+	if (d->resolved)
+		json_u64(j, "cycles", (uint64_t)(d->ns * s->clk->hz / 1e9 + 0.5));
+	else
+		json_num(j, "cycles", NAN);
+	json_bool(j, "separable", d->separable);
+	json_bool(j, "resolved", d->resolved);
+	json_num(j, "bound_ns", d->separable && !d->resolved ? d->bound_ns : NAN);
+	json_num(j, "uncertainty_ns", d->u_ns);
+	if (d->why)
+		json_str(j, "why", d->why);
 	json_str(j, "method", method);
 	json_obj_end(j);
 }
@@ -252,17 +288,19 @@ static void parameters(struct json *j, const struct session *s, const struct res
 		json_num(j, "M_bytes", r->fl.M_bytes);
 		stat_obj(j, "M_runs", &r->fl.M_runs);
 	}
-	if (r->pp.done && r->ov.done)
-		json_num(j, "overlap_potential_ns", r->pp.eel.min - r->ov.send.o_ns - r->ov.recv.o_ns);
-	if (r->sig.done) {
-		json_obj(j, "L");
-		json_num(j, "ns", r->sig.L_ns);
-		json_u64(j, "cycles", (uint64_t)(r->sig.L_ns > 0 ? r->sig.L_ns * s->clk->hz / 1e9 + 0.5 : 0));
-		json_str(j, "method", "Culler et al. 1996: RTT/2 - o_s - o_r from the signature");
-		json_obj_end(j);
+	if (r->pp.done && r->ov.done) {
+		struct derived d = overlap_potential(s, r);
+
+		derived_obj(j, s, "overlap_potential", &d, "Bell et al. 2003 5.2: EEL - (o_s + o_r), each its median "
+			    "(EEL over the ping-pong runs, o_s and o_r over the overlap sweeps); uncertainty: half of each "
+			    "one's interquartile range, added; none (bound 0) when below 0 beyond it");
 	}
+	if (r->sig.done)
+		derived_obj(j, s, "L", &r->sig.L, "Culler et al. 1996: RTT/2 - o_s - o_r from the signature; uncertainty: "
+			    "half the RTT's 95% interval, half L's range over the D curves, their steady points' widest interval");
 	json_obj_end(j);
 }
+
 
 static void breakdown(struct json *j, const struct session *s, const struct results *r)
 {
@@ -328,7 +366,7 @@ static void signature(struct json *j, const struct session *s, const struct resu
 	json_num(j, "o_s_ns", g->o_s_ns);
 	json_num(j, "g_ns", g->g_ns);
 	json_num(j, "o_r_ns", g->o_r_ns);
-	json_num(j, "L_ns", g->L_ns);
+	json_num(j, "L_ns", g->L.resolved ? g->L.ns : NAN);   /* parameters.L says why not */
 	json_obj(j, "accuracy");
 	json_num(j, "target", 0.05);
 	json_num(j, "confidence", 0.95);
@@ -349,6 +387,7 @@ static void signature(struct json *j, const struct session *s, const struct resu
 		}
 		json_obj(j, NULL);
 		json_num(j, "d_ns", c->d_ns);
+		json_num(j, "d_asked_ns", c->d_asked_ns);
 		json_num(j, "g_ns", c->g_ns);
 		json_u64(j, "send_only_max_m", c->send_only_max_m);
 		json_u64(j, "steady_min_m", c->steady_min_m);
@@ -427,6 +466,7 @@ static void decompose(struct json *j, const struct results *r)
 static void bulk(struct json *j, const struct results *r)
 {
 	const struct bulk_res *b = &r->bulk;
+	int lg = b->loggp_separable;
 
 	if (!b->done)
 		return;
@@ -482,12 +522,16 @@ static void bulk(struct json *j, const struct results *r)
 	json_str(j, "method", "Taboada et al. 2003 3: T = t0 + ti (n tb)/(t0 + n tb) + n tb; t0 at the smallest size (8 B)");
 	json_obj_end(j);
 	if (b->have_loggp) {
+		/* not separable on this NIC (derived.c): no o_s + L + o_r, no error */
 		json_obj(j, "loggp");
-		json_num(j, "o_s_ns", b->loggp_os);
-		json_num(j, "L_ns", b->loggp_L);
-		json_num(j, "o_r_ns", b->loggp_or);
+		json_num(j, "o_s_ns", lg ? b->loggp_os : NAN);
+		json_num(j, "L_ns", lg && r->sig.L.resolved ? b->loggp_L : NAN);
+		json_num(j, "o_r_ns", lg ? b->loggp_or : NAN);
 		json_num(j, "G_ns_per_byte", b->loggp_G);
 		json_num(j, "err", b->err_loggp);
+		json_bool(j, "separable", lg);
+		if (!lg)
+			json_str(j, "why", r->sig.L.why);
 		json_str(j, "method", "o_s + L + o_r + G n (signature and flood)");
 		json_obj_end(j);
 	}
@@ -501,7 +545,7 @@ static void bulk(struct json *j, const struct results *r)
 		json_num(j, "hockney_ns", b->hockney.a + b->hockney.b * n);
 		json_num(j, "hockney003_ns", b->m003_t0 + b->m003_tb * n);
 		json_num(j, "model003_ns", model003(b->m003_t0, b->m003_ti, b->m003_tb, n));
-		if (b->have_loggp)
+		if (lg)
 			json_num(j, "loggp_ns", b->loggp_os + b->loggp_L + b->loggp_or + b->loggp_G * n);
 		json_obj_end(j);
 	}
