@@ -348,6 +348,7 @@ struct fit_line {
 };
 
 #define VALIDATE_SIZES 20
+#define FIT_MAX_ERR 1.0      /* a fit whose error on the validation sizes is above this (100%) is not a model */
 struct bulk_res {
 	int done;
 	struct bulk_point pt[MAX_SIZES];
@@ -360,12 +361,21 @@ struct bulk_res {
 	double bw_1e6;               /* Dongarra & Dunigan 1997: bytes / (RTT/2) at 10^6 B (0: not measured) */
 	double m003_t0, m003_ti, m003_tb;
 	double err_hockney, err_003, err_loggp;
+	double err_t0r;              /* T0 + n/R against T(n) at the validation sizes */
+	/* each fit's error at most FIT_MAX_ERR: the curve is of the fit's form */
+	int valid_t0r, valid_hockney, valid_h003, valid_003, valid_loggp;
 	int have_loggp;
 	int loggp_separable;         /* o_s + L + o_r separable on this NIC (the signature's L) */
 	double loggp_os, loggp_L, loggp_or, loggp_G;
 	uint32_t v_size[VALIDATE_SIZES];
-	double v_meas[VALIDATE_SIZES];
+	double v_meas[VALIDATE_SIZES];   /* echo at the validation sizes */
+	double v_tmeas[VALIDATE_SIZES];  /* T(n) at the validation sizes */
 	int nv;                      /* random sizes measured (VALIDATE_SIZES unless the range is too small) */
+	/* n* = t0/tb (Taboada et al. 2003 3), where Hockney's line and Taboada et
+	 * al.'s model differ most: from a short echo at the smallest and largest
+	 * size before the sizes are drawn (the validation sizes are drawn around
+	 * it), and from the fit */
+	double nstar_pilot, nstar_fit;
 };
 
 /* the decomposition of EEL on any NIC (decompose.c) */
@@ -496,7 +506,7 @@ int sig_server_phase(struct session *s, int host_reply);
 int sig_client_phase_end(struct session *s);
 double t975(double nu);
 void bulk_fit(struct bulk_res *b, const struct results *r);
-int random_sizes(const struct plan *p, uint32_t *out);
+int random_sizes(const struct plan *p, double nstar, uint32_t *out);
 int send_only_regime(const struct sig_curve *c, double o_ns, double t_ns);
 int decompose_run(struct session *s, struct results *r);
 /* put, dma, ereg: the inline put, the DMA'd put and the E-register store,

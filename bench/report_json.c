@@ -463,6 +463,13 @@ static void decompose(struct json *j, const struct results *r)
 	json_obj_end(j);
 }
 
+/* a fit's error, and whether it is a model of the curve (at most FIT_MAX_ERR) */
+static void fit_err(struct json *j, double err, int valid)
+{
+	json_num(j, "err", err);
+	json_bool(j, "valid", valid);
+}
+
 static void bulk(struct json *j, const struct results *r)
 {
 	const struct bulk_res *b = &r->bulk;
@@ -487,6 +494,7 @@ static void bulk(struct json *j, const struct results *r)
 	json_obj(j, "t0r");
 	json_num(j, "t0_ns", b->t0r.a);
 	json_num(j, "r_bytes_per_ns", b->t0r.b > 0 ? 1 / b->t0r.b : 0);
+	fit_err(j, b->err_t0r, b->valid_t0r);
 	json_str(j, "on", "t_ns");
 	json_str(j, "method", "Culler et al. 1996: least-squares line T(n) = T0 + n/R");
 	json_obj_end(j);
@@ -495,14 +503,15 @@ static void bulk(struct json *j, const struct results *r)
 	json_num(j, "beta_ns_per_byte", b->hockney.b);
 	json_num(j, "n_half_bytes", b->n_half);
 	json_num(j, "bw_bytes_per_ns", b->hockney.b > 0 ? 1 / b->hockney.b : 0);
-	json_num(j, "err", b->err_hockney);
+	fit_err(j, b->err_hockney, b->valid_hockney);
 	json_str(j, "on", "echo_ns");
 	json_str(j, "method", "Dongarra & Dunigan 1997 2.2: t = alpha + beta n, least squares; n_1/2 = alpha/beta");
 	json_obj_end(j);
 	json_obj(j, "hockney003");
 	json_num(j, "t0_ns", b->m003_t0);
 	json_num(j, "tb_ns_per_byte", b->m003_tb);
-	json_num(j, "err", b->err_h003);
+	fit_err(j, b->err_h003, b->valid_h003);
+	json_num(j, "n_star_bytes", b->nstar_fit);
 	json_str(j, "on", "echo_ns");
 	json_str(j, "method", "Taboada et al. 2003 2: Hockney's T = t0 + n tb, t0 measured at the smallest size, tb the slope");
 	json_obj_end(j);
@@ -517,7 +526,7 @@ static void bulk(struct json *j, const struct results *r)
 	json_num(j, "tb_ns_per_byte", b->m003_tb);
 	json_num(j, "bw_bytes_per_ns", b->m003_tb > 0 ? 1 / b->m003_tb : 0);
 	json_num(j, "specific_perf_per_ns", b->m003_t0 > 0 ? 1 / b->m003_t0 : 0);
-	json_num(j, "err", b->err_003);
+	fit_err(j, b->err_003, b->valid_003);
 	json_str(j, "on", "echo_ns");
 	json_str(j, "method", "Taboada et al. 2003 3: T = t0 + ti (n tb)/(t0 + n tb) + n tb; t0 at the smallest size (8 B)");
 	json_obj_end(j);
@@ -528,13 +537,14 @@ static void bulk(struct json *j, const struct results *r)
 		json_num(j, "L_ns", lg && r->sig.L.resolved ? b->loggp_L : NAN);
 		json_num(j, "o_r_ns", lg ? b->loggp_or : NAN);
 		json_num(j, "G_ns_per_byte", b->loggp_G);
-		json_num(j, "err", b->err_loggp);
+		fit_err(j, b->err_loggp, b->valid_loggp);
 		json_bool(j, "separable", lg);
 		if (!lg)
 			json_str(j, "why", r->sig.L.why);
 		json_str(j, "method", "o_s + L + o_r + G n (signature and flood)");
 		json_obj_end(j);
 	}
+	json_num(j, "validation_n_star_bytes", b->nstar_pilot);
 	json_arr(j, "validation");
 	for (int i = 0; i < b->nv; i++) {
 		double n = b->v_size[i];
@@ -542,6 +552,8 @@ static void bulk(struct json *j, const struct results *r)
 		json_obj(j, NULL);
 		json_u64(j, "size", b->v_size[i]);
 		json_num(j, "measured_ns", b->v_meas[i]);
+		json_num(j, "measured_t_ns", b->v_tmeas[i]);
+		json_num(j, "t0r_ns", b->t0r.a + b->t0r.b * n);
 		json_num(j, "hockney_ns", b->hockney.a + b->hockney.b * n);
 		json_num(j, "hockney003_ns", b->m003_t0 + b->m003_tb * n);
 		json_num(j, "model003_ns", model003(b->m003_t0, b->m003_ti, b->m003_tb, n));

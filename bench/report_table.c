@@ -147,6 +147,12 @@ static void potential_row(FILE *f, const struct session *s, const struct results
 		row_derived(f, s, "EEL - (o_s + o_r)", &d, how);
 }
 
+/* A fit whose error on the validation sizes is over FIT_MAX_ERR: no model line */
+static void not_of_form(FILE *f, const char *name, double err, const char *what)
+{
+	fprintf(f, "  %-20s the curve is not of this form (error %.1f%%): %s\n", name, 100 * err, what);
+}
+
 /* Culler et al. 1996 T(n), BW(n), o(n); Taboada et al. 2003, Dongarra & Dunigan 1997 fits */
 static void bulk_rows(FILE *f, const struct results *r)
 {
@@ -167,37 +173,53 @@ static void bulk_rows(FILE *f, const struct results *r)
 	}
 	if (absent)
 		fprintf(f, "  (o(n) -: no send-only regime at that size, its first stores already cost the gap)\n");
-	fprintf(f, "  T0 + n/R             T0 %.1f ns, R %.3f GB/s (a line through T(n); T0 is only its intercept)\n",
-		b->t0r.a, b->t0r.b > 0 ? 1 / b->t0r.b : 0);
+	if (b->valid_t0r)
+		fprintf(f, "  T0 + n/R             T0 %.1f ns, R %.3f GB/s (a line through T(n); T0 is only its intercept); "
+			"error %.1f%% (Culler et al. 1996)\n", b->t0r.a, b->t0r.b > 0 ? 1 / b->t0r.b : 0, 100 * b->err_t0r);
+	else
+		not_of_form(f, "T0 + n/R", b->err_t0r, "T0 + n/R on T(n) (Culler et al. 1996)");
 	fprintf(f, "  echo test            latency %.1f ns (echo at %u B); bandwidth at 10^6 B ", b->lat0_ns,
 		b->npt ? b->pt[0].size : 0);
 	if (b->bw_1e6 > 0)
 		fprintf(f, "%.3f GB/s (n / (RTT/2); Dongarra & Dunigan 1997)\n", b->bw_1e6);
 	else
 		fprintf(f, "not measured (sizes below 10^6 B)\n");
-	fprintf(f, "  Hockney              t0 + n tb: t0 %.1f ns (measured), tb %.5f ns/B; error %.1f%% (Taboada et al. 2003)\n", b->m003_t0,
-		b->m003_tb, 100 * b->err_h003);
+	if (b->valid_h003)
+		fprintf(f, "  Hockney              t0 + n tb: t0 %.1f ns (measured), tb %.5f ns/B; error %.1f%% (Taboada et al. 2003)\n",
+			b->m003_t0, b->m003_tb, 100 * b->err_h003);
+	else
+		not_of_form(f, "Hockney", b->err_h003, "t0 + n tb (Taboada et al. 2003)");
 	if (isfinite(b->n_half))
 		snprintf(nh, sizeof(nh), "%.0f B", b->n_half);
 	else
 		snprintf(nh, sizeof(nh), b->hockney.b > 0 ? "none (alpha <= 0)" : "none (beta <= 0)");
-	fprintf(f, "  alpha + beta n       alpha %.1f ns, beta %.5f ns/B (%.3f GB/s), n_1/2 %s; error %.1f%% (Dongarra & Dunigan 1997)\n",
-		b->hockney.a, b->hockney.b, b->hockney.b > 0 ? 1 / b->hockney.b : 0, nh, 100 * b->err_hockney);
-	fprintf(f, "  Taboada model       t0 %.1f ns, ti %.1f ns, tb %.5f ns/B; error %.1f%% (Taboada et al. 2003)\n", b->m003_t0,
-		b->m003_ti, b->m003_tb, 100 * b->err_003);
-	if (b->hockney.a < 0)
+	if (b->valid_hockney)
+		fprintf(f, "  alpha + beta n       alpha %.1f ns, beta %.5f ns/B (%.3f GB/s), n_1/2 %s; error %.1f%% (Dongarra & Dunigan 1997)\n",
+			b->hockney.a, b->hockney.b, b->hockney.b > 0 ? 1 / b->hockney.b : 0, nh, 100 * b->err_hockney);
+	else
+		not_of_form(f, "alpha + beta n", b->err_hockney, "least squares (Dongarra & Dunigan 1997)");
+	if (b->valid_003)
+		fprintf(f, "  Taboada model        t0 %.1f ns, ti %.1f ns, tb %.5f ns/B; error %.1f%% (Taboada et al. 2003)\n",
+			b->m003_t0, b->m003_ti, b->m003_tb, 100 * b->err_003);
+	else
+		not_of_form(f, "Taboada model", b->err_003, "t0 + ti (n tb)/(t0 + n tb) + n tb (Taboada et al. 2003)");
+	if (b->hockney.a < 0 && (b->valid_hockney || b->valid_003))
 		fprintf(f, "  (alpha and ti below 0: the least-squares line through the echo times meets n = 0 under the\n"
 			"   small sizes, which are flat; it is an intercept, not a start-up time: the start-up is t0)\n");
 	if (b->have_loggp && !b->loggp_separable)
 		fprintf(f, "  LogGP                o_s + L + o_r + G n: not separable on this NIC: %s\n", r->sig.L.why);
+	else if (b->have_loggp && !b->valid_loggp)
+		not_of_form(f, "LogGP", b->err_loggp, "o_s + L + o_r + G n");
 	else if (b->have_loggp && r->sig.L.resolved)
 		fprintf(f, "  LogGP                o_s + L + o_r + G n = %.1f + %.1f + %.1f + %.5f n; error %.1f%%\n",
 			b->loggp_os, b->loggp_L, b->loggp_or, b->loggp_G, 100 * b->err_loggp);
 	else if (b->have_loggp)
 		fprintf(f, "  LogGP                o_s + L + o_r + G n = %.1f + L + %.1f + %.5f n, L as the signature's "
 			"(not resolved); error %.1f%%\n", b->loggp_os, b->loggp_or, b->loggp_G, 100 * b->err_loggp);
-	fprintf(f, "  (errors: average absolute relative error on %d random sizes, uniform over the range and\n"
-		"   measured among the fitted ones, Taboada et al. 2003 section 3)\n", b->nv);
+	fprintf(f, "  (errors: average absolute relative error on %d random sizes measured among the fitted ones,\n"
+		"   half log-uniform around n* = t0/tb (%.0f B), where Hockney and Taboada et al. 2003 differ, half\n"
+		"   uniform over the range (Taboada et al. 2003 section 3); a fit over %.0f%% is no model of the curve)\n",
+		b->nv, b->nstar_pilot, 100 * FIT_MAX_ERR);
 }
 
 /* Does counter `name` count a loss: a fault the emulated wire made

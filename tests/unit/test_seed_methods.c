@@ -1,6 +1,7 @@
 /* tests/unit/test_seed_methods.c — the extraction of issue 5's methods on
  * synthetic data with known answers: Culler et al. 1996's signature (o_s, g, o_r, L),
- * the fits of seeds 002/003/004, the Student t quantile of the 5%/95% rule, the
+ * the fits of seeds 002/003/004 and when a fit is no model (issue 22), the
+ * validation sizes, the Student t quantile of the 5%/95% rule, the
  * decomposition's labelling of what was stamped, differenced, modelled or
  * left as remainder, and what a derived figure (L, EEL - (o_s + o_r)) may be
  * said to be on a NIC (issue 22: not separable, a bound, never below 0). */
@@ -140,8 +141,15 @@ static void bulk_fits(void)
 	for (int i = 0; i < VALIDATE_SIZES; i++) {
 		b->v_size[i] = 8 + 6000 * i;
 		b->v_meas[i] = alpha + beta * b->v_size[i];
+		b->v_tmeas[i] = T0 + b->v_size[i] / R;
 	}
 	bulk_fit(b, &r);
+	/* T0 + n/R judged on T(n) at the validation sizes (it had no error) */
+	CHECK_EQ_D(b->err_t0r, 0, 1e-12);
+	CHECK(b->valid_t0r && b->valid_hockney && b->valid_h003 && b->valid_003 && b->valid_loggp,
+	      "every fit within 100%%: valid %d %d %d %d %d", b->valid_t0r, b->valid_hockney, b->valid_h003,
+	      b->valid_003, b->valid_loggp);
+	CHECK_EQ_D(b->nstar_fit, (alpha + beta * 8) / beta, 1e-6);
 	/* Taboada et al. 2003's Hockney, t0 + n tb with t0 measured (not the regression's
 	 * intercept, Dongarra & Dunigan 1997's alpha): off the line by t0 - alpha = 8 beta */
 	CHECK(b->err_h003 > 0 && b->err_hockney < b->err_h003, "Taboada et al. 2003's Hockney %g beside Dongarra & Dunigan 1997's line %g",
@@ -178,14 +186,43 @@ static void bulk_fits(void)
 	/* a NIC on the host's CPU: o_s + L + o_r not separable, no LogGP error, no model */
 	r.sig.L.separable = 0;
 	bulk_fit(b, &r);
-	CHECK(b->have_loggp && !b->loggp_separable && isnan(b->err_loggp),
-	      "LogGP not separable: separable %d, error %g", b->loggp_separable, b->err_loggp);
+	CHECK(b->have_loggp && !b->loggp_separable && isnan(b->err_loggp) && !b->valid_loggp,
+	      "LogGP not separable: separable %d, error %g, valid %d", b->loggp_separable, b->err_loggp, b->valid_loggp);
 	r.sig.L.separable = 1;
 	/* no signature: no LogGP prediction, no error claimed */
 	r.sig.done = 0;
 	bulk_fit(b, &r);
-	CHECK(!b->have_loggp && isnan(b->err_loggp), "LogGP without a signature");
+	CHECK(!b->have_loggp && isnan(b->err_loggp) && !b->valid_loggp, "LogGP without a signature");
 	r.sig.done = 1;
+	/* measured points a third of every fit's prediction (a 200% error): the
+	 * curve is not of the fits' form, and no fit is valid; T(n) still on its line */
+	for (int i = 0; i < VALIDATE_SIZES; i++)
+		b->v_meas[i] = (alpha + beta * b->v_size[i]) / 3;
+	bulk_fit(b, &r);
+	CHECK(b->err_hockney > FIT_MAX_ERR && !b->valid_hockney, "Hockney's line at 200%%: error %g, valid %d",
+	      b->err_hockney, b->valid_hockney);
+	CHECK(b->err_h003 > FIT_MAX_ERR && !b->valid_h003, "Taboada et al. 2003's Hockney: error %g, valid %d",
+	      b->err_h003, b->valid_h003);
+	CHECK(b->err_003 > FIT_MAX_ERR && !b->valid_003, "Taboada et al. 2003's model: error %g, valid %d",
+	      b->err_003, b->valid_003);
+	CHECK(b->err_loggp > FIT_MAX_ERR && !b->valid_loggp, "LogGP: error %g, valid %d", b->err_loggp, b->valid_loggp);
+	CHECK(b->valid_t0r, "T0 + n/R on T(n), which is on its line: error %g", b->err_t0r);
+	/* just within: 90% (measured at 1/1.9 of the prediction) is still a model */
+	for (int i = 0; i < VALIDATE_SIZES; i++)
+		b->v_meas[i] = (alpha + beta * b->v_size[i]) / 1.9;
+	bulk_fit(b, &r);
+	CHECK(b->err_hockney < FIT_MAX_ERR && b->valid_hockney, "Hockney at 90%%: error %g, valid %d", b->err_hockney,
+	      b->valid_hockney);
+	/* T(n) at the validation sizes three times T0 + n/R's: not of that form */
+	for (int i = 0; i < VALIDATE_SIZES; i++)
+		b->v_tmeas[i] = (T0 + b->v_size[i] / R) / 3;
+	bulk_fit(b, &r);
+	CHECK(b->err_t0r > FIT_MAX_ERR && !b->valid_t0r, "T0 + n/R at 200%%: error %g, valid %d", b->err_t0r,
+	      b->valid_t0r);
+	for (int i = 0; i < VALIDATE_SIZES; i++) {
+		b->v_meas[i] = alpha + beta * b->v_size[i];
+		b->v_tmeas[i] = T0 + b->v_size[i] / R;
+	}
 	/* echo times that bend (flat, then steep): the least-squares line passes
 	 * below 0 at n = 0. alpha is the paper's intercept, printed as such; an
 	 * n_1/2 from a negative alpha is not a size: none is given */
@@ -402,18 +439,51 @@ static void decompose(void)
 
 /* Taboada et al. 2003's 20 validation sizes: distinct, uniformly random over the
  * range, multiples of 8, none a fitted size (they were log-uniform, and
- * could repeat or land on a fitted size) */
+ * could repeat or land on a fitted size); with n* = t0/tb known, half of them
+ * around it, where Hockney's line and Taboada et al. 2003's model differ (none of 20 uniform
+ * sizes fell below 31 KB, and n* was 2-6 KB) */
 static void validation_sizes(void)
 {
 	struct plan p;
 	uint32_t v[VALIDATE_SIZES];
-	int n, below_mid = 0;
+	int n, below_mid = 0, near = 0, under = 0, over = 0, far = 0;
 
 	memset(&p, 0, sizeof(p));
 	p.nbulk = 10;
 	for (uint32_t k = 0; k < 10; k++)
 		p.bulk_sizes[k] = k ? 16u << (2 * (k - 1)) : 8;  /* 8, 16, 64, ..., 1 MiB */
-	n = random_sizes(&p, v);
+	/* n* = 4 KB: at least half the sizes in [n* / 8, 8 n*] = [512, 32768], on
+	 * both sides of n*, and the rest still spread over the range */
+	n = random_sizes(&p, 4096, v);
+	CHECK(n == VALIDATE_SIZES, "%d sizes around n* = 4096", n);
+	for (int i = 0; i < n; i++) {
+		CHECK(v[i] >= 8 && v[i] <= 1048576 && v[i] % 8 == 0, "size %u", v[i]);
+		for (uint32_t k = 0; k < p.nbulk; k++)
+			CHECK(v[i] != p.bulk_sizes[k], "size %u is a fitted size", v[i]);
+		for (int j = 0; j < i; j++)
+			CHECK(v[i] != v[j], "size %u twice", v[i]);
+		near += v[i] >= 512 && v[i] <= 32768;
+		under += v[i] >= 512 && v[i] < 4096;
+		over += v[i] > 4096 && v[i] <= 32768;
+		far += v[i] > 65536;
+	}
+	CHECK(near >= VALIDATE_SIZES / 2, "%d of 20 sizes in [n*/8, 8 n*] = [512, 32768]", near);
+	CHECK(under >= 3 && over >= 3, "around n* on both sides: %d below, %d above", under, over);
+	CHECK(far >= 4, "the uniform half still reaches the large sizes: %d above 64 KB", far);
+	/* n* near the bottom of the range: the band is clipped to it, sizes still distinct, none fitted */
+	n = random_sizes(&p, 100, v);
+	CHECK(n == VALIDATE_SIZES, "%d sizes around n* = 100", n);
+	near = 0;
+	for (int i = 0; i < n; i++) {
+		near += v[i] <= 800;
+		for (int j = 0; j < i; j++)
+			CHECK(v[i] != v[j], "size %u twice (n* = 100)", v[i]);
+	}
+	CHECK(near >= VALIDATE_SIZES / 2, "%d of 20 sizes in [8, 800] (n* = 100)", near);
+	/* n* above the range, or unknown: all uniform, as below */
+	n = random_sizes(&p, 1e9, v);
+	CHECK(n == VALIDATE_SIZES, "%d sizes with n* beyond the range", n);
+	n = random_sizes(&p, NAN, v);
 	CHECK(n == VALIDATE_SIZES, "%d sizes", n);
 	for (int i = 0; i < n; i++) {
 		CHECK(v[i] >= 8 && v[i] <= 1048576 && v[i] % 8 == 0, "size %u", v[i]);
@@ -429,8 +499,10 @@ static void validation_sizes(void)
 	p.nbulk = 2;
 	p.bulk_sizes[0] = 8;
 	p.bulk_sizes[1] = 64;
-	n = random_sizes(&p, v);
+	n = random_sizes(&p, NAN, v);
 	CHECK(n == 6, "8..64 leaves 6 sizes that are not fitted ones: %d", n);
+	n = random_sizes(&p, 32, v);
+	CHECK(n == 6, "8..64 leaves 6 sizes around n* = 32 too: %d", n);
 }
 
 /* What a figure derived from others may be said to be (issue 22): on a NIC
