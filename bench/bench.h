@@ -378,6 +378,16 @@ struct bulk_res {
 	double nstar_pilot, nstar_fit;
 };
 
+/* main.c: one machine per run (issue 22): a short ping-pong at the run's start and end */
+#define DRIFT_RUNS 3
+#define DRIFT_ITERS 2000
+struct drift_res {
+	int done;
+	struct stat start, end;      /* RTT/2 over DRIFT_RUNS runs, each its median round trip / 2 */
+	int changed;                 /* stats_differ(start, end) */
+	uint32_t tests;              /* the tests that ran between (enum test_bit) */
+};
+
 /* the decomposition of EEL on any NIC (decompose.c) */
 #define DEC_MAX 12
 struct dec_part {
@@ -422,6 +432,7 @@ struct nic_pci {
 };
 
 struct results {
+	struct drift_res drift;
 	struct decompose_res dec;
 	struct signature_res sig;
 	struct bulk_res bulk;
@@ -526,6 +537,11 @@ struct derived derived_of(const struct eel_caps *c, double raw, double u, int no
 struct derived sig_L(const struct eel_caps *c, const struct signature_res *g);
 /* EEL - (o_s + o_r), Bell et al. 2003 5.2, of the three medians */
 struct derived overlap_potential(const struct session *s, const struct results *r);
+/* Two stats of one quantity differ beyond their spread: their medians apart
+ * by more than both interquartile ranges together, and by more than 10% */
+int stats_differ(const struct stat *a, const struct stat *b);
+/* the names of the tests in t (enum test_bit), comma-separated, that a run runs in that order */
+void test_names(uint32_t t, char *out, size_t n);
 
 /* fit.c */
 int fit_linear(const double *x, const double *y, int n, struct fit_line *f);

@@ -91,3 +91,32 @@ struct derived overlap_potential(const struct session *s, const struct results *
 		return derived_of(s->caps, NAN, 0, 1);
 	return derived_of(s->caps, e->median - os->median - orr->median, u, 1);
 }
+
+int stats_differ(const struct stat *a, const struct stat *b)
+{
+	double d = fabs(a->median - b->median), iqr = (a->p75 - a->p25) + (b->p75 - b->p25);
+
+	return a->n > 0 && b->n > 0 && d > iqr && d > 0.10 * fmin(a->median, b->median);
+}
+
+void test_names(uint32_t t, char *out, size_t n)
+{
+	/* in the order run_end (main.c) runs them; bulk runs the signature first */
+	static const struct { uint32_t bit; const char *name; } order[] = {
+		{ T_PINGPONG, "pingpong" }, { T_FLOOD, "flood" }, { T_OVERLAP, "overlap" },
+		{ T_SIGNATURE | T_BULK, "signature" }, { T_BULK, "bulk" }, { T_DECOMPOSE, "decompose" },
+		{ T_LIMIT, "limit" },
+	};
+	size_t at = 0;
+
+	if (n)
+		out[0] = 0;
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]) && n; i++)
+		if (t & order[i].bit) {
+			int w = snprintf(out + at, n - at, "%s%s", at ? ", " : "", order[i].name);
+
+			if (w < 0 || (size_t)w >= n - at)
+				break;
+			at += (size_t)w;
+		}
+}

@@ -301,6 +301,31 @@ static void parameters(struct json *j, const struct session *s, const struct res
 	json_obj_end(j);
 }
 
+/* One machine per run (main.c): the short ping-pong at the run's start and end */
+static void drift(struct json *j, const struct results *r)
+{
+	static const struct { uint32_t bit; const char *name; } t[] = {
+		{ T_PINGPONG, "pingpong" }, { T_FLOOD, "flood" }, { T_OVERLAP, "overlap" }, { T_SIGNATURE, "signature" },
+		{ T_BULK, "bulk" }, { T_DECOMPOSE, "decompose" }, { T_LIMIT, "limit" },
+	};
+
+	if (!r->drift.done)
+		return;
+	json_obj(j, "machine_drift");
+	stat_obj(j, "start_ns", &r->drift.start);
+	stat_obj(j, "end_ns", &r->drift.end);
+	json_bool(j, "changed", r->drift.changed);
+	json_u64(j, "runs", DRIFT_RUNS);
+	json_u64(j, "iters", DRIFT_ITERS);
+	json_arr(j, "tests_between");
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (r->drift.tests & t[i].bit)
+			json_str(j, NULL, t[i].name);
+	json_arr_end(j);
+	json_str(j, "method", "a ping-pong of 8-byte puts at the run's start and at its end, each run its median round "
+		 "trip / 2; changed: the medians apart by more than both interquartile ranges and by more than 10%");
+	json_obj_end(j);
+}
 
 static void breakdown(struct json *j, const struct session *s, const struct results *r)
 {
@@ -655,6 +680,7 @@ static void run_fields(struct json *j, const struct session *s, const struct res
 	decompose(j, r);
 	signature(j, s, r);
 	bulk(j, r);
+	drift(j, r);
 	if (r->lim.done && r->lim.floor) {
 		json_obj(j, "limit");
 		json_str(j, "kind", "floor");

@@ -441,6 +441,15 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 		fprintf(f, "           the cores' counters agree to within [%.0f, %.0f] ns\n", r->lim.skew_lo_ns,
 			r->lim.skew_hi_ns);
 	}
+	if (r->drift.done) {
+		char t[120];
+
+		test_names(r->drift.tests, t, sizeof(t));
+		fprintf(f, "\n  machine  a short ping-pong at the run's start and end: EEL %.1f and %.1f ns (medians of %d x %d "
+			"round trips):\n           %s over the tests between (%s)\n", r->drift.start.median,
+			r->drift.end.median, DRIFT_RUNS, DRIFT_ITERS,
+			r->drift.changed ? "the machine CHANGED (warning below)" : "one machine", t);
+	}
 	if (r->ncounters) {
 		int any = 0;
 

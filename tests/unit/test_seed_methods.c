@@ -606,6 +606,23 @@ static void signature_uncertainty(void)
 	CHECK_EQ_D(r.L_ns, L0 + 15, 1e-9);
 }
 
+/* One machine per run: two stats of one quantity differ when their medians
+ * are apart by more than both interquartile ranges and by more than 10% */
+static void machine_drift(void)
+{
+	struct stat a = { .n = 3, .p25 = 395, .median = 400, .p75 = 405 }, b = a;
+
+	CHECK(!stats_differ(&a, &b), "the same machine");
+	b.p25 = 795, b.median = 800, b.p75 = 805;
+	CHECK(stats_differ(&a, &b) && stats_differ(&b, &a), "400 against 800 ns: changed");
+	b.p25 = 425, b.median = 430, b.p75 = 435;
+	CHECK(!stats_differ(&a, &b), "400 against 430 ns (7.5%%): not changed");
+	b.p25 = 400, b.median = 460, b.p75 = 560;
+	CHECK(!stats_differ(&a, &b), "400 against 460 ns, with 160 ns of spread: within it");
+	b.n = 0;
+	CHECK(!stats_differ(&a, &b), "nothing measured: nothing changed");
+}
+
 /* Culler et al. 1996's bulk o(n): no send-only regime when the first requests
  * already cost the steady state's gap, or more than T(n) */
 static void send_only(void)
@@ -623,6 +640,7 @@ int main(void)
 {
 	derived_figures();
 	signature_uncertainty();
+	machine_drift();
 	validation_sizes();
 	send_only();
 	signature();
