@@ -37,8 +37,9 @@ check '.parameters.eel.cycles.min > 0' 'EEL in cycles' || return 1
 # and the table says so instead of a figure.
 check '[.parameters.o_s, .parameters.o_r, .parameters.L, .parameters.overlap_potential] | all(.separable == false and .ns == null and (.why | test("host.s CPU")))' 'o_s, o_r, L, EEL - (o_s + o_r): not separable on the inline NIC, with why (issue 22)' || return 1
 check '.bulk.fits.loggp.separable == false and .bulk.fits.loggp.L_ns == null and .signature.L_ns == null' 'LogGP and the signature L: not separable on the inline NIC' || return 1
-# no negative duration anywhere: L, its bound, the potential's
-check '[.parameters.L.ns, .parameters.L.bound_ns, .signature.L_ns, .bulk.fits.loggp.L_ns, .parameters.overlap_potential.ns, .parameters.overlap_potential.bound_ns] | all(. == null or . >= 0)' 'no negative L or EEL - (o_s + o_r) in the JSON' || return 1
+# no negative duration anywhere: L, its bound, the potential's (under schema 6's name too, which a
+# regression to it would bring back)
+check '[.parameters.L.ns, .parameters.L.bound_ns, .signature.L_ns, .bulk.fits.loggp.L_ns, .parameters.overlap_potential.ns, .parameters.overlap_potential.bound_ns, .parameters.overlap_potential_ns] | all(. == null or . >= 0)' 'no negative L or EEL - (o_s + o_r) in the JSON' || return 1
 echo "note: CPU-overlap g(q=1) - D_max $(jq .parameters.o_s.g_less_dmax_ns "$out/r.json") ns (not o_s on this NIC), EEL $(jq .parameters.eel.ns.median "$out/r.json") ns"
 # Under ASan the CPU's work triples and the wire's does not: the costs that
 # are the CPU's alone (Culler et al. 1996's send-only o_s) grow past those it shares
