@@ -320,7 +320,9 @@ struct sig_point {
 };
 
 struct sig_curve {
-	double d_ns;                 /* computation between requests */
+	double d_ns;                 /* computation between requests, as measured: the spin asked
+				      * for and its own clock reads (eel_spin_cost_cycles) */
+	double d_asked_ns;           /* the spin asked for */
 	int n;
 	struct sig_point pt[SIG_MAX_M];
 	double g_ns;                 /* steady-state cost (g at D = 0, g' beyond Idle) */
@@ -329,13 +331,30 @@ struct sig_curve {
 	uint32_t steady_min_m;       /* the steady state begins here */
 };
 
+/* derived.c: a figure derived from others (L = RTT/2 - o_s - o_r, EEL -
+ * (o_s + o_r)) as it can be stated on this NIC: not separable where the NIC
+ * runs on the host's CPU (its work is in o_s and o_r), a bound where it is
+ * not resolved from 0; never a negative duration. */
+struct derived {
+	int separable;      /* the overheads in it are the host CPU's own (overheads_separable) */
+	int resolved;       /* separable, and above 0 by more than its uncertainty */
+	double ns;          /* the figure when resolved, else NAN */
+	double u_ns;        /* its uncertainty (half-width), NAN where not separable */
+	double bound_ns;    /* separable, not resolved: the figure is at most this (NAN: no bound,
+			     * its parts contradict each other) */
+	const char *why;    /* not separable, or not resolved: why, one line (NULL when resolved) */
+};
+
 struct signature_res {
 	int done;
 	uint32_t size;
 	struct sig_curve curve[SIG_CURVES];
 	int ncurves;
 	double rtt_ns, rtt_ci_ns;    /* one request and its reply */
-	double o_s_ns, g_ns, o_r_ns, L_ns;
+	double o_s_ns, g_ns, o_r_ns;
+	double L_ns;                 /* RTT/2 - o_s - o_r as computed: may be below 0, never printed as is */
+	double L_u_ns;               /* its uncertainty (sig_extract) */
+	struct derived L;            /* L as this NIC lets it be stated (sig_L) */
 	int o_r_curves;              /* curves with D > Idle that gave o_r */
 	int points, unconverged;
 };
@@ -353,6 +372,7 @@ struct fit_line {
 };
 
 #define VALIDATE_SIZES 20
+#define FIT_MAX_ERR 1.0      /* a fit whose error on the validation sizes is above this (100%) is not a model */
 struct bulk_res {
 	int done;
 	struct bulk_point pt[MAX_SIZES];
@@ -365,11 +385,31 @@ struct bulk_res {
 	double bw_1e6;               /* Dongarra & Dunigan 1997: bytes / (RTT/2) at 10^6 B (0: not measured) */
 	double m003_t0, m003_ti, m003_tb;
 	double err_hockney, err_003, err_loggp;
+	double err_t0r;              /* T0 + n/R against T(n) at the validation sizes */
+	/* each fit's error at most FIT_MAX_ERR: the curve is of the fit's form */
+	int valid_t0r, valid_hockney, valid_h003, valid_003, valid_loggp;
 	int have_loggp;
+	int loggp_separable;         /* o_s + L + o_r separable on this NIC (the signature's L) */
 	double loggp_os, loggp_L, loggp_or, loggp_G;
 	uint32_t v_size[VALIDATE_SIZES];
-	double v_meas[VALIDATE_SIZES];
+	double v_meas[VALIDATE_SIZES];   /* echo at the validation sizes */
+	double v_tmeas[VALIDATE_SIZES];  /* T(n) at the validation sizes */
 	int nv;                      /* random sizes measured (VALIDATE_SIZES unless the range is too small) */
+	/* n* = t0/tb (Taboada et al. 2003 3), where Hockney's line and Taboada et
+	 * al.'s model differ most: from a short echo at the smallest and largest
+	 * size before the sizes are drawn (the validation sizes are drawn around
+	 * it), and from the fit */
+	double nstar_pilot, nstar_fit;
+};
+
+/* main.c: one machine per run (issue 22): a short ping-pong at the run's start and end */
+#define DRIFT_RUNS 3
+#define DRIFT_ITERS 2000
+struct drift_res {
+	int done;
+	struct stat start, end;      /* RTT/2 over DRIFT_RUNS runs, each its median round trip / 2 */
+	int changed;                 /* stats_differ(start, end) */
+	uint32_t tests;              /* the tests that ran between (enum test_bit) */
 };
 
 /* the decomposition of EEL on any NIC (decompose.c) */
@@ -418,6 +458,7 @@ struct nic_pci {
 };
 
 struct results {
+	struct drift_res drift;
 	struct decompose_res dec;
 	struct signature_res sig;
 	struct bulk_res bulk;
@@ -502,13 +543,31 @@ int sig_server_phase(struct session *s, int host_reply);
 int sig_client_phase_end(struct session *s);
 double t975(double nu);
 void bulk_fit(struct bulk_res *b, const struct results *r);
-int random_sizes(const struct plan *p, uint32_t *out);
+int random_sizes(const struct plan *p, double nstar, uint32_t *out);
 int send_only_regime(const struct sig_curve *c, double o_ns, double t_ns);
 int decompose_run(struct session *s, struct results *r);
 /* put, dma, ereg: the inline put, the DMA'd put and the E-register store,
  * stamped with their runs interleaved (each NULL where not measured) */
 void decompose_build(struct decompose_res *d, const struct breakdown *bd, const struct breakdown *put,
 		     const struct breakdown *dma, const struct breakdown *ereg, double poll_ns);
+
+/* derived.c */
+/* Are Bell et al. 2003 4.3's o_s and o_r the host CPU's own work here? Not
+ * where the NIC runs on the host's CPU (EEL_CAP_NEEDS_CALLER,
+ * EEL_CAP_HOSTED_FW): *why says so in one line. */
+int overheads_separable(const struct eel_caps *c, const char **why);
+/* raw, with uncertainty u: resolved above 0 by more than u, else a bound
+ * (raw + u); none_at_zero: a figure below 0 beyond u means none (bound 0),
+ * else that its parts contradict each other (no bound) */
+struct derived derived_of(const struct eel_caps *c, double raw, double u, int none_at_zero);
+struct derived sig_L(const struct eel_caps *c, const struct signature_res *g);
+/* EEL - (o_s + o_r), Bell et al. 2003 5.2, of the three medians */
+struct derived overlap_potential(const struct session *s, const struct results *r);
+/* Two stats of one quantity differ beyond their spread: their medians apart
+ * by more than both interquartile ranges together, and by more than 10% */
+int stats_differ(const struct stat *a, const struct stat *b);
+/* the names of the tests in t (enum test_bit), comma-separated, that a run runs in that order */
+void test_names(uint32_t t, char *out, size_t n);
 
 /* fit.c */
 int fit_linear(const double *x, const double *y, int n, struct fit_line *f);
@@ -571,8 +630,9 @@ void flood_derive(const struct session *s, struct flood_res *f);
 /* report_table.c, report_json.c */
 void report_table(FILE *f, const struct session *s, const struct results *r, const char *uri);
 int report_json_check(const char *path);
-/* schema "eel.run": 5 added the patterns of many ranks, 6 the bus what-if (README.md "JSON schema") */
-#define SCHEMA_VERSION 6
+/* schema "eel.run": 5 added the patterns of many ranks, 6 the bus what-if, 7 figures not separable
+ * or not resolved are null with why (README.md "JSON schema") */
+#define SCHEMA_VERSION 7
 struct json;
 void report_json_head(struct json *j, int argc, char **argv);
 struct out;

@@ -43,17 +43,53 @@ static void param_stat(struct json *j, const struct session *s, const char *key,
 	json_obj_end(j);
 }
 
+/* Bell et al. 2003 4.3's o_s or o_r: where they are not separable on this NIC
+ * (derived.c), `ns` and `cycles` are null and `why` says why; the overlap
+ * test's figure is kept as g_less_dmax_ns (and over the sweeps), which is
+ * o only where separable. */
 static void overlap_obj(struct json *j, const struct session *s, const char *key, const struct overlap_curve *c,
 			const struct stat *sweeps, const char *method)
 {
+	const char *why;
+	int sep = overheads_separable(s->caps, &why);
+
 	json_obj(j, key);
-	json_num(j, "ns", c->o_ns);
+	json_num(j, "ns", sep ? c->o_ns : NAN);
+	json_bool(j, "separable", sep);
+	if (!sep)
+		json_str(j, "why", why);
+	json_num(j, "g_less_dmax_ns", c->o_ns);
 	stat_obj(j, "sweeps", sweeps);
-	json_u64(j, "cycles", (uint64_t)(c->o_ns * s->clk->hz / 1e9 + 0.5));
+	if (sep)
+		json_u64(j, "cycles", (uint64_t)(c->o_ns * s->clk->hz / 1e9 + 0.5));
+	else
+		json_num(j, "cycles", NAN);
 	json_num(j, "g_ns", c->g_ns);
 	json_num(j, "dmax_ns", c->dmax_ns);
 	json_bool(j, "rose_at_first", c->rose_at_first);
 	json_bool(j, "dmax_extrapolated", c->dmax_extrapolated);
+	json_str(j, "method", method);
+	json_obj_end(j);
+}
+
+/* A figure derived from others (derived.c), as the table states it: `ns`
+ * (and `cycles`) only where resolved, else null with `bound_ns` (at most
+ * that) or `why`; never a negative duration. */
+static void derived_obj(struct json *j, const struct session *s, const char *key, const struct derived *d,
+			const char *method)
+{
+	json_obj(j, key);
+	json_num(j, "ns", d->resolved ? d->ns : NAN);
+	if (d->resolved)
+		json_u64(j, "cycles", (uint64_t)(d->ns * s->clk->hz / 1e9 + 0.5));
+	else
+		json_num(j, "cycles", NAN);
+	json_bool(j, "separable", d->separable);
+	json_bool(j, "resolved", d->resolved);
+	json_num(j, "bound_ns", d->separable && !d->resolved ? d->bound_ns : NAN);
+	json_num(j, "uncertainty_ns", d->u_ns);
+	if (d->why)
+		json_str(j, "why", d->why);
 	json_str(j, "method", method);
 	json_obj_end(j);
 }
@@ -264,15 +300,42 @@ static void parameters(struct json *j, const struct session *s, const struct res
 		json_num(j, "M_bytes", r->fl.M_bytes);
 		stat_obj(j, "M_runs", &r->fl.M_runs);
 	}
-	if (r->pp.done && r->ov.done)
-		json_num(j, "overlap_potential_ns", r->pp.eel.min - r->ov.send.o_ns - r->ov.recv.o_ns);
-	if (r->sig.done) {
-		json_obj(j, "L");
-		json_num(j, "ns", r->sig.L_ns);
-		json_u64(j, "cycles", (uint64_t)(r->sig.L_ns > 0 ? r->sig.L_ns * s->clk->hz / 1e9 + 0.5 : 0));
-		json_str(j, "method", "Culler et al. 1996: RTT/2 - o_s - o_r from the signature");
-		json_obj_end(j);
+	if (r->pp.done && r->ov.done) {
+		struct derived d = overlap_potential(s, r);
+
+		derived_obj(j, s, "overlap_potential", &d, "Bell et al. 2003 5.2: EEL - (o_s + o_r), each its median "
+			    "(EEL over the ping-pong runs, o_s and o_r over the overlap sweeps); uncertainty: half of each "
+			    "one's interquartile range, added; none (bound 0) when below 0 beyond it");
 	}
+	if (r->sig.done)
+		derived_obj(j, s, "L", &r->sig.L, "Culler et al. 1996: RTT/2 - o_s - o_r from the signature; uncertainty: "
+			    "half the RTT's 95% interval, half L's range over the D curves, their steady points' widest interval");
+	json_obj_end(j);
+}
+
+/* One machine per run (main.c): the short ping-pong at the run's start and end */
+static void drift(struct json *j, const struct results *r)
+{
+	static const struct { uint32_t bit; const char *name; } t[] = {
+		{ T_PINGPONG, "pingpong" }, { T_FLOOD, "flood" }, { T_OVERLAP, "overlap" }, { T_SIGNATURE, "signature" },
+		{ T_BULK, "bulk" }, { T_DECOMPOSE, "decompose" }, { T_LIMIT, "limit" },
+	};
+
+	if (!r->drift.done)
+		return;
+	json_obj(j, "machine_drift");
+	stat_obj(j, "start_ns", &r->drift.start);
+	stat_obj(j, "end_ns", &r->drift.end);
+	json_bool(j, "changed", r->drift.changed);
+	json_u64(j, "runs", DRIFT_RUNS);
+	json_u64(j, "iters", DRIFT_ITERS);
+	json_arr(j, "tests_between");
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (r->drift.tests & t[i].bit)
+			json_str(j, NULL, t[i].name);
+	json_arr_end(j);
+	json_str(j, "method", "a ping-pong of 8-byte puts at the run's start and at its end, each run its median round "
+		 "trip / 2; changed: the medians apart by more than both interquartile ranges and by more than 10%");
 	json_obj_end(j);
 }
 
@@ -388,7 +451,7 @@ static void signature(struct json *j, const struct session *s, const struct resu
 	json_num(j, "o_s_ns", g->o_s_ns);
 	json_num(j, "g_ns", g->g_ns);
 	json_num(j, "o_r_ns", g->o_r_ns);
-	json_num(j, "L_ns", g->L_ns);
+	json_num(j, "L_ns", g->L.resolved ? g->L.ns : NAN);   /* parameters.L says why not */
 	json_obj(j, "accuracy");
 	json_num(j, "target", 0.05);
 	json_num(j, "confidence", 0.95);
@@ -409,6 +472,7 @@ static void signature(struct json *j, const struct session *s, const struct resu
 		}
 		json_obj(j, NULL);
 		json_num(j, "d_ns", c->d_ns);
+		json_num(j, "d_asked_ns", c->d_asked_ns);
 		json_num(j, "g_ns", c->g_ns);
 		json_u64(j, "send_only_max_m", c->send_only_max_m);
 		json_u64(j, "steady_min_m", c->steady_min_m);
@@ -487,9 +551,17 @@ static void decompose(struct json *j, const struct results *r)
 	json_obj_end(j);
 }
 
+/* a fit's error, and whether it is a model of the curve (at most FIT_MAX_ERR) */
+static void fit_err(struct json *j, double err, int valid)
+{
+	json_num(j, "err", err);
+	json_bool(j, "valid", valid);
+}
+
 static void bulk(struct json *j, const struct results *r)
 {
 	const struct bulk_res *b = &r->bulk;
+	int lg = b->loggp_separable;
 
 	if (!b->done)
 		return;
@@ -510,6 +582,7 @@ static void bulk(struct json *j, const struct results *r)
 	json_obj(j, "t0r");
 	json_num(j, "t0_ns", b->t0r.a);
 	json_num(j, "r_bytes_per_ns", b->t0r.b > 0 ? 1 / b->t0r.b : 0);
+	fit_err(j, b->err_t0r, b->valid_t0r);
 	json_str(j, "on", "t_ns");
 	json_str(j, "method", "Culler et al. 1996: least-squares line T(n) = T0 + n/R");
 	json_obj_end(j);
@@ -518,14 +591,15 @@ static void bulk(struct json *j, const struct results *r)
 	json_num(j, "beta_ns_per_byte", b->hockney.b);
 	json_num(j, "n_half_bytes", b->n_half);
 	json_num(j, "bw_bytes_per_ns", b->hockney.b > 0 ? 1 / b->hockney.b : 0);
-	json_num(j, "err", b->err_hockney);
+	fit_err(j, b->err_hockney, b->valid_hockney);
 	json_str(j, "on", "echo_ns");
 	json_str(j, "method", "Dongarra & Dunigan 1997 2.2: t = alpha + beta n, least squares; n_1/2 = alpha/beta");
 	json_obj_end(j);
 	json_obj(j, "hockney003");
 	json_num(j, "t0_ns", b->m003_t0);
 	json_num(j, "tb_ns_per_byte", b->m003_tb);
-	json_num(j, "err", b->err_h003);
+	fit_err(j, b->err_h003, b->valid_h003);
+	json_num(j, "n_star_bytes", b->nstar_fit);
 	json_str(j, "on", "echo_ns");
 	json_str(j, "method", "Taboada et al. 2003 2: Hockney's T = t0 + n tb, t0 measured at the smallest size, tb the slope");
 	json_obj_end(j);
@@ -540,20 +614,25 @@ static void bulk(struct json *j, const struct results *r)
 	json_num(j, "tb_ns_per_byte", b->m003_tb);
 	json_num(j, "bw_bytes_per_ns", b->m003_tb > 0 ? 1 / b->m003_tb : 0);
 	json_num(j, "specific_perf_per_ns", b->m003_t0 > 0 ? 1 / b->m003_t0 : 0);
-	json_num(j, "err", b->err_003);
+	fit_err(j, b->err_003, b->valid_003);
 	json_str(j, "on", "echo_ns");
 	json_str(j, "method", "Taboada et al. 2003 3: T = t0 + ti (n tb)/(t0 + n tb) + n tb; t0 at the smallest size (8 B)");
 	json_obj_end(j);
 	if (b->have_loggp) {
+		/* not separable on this NIC (derived.c): no o_s + L + o_r, no error */
 		json_obj(j, "loggp");
-		json_num(j, "o_s_ns", b->loggp_os);
-		json_num(j, "L_ns", b->loggp_L);
-		json_num(j, "o_r_ns", b->loggp_or);
+		json_num(j, "o_s_ns", lg ? b->loggp_os : NAN);
+		json_num(j, "L_ns", lg && r->sig.L.resolved ? b->loggp_L : NAN);
+		json_num(j, "o_r_ns", lg ? b->loggp_or : NAN);
 		json_num(j, "G_ns_per_byte", b->loggp_G);
-		json_num(j, "err", b->err_loggp);
+		fit_err(j, b->err_loggp, b->valid_loggp);
+		json_bool(j, "separable", lg);
+		if (!lg)
+			json_str(j, "why", r->sig.L.why);
 		json_str(j, "method", "o_s + L + o_r + G n (signature and flood)");
 		json_obj_end(j);
 	}
+	json_num(j, "validation_n_star_bytes", b->nstar_pilot);
 	json_arr(j, "validation");
 	for (int i = 0; i < b->nv; i++) {
 		double n = b->v_size[i];
@@ -561,10 +640,12 @@ static void bulk(struct json *j, const struct results *r)
 		json_obj(j, NULL);
 		json_u64(j, "size", b->v_size[i]);
 		json_num(j, "measured_ns", b->v_meas[i]);
+		json_num(j, "measured_t_ns", b->v_tmeas[i]);
+		json_num(j, "t0r_ns", b->t0r.a + b->t0r.b * n);
 		json_num(j, "hockney_ns", b->hockney.a + b->hockney.b * n);
 		json_num(j, "hockney003_ns", b->m003_t0 + b->m003_tb * n);
 		json_num(j, "model003_ns", model003(b->m003_t0, b->m003_ti, b->m003_tb, n));
-		if (b->have_loggp)
+		if (lg)
 			json_num(j, "loggp_ns", b->loggp_os + b->loggp_L + b->loggp_or + b->loggp_G * n);
 		json_obj_end(j);
 	}
@@ -662,6 +743,7 @@ static void run_fields(struct json *j, const struct session *s, const struct res
 	decompose(j, r);
 	signature(j, s, r);
 	bulk(j, r);
+	drift(j, r);
 	if (r->lim.done && r->lim.floor) {
 		json_obj(j, "limit");
 		json_str(j, "kind", "floor");

@@ -23,6 +23,27 @@ static void row_one(FILE *f, const struct session *s, const char *name, double n
 	fprintf(f, "  %-20s %10.1f ns %13s %8s  %8.0f   %s\n", name, ns, "", "", cycles(s, ns), how);
 }
 
+/* A figure derived from others (derived.c): the figure where it is resolved
+ * (with its cycles), else a bound ("< X ns") or "not resolved", or "not
+ * separable on this NIC" with the reason: never a negative duration. */
+static void row_derived(FILE *f, const struct session *s, const char *name, const struct derived *d,
+			const char *how)
+{
+	char b[32];
+
+	if (!d->separable) {
+		fprintf(f, "  %-20s not separable on this NIC: %s\n", name, d->why);
+	} else if (d->resolved) {
+		row_one(f, s, name, d->ns, how);
+	} else if (isfinite(d->bound_ns)) {
+		snprintf(b, sizeof(b), "< %.1f ns", d->bound_ns);
+		fprintf(f, "  %-20s %13s %13s %8s  %8s   %s: %s (+-%.1f ns)\n", name, b, "", "", "", how, d->why,
+			d->u_ns);
+	} else {
+		fprintf(f, "  %-20s %13s %13s %8s  %8s   %s: %s\n", name, "not resolved", "", "", "", how, d->why);
+	}
+}
+
 /* EEL split on this NIC, each part with how it was obtained */
 /* A duration for the table: "< bound" when it is within its uncertainty of 0. */
 static const char *dur(char *buf, size_t len, double ns, int unresolved, double bound)
@@ -94,32 +115,57 @@ static void signature_rows(FILE *f, const struct session *s, const struct result
 		 "no D raised the gap: o_r not measured (%d)", g->o_r_curves);
 	row_one(f, s, "o_r", g->o_r_ns, how);
 	row_one(f, s, "RTT", g->rtt_ns, "one request and its reply");
-	row_one(f, s, "L", g->L_ns, g->L_ns < 0 && g->o_r_curves ? "RTT/2 - o_s - o_r: below 0, o_s + o_r overstated (warning)"
-								 : "RTT/2 - o_s - o_r");
+	row_derived(f, s, "L", &g->L, "RTT/2 - o_s - o_r");
 	fprintf(f, "  %-20s %d points, %d short of 5%% at 95%% confidence (batches of 50, at most %u samples)\n",
 		"accuracy", g->points, g->unconverged, s->plan.sig_max_samples);
 }
 
-/* Why o_s and o_r read as they do on a NIC that needs the host's calls to
- * take puts in (EEL_CAP_NEEDS_CALLER: its firmware runs in them, the inline
- * software NIC, the DPDK and raw backends): said under the table, beside the
- * figures that measure the CPU's own work per message, so the reader sees
- * one story. */
-static void overlap_notes(FILE *f, const struct session *s, const struct results *r)
+/* Bell et al. 2003 4.3's CPU-overlap o_s and o_r, or, where the NIC runs on
+ * the host's CPU, why they are not separable (derived.c): there the overlap
+ * test's g(q=1) - D_max holds the NIC's work too (o_s came out above EEL,
+ * o_r = g(q=1)), and the host's own work is in the breakdown's host stages. */
+static void overlap_rows(FILE *f, const struct session *s, const struct results *r)
 {
-	if (!(s->caps->flags & EEL_CAP_NEEDS_CALLER))
+	const char *why;
+	char how[160];
+
+	if (!overheads_separable(s->caps, &why)) {
+		fprintf(f, "  %-20s not separable on this NIC: %s (4.3)\n", "o_s", why);
+		fprintf(f, "  %-20s not separable on this NIC: %s (4.3)\n", "o_r", why);
+		fprintf(f, "  (the CPU-overlap test's g(q=1) - D_max: %.0f ns sending, %.0f receiving, the host's and the NIC's work;\n"
+			"   the host's own: the breakdown's host stages%s)\n", r->ov.os_sweeps.median, r->ov.or_sweeps.median,
+			verbose ? "" : "; -v: the overlap curves");
 		return;
-	if (r->ov.recv.o_ns >= 0.95 * r->ov.recv.g_ns)
-		fprintf(f, "  (o_r ~ g(q=1): this NIC takes a put in, and acknowledges it, only while the receiving host\n"
-			"   is inside eel's calls, so the sender at q=1 waits out the computation with it and nothing\n"
-			"   overlaps a receive (Bell et al. 2003 4.3: o = g when any D raises the time). The receiving\n"
-			"   CPU's own work for one message is %s.)\n",
-			r->sig.done ? "the signature's o_r below, and the breakdown's rx + dma + detect" :
-				      "the breakdown's rx + dma + detect (-t pingpong), and the signature's o_r (-t signature)");
-	if (r->pp.done && r->ov.send.o_ns > r->pp.eel.min)
-		fprintf(f, "  (o_s above EEL: the sending CPU also runs this NIC's work for the acknowledgement its\n"
-			"   completion at q=1 waits for; Culler et al. 1996's send-only o_s%s counts the issue alone.)\n",
-			r->sig.done ? " (the signature below)" : "");
+	}
+	snprintf(how, sizeof(how), "CPU overlap, q=1, %d sweep%s; median's: g(q=1) %.0f - D_max %.0f%s (4.3)",
+		 r->ov.os_sweeps.n, r->ov.os_sweeps.n == 1 ? "" : "s", r->ov.send.g_ns, r->ov.send.dmax_ns,
+		 r->ov.send.rose_at_first ? ", any D raised it: o_s = g(q=1)" :
+		 r->ov.send.dmax_extrapolated ? " (extrapolated)" : " (measured)");
+	row_stat(f, s, "o_s", &r->ov.os_sweeps, how);
+	snprintf(how, sizeof(how), "receiver computes n x D, then a quiet, %d sweep%s; median's: g(q=1) %.0f - "
+		 "D_max %.0f%s (4.3)", r->ov.or_sweeps.n, r->ov.or_sweeps.n == 1 ? "" : "s", r->ov.recv.g_ns,
+		 r->ov.recv.dmax_ns, r->ov.recv.rose_at_first ? ", any D raised it: o_r = g(q=1)" :
+		 r->ov.recv.dmax_extrapolated ? " (extrapolated)" : " (measured)");
+	row_stat(f, s, "o_r", &r->ov.or_sweeps, how);
+}
+
+/* Bell et al. 2003 5.2: EEL - (o_s + o_r), the three medians (derived.c) */
+static void potential_row(FILE *f, const struct session *s, const struct results *r)
+{
+	struct derived d = overlap_potential(s, r);
+	const char *how = "potential overlap of computation per message, EEL, o_s, o_r each their median (5.2)";
+
+	if (d.separable && !d.resolved && d.bound_ns == 0)
+		fprintf(f, "  %-20s %13s %13s %8s  %8s   %s: o_s + o_r exceed EEL, the CPUs are busy longer than a "
+			"message takes (+-%.1f ns)\n", "EEL - (o_s + o_r)", "none", "", "", "", how, d.u_ns);
+	else
+		row_derived(f, s, "EEL - (o_s + o_r)", &d, how);
+}
+
+/* A fit whose error on the validation sizes is over FIT_MAX_ERR: no model line */
+static void not_of_form(FILE *f, const char *name, double err, const char *what)
+{
+	fprintf(f, "  %-20s the curve is not of this form (error %.1f%%): %s\n", name, 100 * err, what);
 }
 
 /* Culler et al. 1996 T(n), BW(n), o(n); Taboada et al. 2003, Dongarra & Dunigan 1997 fits */
@@ -142,32 +188,53 @@ static void bulk_rows(FILE *f, const struct results *r)
 	}
 	if (absent)
 		fprintf(f, "  (o(n) -: no send-only regime at that size, its first stores already cost the gap)\n");
-	fprintf(f, "  T0 + n/R             T0 %.1f ns, R %.3f GB/s (a line through T(n); T0 is only its intercept)\n",
-		b->t0r.a, b->t0r.b > 0 ? 1 / b->t0r.b : 0);
+	if (b->valid_t0r)
+		fprintf(f, "  T0 + n/R             T0 %.1f ns, R %.3f GB/s (a line through T(n); T0 is only its intercept); "
+			"error %.1f%% (Culler et al. 1996)\n", b->t0r.a, b->t0r.b > 0 ? 1 / b->t0r.b : 0, 100 * b->err_t0r);
+	else
+		not_of_form(f, "T0 + n/R", b->err_t0r, "T0 + n/R on T(n) (Culler et al. 1996)");
 	fprintf(f, "  echo test            latency %.1f ns (echo at %u B); bandwidth at 10^6 B ", b->lat0_ns,
 		b->npt ? b->pt[0].size : 0);
 	if (b->bw_1e6 > 0)
 		fprintf(f, "%.3f GB/s (n / (RTT/2); Dongarra & Dunigan 1997)\n", b->bw_1e6);
 	else
 		fprintf(f, "not measured (sizes below 10^6 B)\n");
-	fprintf(f, "  Hockney              t0 + n tb: t0 %.1f ns (measured), tb %.5f ns/B; error %.1f%% (Taboada et al. 2003)\n", b->m003_t0,
-		b->m003_tb, 100 * b->err_h003);
+	if (b->valid_h003)
+		fprintf(f, "  Hockney              t0 + n tb: t0 %.1f ns (measured), tb %.5f ns/B; error %.1f%% (Taboada et al. 2003)\n",
+			b->m003_t0, b->m003_tb, 100 * b->err_h003);
+	else
+		not_of_form(f, "Hockney", b->err_h003, "t0 + n tb (Taboada et al. 2003)");
 	if (isfinite(b->n_half))
 		snprintf(nh, sizeof(nh), "%.0f B", b->n_half);
 	else
 		snprintf(nh, sizeof(nh), b->hockney.b > 0 ? "none (alpha <= 0)" : "none (beta <= 0)");
-	fprintf(f, "  alpha + beta n       alpha %.1f ns, beta %.5f ns/B (%.3f GB/s), n_1/2 %s; error %.1f%% (Dongarra & Dunigan 1997)\n",
-		b->hockney.a, b->hockney.b, b->hockney.b > 0 ? 1 / b->hockney.b : 0, nh, 100 * b->err_hockney);
-	fprintf(f, "  Taboada model       t0 %.1f ns, ti %.1f ns, tb %.5f ns/B; error %.1f%% (Taboada et al. 2003)\n", b->m003_t0,
-		b->m003_ti, b->m003_tb, 100 * b->err_003);
-	if (b->hockney.a < 0)
+	if (b->valid_hockney)
+		fprintf(f, "  alpha + beta n       alpha %.1f ns, beta %.5f ns/B (%.3f GB/s), n_1/2 %s; error %.1f%% (Dongarra & Dunigan 1997)\n",
+			b->hockney.a, b->hockney.b, b->hockney.b > 0 ? 1 / b->hockney.b : 0, nh, 100 * b->err_hockney);
+	else
+		not_of_form(f, "alpha + beta n", b->err_hockney, "least squares (Dongarra & Dunigan 1997)");
+	if (b->valid_003)
+		fprintf(f, "  Taboada model        t0 %.1f ns, ti %.1f ns, tb %.5f ns/B; error %.1f%% (Taboada et al. 2003)\n",
+			b->m003_t0, b->m003_ti, b->m003_tb, 100 * b->err_003);
+	else
+		not_of_form(f, "Taboada model", b->err_003, "t0 + ti (n tb)/(t0 + n tb) + n tb (Taboada et al. 2003)");
+	if (b->hockney.a < 0 && (b->valid_hockney || b->valid_003))
 		fprintf(f, "  (alpha and ti below 0: the least-squares line through the echo times meets n = 0 under the\n"
 			"   small sizes, which are flat; it is an intercept, not a start-up time: the start-up is t0)\n");
-	if (b->have_loggp)
+	if (b->have_loggp && !b->loggp_separable)
+		fprintf(f, "  LogGP                o_s + L + o_r + G n: not separable on this NIC: %s\n", r->sig.L.why);
+	else if (b->have_loggp && !b->valid_loggp)
+		not_of_form(f, "LogGP", b->err_loggp, "o_s + L + o_r + G n");
+	else if (b->have_loggp && r->sig.L.resolved)
 		fprintf(f, "  LogGP                o_s + L + o_r + G n = %.1f + %.1f + %.1f + %.5f n; error %.1f%%\n",
 			b->loggp_os, b->loggp_L, b->loggp_or, b->loggp_G, 100 * b->err_loggp);
-	fprintf(f, "  (errors: average absolute relative error on %d random sizes, uniform over the range and\n"
-		"   measured among the fitted ones, Taboada et al. 2003 section 3)\n", b->nv);
+	else if (b->have_loggp)
+		fprintf(f, "  LogGP                o_s + L + o_r + G n = %.1f + L + %.1f + %.5f n, L as the signature's "
+			"(not resolved); error %.1f%%\n", b->loggp_os, b->loggp_or, b->loggp_G, 100 * b->err_loggp);
+	fprintf(f, "  (errors: average absolute relative error on %d random sizes measured among the fitted ones,\n"
+		"   half log-uniform around n* = t0/tb (%.0f B), where Hockney and Taboada et al. 2003 differ, half\n"
+		"   uniform over the range (Taboada et al. 2003 section 3); a fit over %.0f%% is no model of the curve)\n",
+		b->nv, b->nstar_pilot, 100 * FIT_MAX_ERR);
 }
 
 /* Does counter `name` count a loss: a fault the emulated wire made
@@ -350,18 +417,8 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 		snprintf(how, sizeof(how), "ping-pong RTT/2, %u runs x %u, 8 B (4.1)", r->pp.eel.n, s->plan.iters);
 		row_stat(f, s, "EEL", &r->pp.eel, how);
 	}
-	if (r->ov.done) {
-		snprintf(how, sizeof(how), "CPU overlap, q=1, %d sweep%s; median's: g(q=1) %.0f - D_max %.0f%s (4.3)",
-			 r->ov.os_sweeps.n, r->ov.os_sweeps.n == 1 ? "" : "s", r->ov.send.g_ns, r->ov.send.dmax_ns,
-			 r->ov.send.rose_at_first ? ", any D raised it: o_s = g(q=1)" :
-			 r->ov.send.dmax_extrapolated ? " (extrapolated)" : " (measured)");
-		row_stat(f, s, "o_s", &r->ov.os_sweeps, how);
-		snprintf(how, sizeof(how), "receiver computes n x D, then a quiet, %d sweep%s; median's: g(q=1) %.0f - "
-			 "D_max %.0f%s (4.3)", r->ov.or_sweeps.n, r->ov.or_sweeps.n == 1 ? "" : "s", r->ov.recv.g_ns,
-			 r->ov.recv.dmax_ns, r->ov.recv.rose_at_first ? ", any D raised it: o_r = g(q=1)" :
-			 r->ov.recv.dmax_extrapolated ? " (extrapolated)" : " (measured)");
-		row_stat(f, s, "o_r", &r->ov.or_sweeps, how);
-	}
+	if (r->ov.done)
+		overlap_rows(f, s, r);
 	if (r->fl.done) {
 		const struct flood_point *g8 = NULL;
 
@@ -391,16 +448,10 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 					100 * r->fl.bw_bytes_per_ns / r->pci.payload_bytes_per_ns);
 		}
 	}
-	if (r->pp.done && r->ov.done) {
-		double pot = r->pp.eel.min - r->ov.send.o_ns - r->ov.recv.o_ns;
-
-		fprintf(f, "  %-20s %10.1f ns    potential overlap of computation per message (5.2)%s\n",
-			"EEL - (o_s + o_r)", pot, pot < 0 ? ": none, the CPUs are busy longer than a message takes" : "");
-	}
+	if (r->pp.done && r->ov.done)
+		potential_row(f, s, r);
 	/* the column counts the counter's ticks, not the core's clock cycles (issue 22) */
 	fprintf(f, "  (cycles: ticks of the host's counter (%s), %.1f MHz)\n", c->source, c->hz / 1e6);
-	if (r->ov.done)
-		overlap_notes(f, s, r);
 	if (r->dec.done)
 		decompose_rows(f, r);
 	if (r->sig.done)
@@ -439,6 +490,15 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 			r->lim.eel_over.min, r->lim.eel_over.median, r->lim.eel_beside.min);
 		fprintf(f, "           the cores' counters agree to within [%.0f, %.0f] ns\n", r->lim.skew_lo_ns,
 			r->lim.skew_hi_ns);
+	}
+	if (r->drift.done) {
+		char t[120];
+
+		test_names(r->drift.tests, t, sizeof(t));
+		fprintf(f, "\n  machine  a short ping-pong at the run's start and end: EEL %.1f and %.1f ns (medians of %d x %d "
+			"round trips):\n           %s over the tests between (%s)\n", r->drift.start.median,
+			r->drift.end.median, DRIFT_RUNS, DRIFT_ITERS,
+			r->drift.changed ? "the machine CHANGED (warning below)" : "one machine", t);
 	}
 	if (r->ncounters) {
 		int any = 0;

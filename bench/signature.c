@@ -273,7 +273,7 @@ int sig_curve(struct session *s, uint32_t size, double d_ns, uint32_t max_m, int
 	int n = burst_lengths(max_m, m);
 
 	memset(c, 0, sizeof(*c));
-	c->d_ns = d_ns;
+	c->d_asked_ns = d_ns;
 	for (int i = 0; i < n; i++) {
 		progress(s, "signature: %u B, D = %.0f ns, M = %u", size, d_ns, m[i]);
 		if (sig_point(s, size, m[i], d_ns, 0, host_reply, &c->pt[c->n]))
@@ -282,28 +282,60 @@ int sig_curve(struct session *s, uint32_t size, double d_ns, uint32_t max_m, int
 		r->unconverged += !c->pt[c->n].converged;
 		c->n++;
 	}
+	/* D as spun: the issue loop's eel_spin_cycles of d_ns's cycles costs those
+	 * and its own reads of the counter (11-23 ns more than asked here), all of
+	 * which the sender spends between requests; o_r = g' - D - o_s (Culler et
+	 * al. 1996) takes off the D spent, measured as bench/overlap.c measures
+	 * its own (eel_spin_cost_cycles), not the D asked for */
+	c->d_ns = d_ns > 0 ? cyc_ns(s, eel_spin_cost_cycles(eel_ns_to_cycles(s->clk, d_ns), s->clk->timer_cycles))
+			   : 0;
 	sig_regimes(c);
 	return 0;
 }
 
+/* The widest 95% interval among a curve's points from M = lo to hi. */
+static double widest_ci(const struct sig_curve *c, uint32_t lo, uint32_t hi)
+{
+	double w = 0;
+
+	for (int i = 0; i < c->n; i++)
+		if (c->pt[i].m >= lo && c->pt[i].m <= hi)
+			w = fmax(w, c->pt[i].ci_ns);
+	return w;
+}
+
 /* Culler et al. 1996: o_s from the send-only regime of D = 0, g its asymptote,
- * o_r = g' - D - o_s for each D > Idle, L = RTT/2 - o_s - o_r. */
+ * o_r = g' - D - o_s for each D > Idle (D as spun), L = RTT/2 - o_s - o_r.
+ * o_s cancels in L (= RTT/2 - (g' - D), averaged over the D), so L's
+ * uncertainty is half the RTT's 95% interval, half the range of L over the
+ * D curves, and the widest 95% interval of the points their g' is the mean
+ * of (their last three); with no curve beyond Idle, o_r is not measured and
+ * L = RTT/2 - o_s, uncertain by the RTT's and the send-only points' intervals. */
 void sig_extract(struct signature_res *r)
 {
 	const struct sig_curve *c0 = &r->curve[0];
-	double sum = 0;
+	double sum = 0, lo = INFINITY, hi = -INFINITY, ci = 0;
 	int n = 0;
 
 	r->o_s_ns = sig_send_only_cost(c0);
 	r->g_ns = c0->g_ns;
-	for (int k = 1; k < r->ncurves; k++)
-		if (r->curve[k].g_ns > (1 + RISE) * r->g_ns) {
-			sum += r->curve[k].g_ns - r->curve[k].d_ns - r->o_s_ns;
-			n++;
-		}
+	for (int k = 1; k < r->ncurves; k++) {
+		const struct sig_curve *c = &r->curve[k];
+		double Lk = r->rtt_ns / 2 - (c->g_ns - c->d_ns);
+
+		if (c->g_ns <= (1 + RISE) * r->g_ns)
+			continue;
+		sum += c->g_ns - c->d_ns - r->o_s_ns;
+		n++;
+		lo = fmin(lo, Lk);
+		hi = fmax(hi, Lk);
+		if (c->n)
+			ci = fmax(ci, widest_ci(c, c->pt[c->n < 3 ? 0 : c->n - 3].m, c->pt[c->n - 1].m));
+	}
 	r->o_r_curves = n;
 	r->o_r_ns = n ? sum / n : 0;
 	r->L_ns = r->rtt_ns / 2 - r->o_s_ns - r->o_r_ns;
+	r->L_u_ns = r->rtt_ci_ns / 2 + (n ? (hi - lo) / 2 + ci : widest_ci(c0, c0->send_only_min_m, c0->send_only_max_m));
 }
 
 /* The receiving host's side of a phase with host replies: answer each
@@ -403,6 +435,7 @@ int signature_run(struct session *s, struct results *res)
 		return -1;
 	if (!s->server) {
 		sig_extract(r);
+		r->L = sig_L(s->caps, r);
 		r->done = 1;
 	}
 	return 0;

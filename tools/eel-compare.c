@@ -310,7 +310,7 @@ static void collect(struct cmp *c)
 		{ "G", "parameters.G.ns_per_byte", "ns/B", CMP_LOWER, 0, "parameters.G.runs" },
 		{ "bandwidth (1/G)", "parameters.bandwidth_bytes_per_ns", "B/ns", CMP_HIGHER, 0, "parameters.bandwidth_runs" },
 		{ "M = g/G", "parameters.M_bytes", "B", CMP_INFO, 0, "parameters.M_runs" },
-		{ "EEL - (o_s + o_r)", "parameters.overlap_potential_ns", "ns", CMP_INFO, 0, NULL },
+		{ "EEL - (o_s + o_r)", "parameters.overlap_potential.ns", "ns", CMP_INFO, 0, NULL },
 		{ "L", "parameters.L.ns", "ns", CMP_LOWER, 0, NULL },
 		{ "limit (one way)", "limit.one_way_ns", "ns", CMP_INFO, 1, NULL },
 		{ "stage total", "breakdown.total_ns", "ns", CMP_LOWER, 2, NULL },

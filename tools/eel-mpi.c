@@ -334,6 +334,9 @@ static void print_bell(const struct opts *o, const struct bell *b, const struct 
 	}
 	if (o->e.uri)
 		printf("  MPI adds %.1f ns to EEL and %.1f ns to o_s\n", mpi[0] - eel[0], mpi[1] - eel[1]);
+	if (o->e.uri && e->not_separable)
+		printf("  (eel's o_s and o_r: the CPU-overlap test's g(q=1) - D_max, not separable on this NIC: it runs "
+		       "on the host's CPU, and its work is in them)\n");
 	printf("  o_r above as eel-bench's (the computation in isolation, then the rest received); with it between "
 	       "each MPI_Irecv and its MPI_Wait (4.3's form for receive calls): %.1f ns\n", b->or_irecv.o_ns);
 }

@@ -23,26 +23,32 @@ check() {  # check 'jq expression' 'what it means'
   fi
   echo "ok: $2"
 }
-check '.schema == "eel.run" and .schema_version == 6' 'a versioned eel.run document' || return 1
+check '.schema == "eel.run" and .schema_version == 7' 'a versioned eel.run document' || return 1
 check '.nic.backend == "softnic" and .machine.clock.hz > 0 and .machine.clock.timer_ns > 0' 'machine and NIC facts' || return 1
 check '.parameters.eel.ns.min > 0 and .parameters.eel.ns.min <= .parameters.eel.ns.median' 'EEL measured, min <= median' || return 1
 check '.parameters.eel.cycles.min > 0' 'EEL in cycles' || return 1
-check '.parameters.o_s.ns <= .parameters.o_s.g_ns and .parameters.o_r.ns <= .parameters.o_r.g_ns' 'o_s <= g and o_r <= g at q=1 (Bell et al. 2003 4.3)' || return 1
-# On the inline software NIC the sending CPU is the NIC: Bell et al. 2003's CPU-overlap
-# o_s holds the NIC's work for the message and for its acknowledgement (the
-# completion at q=1 waits for it), EEL the wire and the receiver instead, so
-# the two come out close and either may be the larger (o_s 200-290, EEL
-# 170-230 ns on this VM): not a relation of this NIC. Culler et al. 1996's send-only o_s
-# is the sending alone, and LogP's EEL = o_s + L + o_r holds it below EEL.
+# ("o_s <= g and o_r <= g at q=1" held by construction, o = g - D_max with
+# D_max >= 0, and "signature g >= o_s" compared two regimes of one curve: both
+# gone, for comparisons of two tests that measure one quantity, below.)
+# On the inline software NIC the sending and receiving CPUs are the NIC:
+# Bell et al. 2003's CPU-overlap o_s and o_r hold its work (o_s came out above EEL, o_r =
+# g(q=1)), so they, L = RTT/2 - o_s - o_r (below 0 in 4 runs of 5) and EEL -
+# (o_s + o_r) are not separable there (issue 22): null in the JSON with why,
+# and the table says so instead of a figure.
+check '[.parameters.o_s, .parameters.o_r, .parameters.L, .parameters.overlap_potential] | all(.separable == false and .ns == null and (.why | test("host.s CPU")))' 'o_s, o_r, L, EEL - (o_s + o_r): not separable on the inline NIC, with why (issue 22)' || return 1
+check '.bulk.fits.loggp.separable == false and .bulk.fits.loggp.L_ns == null and .signature.L_ns == null' 'LogGP and the signature L: not separable on the inline NIC' || return 1
+# no negative duration anywhere: L, its bound, the potential's (under schema 6's name too, which a
+# regression to it would bring back)
+check '[.parameters.L.ns, .parameters.L.bound_ns, .signature.L_ns, .bulk.fits.loggp.L_ns, .parameters.overlap_potential.ns, .parameters.overlap_potential.bound_ns, .parameters.overlap_potential_ns] | all(. == null or . >= 0)' 'no negative L or EEL - (o_s + o_r) in the JSON' || return 1
+echo "note: CPU-overlap g(q=1) - D_max $(jq .parameters.o_s.g_less_dmax_ns "$out/r.json") ns (not o_s on this NIC), EEL $(jq .parameters.eel.ns.median "$out/r.json") ns"
 # Under ASan the CPU's work triples and the wire's does not: the costs that
 # are the CPU's alone (Culler et al. 1996's send-only o_s) grow past those it shares
 # (o_r came out negative, o_s 650 above a steady-state g of 410 ns), so the
 # timing relations below are asserted for the optimised build only; under
 # ASan this test checks that everything was measured and verified.
-echo "note: CPU-overlap o_s $(jq .parameters.o_s.ns "$out/r.json") ns, EEL $(jq .parameters.eel.ns.median "$out/r.json") ns (the inline NIC: either may be the larger)"
 case $B in
   *asan*) echo "note: not asserted under ASan: signature o_s $(jq .signature.o_s_ns "$out/r.json") <= EEL" \
-            "$(jq .parameters.eel.ns.median "$out/r.json") ns, signature g $(jq .signature.g_ns "$out/r.json") >= o_s" ;;
+            "$(jq .parameters.eel.ns.median "$out/r.json") ns, and the tests that measure one quantity twice" ;;
   *) # the residual: the parts' sum, each measured on its own rounds less its
      # stamps' cost measured in place, against the EEL of the unstamped runs
      # (two independent measurements; a cost solved from EEL made it 0)
@@ -50,7 +56,13 @@ case $B in
      # the one-way trip measured whole on rounds of its own, against its parts
      check '.breakdown.oneway_gap_ns != null and (.breakdown.oneway_gap_ns | fabs) <= 0.05 * .breakdown.eel_ns' 'the one-way trip measured whole agrees with its parts within 5% of EEL' || return 1
      check '.signature.o_s_ns <= .parameters.eel.ns.median' 'signature o_s <= EEL (Culler et al. 1996: EEL = o_s + L + o_r)' || return 1
-     check '.signature.g_ns >= .signature.o_s_ns' 'Culler et al. 1996 signature: g >= o_s (the steady state holds the sending)' || return 1 ;;
+     # two tests, one quantity (their figures came out 3-10% apart on this VM)
+     # (the flood at q=1 is not one of them under --verify: it checks every
+     # message's bytes, 1260 ns a message against the overlap tests' 770-830)
+     check '(.parameters.o_s.g_ns / .parameters.o_r.g_ns) as $x | $x > 0.8 and $x < 1.25' 'the overlap tests at D = 0, the sender timing its puts and the receiver their arrivals: one gap g(q=1), within 25%' || return 1
+     check '(.signature.rtt_ns / 2) as $s | $s > .parameters.eel.ns.median / 1.5 and $s < 1.5 * .parameters.eel.ns.median' 'the signature round trip and the ping-pong: one RTT/2, within 1.5x' || return 1
+     check '.bulk.points[0].echo_ns.min as $e | $e > .parameters.eel.ns.median / 1.5 and $e < 1.5 * .parameters.eel.ns.median' 'the bulk echo at 8 B and the ping-pong: one RTT/2, within 1.5x' || return 1
+     check '.machine_drift.start_ns.median as $d | $d > .parameters.eel.ns.median / 1.5 and $d < 1.5 * .parameters.eel.ns.median' 'the run-start ping-pong (each run its median) and the headline EEL (each run its mean), within 1.5x' || return 1 ;;
 esac
 check '.parameters.g.ns > 0 and .parameters.G.ns_per_byte > 0 and .parameters.M_bytes > 0' 'g > 0, G > 0, M > 0' || return 1
 check '[.curves.flood[] | select(.size == 8 and .q == 1) | .ns_per_msg.min][0] >= .parameters.g.ns' 'g is the best 8-byte gap over queue depths' || return 1
@@ -66,25 +78,29 @@ check '.breakdown.perturbation_ns != null and .breakdown.residual_unc_ns > 0' 't
 check '.limit.one_way_ns.min > 0 and .limit.eel_over_limit > 0' 'the cache-line limit and EEL / limit' || return 1
 check '.counters.local.tx_messages > 0 and .counters.peer.rx_messages > 0' 'NIC counters from both ends' || return 1
 check '.parameters.eel_stamped.ns.n > 0' 'EEL with stamps on, in the same run' || return 1
-check '.schema_version == 6 and .signature.o_s_ns > 0 and .signature.g_ns > 0' 'Culler et al. 1996 signature: o_s > 0, g > 0' || return 1
+check '.schema_version == 7 and .signature.o_s_ns > 0 and .signature.g_ns > 0' 'Culler et al. 1996 signature: o_s > 0, g > 0' || return 1
 check '.signature.rtt_ns > 0 and (.signature.curves | length) == 4' 'the signature: RTT and four curves' || return 1
 check '(.bulk.points | length) == 6 and (.bulk.points | all(.t_ns.min > 0 and .echo_ns.min > 0))' 'bulk T(n) and echo per size' || return 1
-check '.bulk.fits.hockney.beta_ns_per_byte > 0 and .bulk.fits.model003.err >= 0 and (.bulk.fits.validation | length) == 20' 'fits, judged on 20 random sizes' || return 1
+# (an error >= 0 held by construction: each fit now says whether it is a model of the curve)
+check '.bulk.fits.hockney.beta_ns_per_byte > 0 and (.bulk.fits.validation | length) == 20 and ([.bulk.fits.t0r, .bulk.fits.hockney, .bulk.fits.hockney003, .bulk.fits.model003] | all(.err != null and (.valid | type) == "boolean"))' 'fits, judged on 20 random sizes (T0 + n/R on T(n) too), each valid or not' || return 1
 check '.decompose.eel_ns > 0 and ((.decompose.parts | map(.ns) | add) + .decompose.residual_ns - .decompose.eel_ns | fabs) < 1e-3' 'the decomposition adds up to EEL' || return 1
 grep -q "where one 8-byte put goes" "$out/table.txt" || { echo "FAILED: no breakdown in the table"; exit 1; }
-# o_r ~ g(q=1) on this NIC (it takes puts in only inside the receiving host's
-# calls) is said under the table, with the figures of the receiving CPU's own
-# work beside it: two o_r that differ fivefold are not left unexplained
-if jq -e '.parameters.o_r.ns >= 0.95 * .parameters.o_r.g_ns' "$out/r.json" >/dev/null; then
-  grep -q "o_r ~ g(q=1): this NIC takes a put in" "$out/table.txt" ||
-    { echo "FAILED: o_r ~ g(q=1) with no word on why under the table"; exit 1; }
-  echo "ok: o_r ~ g(q=1), and the table says why"
+# the table says what is not separable on this NIC, and prints no negative L or potential
+for row in o_s o_r 'EEL - (o_s + o_r)' L; do
+  grep -qE "^  $(printf '%s' "$row" | sed 's/[()+]/\\&/g') +not separable on this NIC: .*host's CPU" "$out/table.txt" ||
+    { echo "FAILED: the table's $row row does not say it is not separable on this NIC"; exit 1; }
+done
+grep -qE "^  LogGP +o_s \+ L \+ o_r \+ G n: not separable on this NIC" "$out/table.txt" ||
+  { echo "FAILED: the table's LogGP row does not say it is not separable on this NIC"; exit 1; }
+if grep -E "^  (L|EEL - \(o_s \+ o_r\)) +-[0-9]" "$out/table.txt"; then
+  echo "FAILED: a negative L or EEL - (o_s + o_r) in the table"; exit 1
 fi
+echo "ok: the table says o_s, o_r, L, EEL - (o_s + o_r) and LogGP are not separable on this NIC, and prints none below 0"
 }
 
 for try in 1 2 3; do
   attempt && exit 0
-  if ! jq -e '[.warnings[] | select(test("noisy|something else ran"))] | length > 0' "$out/r.json" >/dev/null; then
+  if ! jq -e '[.warnings[] | select(test("noisy|something else ran|different machines|machine changed"))] | length > 0' "$out/r.json" >/dev/null; then
     echo "FAILED: a relation does not hold, and eel-bench found the machine quiet"
     exit 1
   fi

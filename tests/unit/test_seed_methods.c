@@ -1,8 +1,10 @@
 /* tests/unit/test_seed_methods.c — the extraction of issue 5's methods on
  * synthetic data with known answers: Culler et al. 1996's signature (o_s, g, o_r, L),
- * the fits of seeds 002/003/004, the Student t quantile of the 5%/95% rule,
- * and the decomposition's labelling of what was stamped, differenced,
- * modelled or left as remainder. */
+ * the fits of seeds 002/003/004 and when a fit is no model (issue 22), the
+ * validation sizes, the Student t quantile of the 5%/95% rule, the
+ * decomposition's labelling of what was stamped, differenced, modelled or
+ * left as remainder, and what a derived figure (L, EEL - (o_s + o_r)) may be
+ * said to be on a NIC (issue 22: not separable, a bound, never below 0). */
 #include <math.h>
 #include <string.h>
 
@@ -133,13 +135,21 @@ static void bulk_fits(void)
 	r.sig.o_s_ns = os;
 	r.sig.L_ns = L;
 	r.sig.o_r_ns = orr;
+	r.sig.L.separable = 1;
 	r.fl.G_ns_per_byte = G;
 	b->nv = VALIDATE_SIZES;
 	for (int i = 0; i < VALIDATE_SIZES; i++) {
 		b->v_size[i] = 8 + 6000 * i;
 		b->v_meas[i] = alpha + beta * b->v_size[i];
+		b->v_tmeas[i] = T0 + b->v_size[i] / R;
 	}
 	bulk_fit(b, &r);
+	/* T0 + n/R judged on T(n) at the validation sizes (it had no error) */
+	CHECK_EQ_D(b->err_t0r, 0, 1e-12);
+	CHECK(b->valid_t0r && b->valid_hockney && b->valid_h003 && b->valid_003 && b->valid_loggp,
+	      "every fit within 100%%: valid %d %d %d %d %d", b->valid_t0r, b->valid_hockney, b->valid_h003,
+	      b->valid_003, b->valid_loggp);
+	CHECK_EQ_D(b->nstar_fit, (alpha + beta * 8) / beta, 1e-6);
 	/* Taboada et al. 2003's Hockney, t0 + n tb with t0 measured (not the regression's
 	 * intercept, Dongarra & Dunigan 1997's alpha): off the line by t0 - alpha = 8 beta */
 	CHECK(b->err_h003 > 0 && b->err_hockney < b->err_h003, "Taboada et al. 2003's Hockney %g beside Dongarra & Dunigan 1997's line %g",
@@ -173,10 +183,46 @@ static void bulk_fits(void)
 		b->v_meas[i] = alpha + beta * 8 + beta * b->v_size[i];
 	bulk_fit(b, &r);
 	CHECK_EQ_D(b->err_h003, 0, 1e-12);
+	/* a NIC on the host's CPU: o_s + L + o_r not separable, no LogGP error, no model */
+	r.sig.L.separable = 0;
+	bulk_fit(b, &r);
+	CHECK(b->have_loggp && !b->loggp_separable && isnan(b->err_loggp) && !b->valid_loggp,
+	      "LogGP not separable: separable %d, error %g, valid %d", b->loggp_separable, b->err_loggp, b->valid_loggp);
+	r.sig.L.separable = 1;
 	/* no signature: no LogGP prediction, no error claimed */
 	r.sig.done = 0;
 	bulk_fit(b, &r);
-	CHECK(!b->have_loggp && b->err_loggp == 0, "LogGP without a signature");
+	CHECK(!b->have_loggp && isnan(b->err_loggp) && !b->valid_loggp, "LogGP without a signature");
+	r.sig.done = 1;
+	/* measured points a third of every fit's prediction (a 200% error): the
+	 * curve is not of the fits' form, and no fit is valid; T(n) still on its line */
+	for (int i = 0; i < VALIDATE_SIZES; i++)
+		b->v_meas[i] = (alpha + beta * b->v_size[i]) / 3;
+	bulk_fit(b, &r);
+	CHECK(b->err_hockney > FIT_MAX_ERR && !b->valid_hockney, "Hockney's line at 200%%: error %g, valid %d",
+	      b->err_hockney, b->valid_hockney);
+	CHECK(b->err_h003 > FIT_MAX_ERR && !b->valid_h003, "Taboada et al. 2003's Hockney: error %g, valid %d",
+	      b->err_h003, b->valid_h003);
+	CHECK(b->err_003 > FIT_MAX_ERR && !b->valid_003, "Taboada et al. 2003's model: error %g, valid %d",
+	      b->err_003, b->valid_003);
+	CHECK(b->err_loggp > FIT_MAX_ERR && !b->valid_loggp, "LogGP: error %g, valid %d", b->err_loggp, b->valid_loggp);
+	CHECK(b->valid_t0r, "T0 + n/R on T(n), which is on its line: error %g", b->err_t0r);
+	/* just within: 90% (measured at 1/1.9 of the prediction) is still a model */
+	for (int i = 0; i < VALIDATE_SIZES; i++)
+		b->v_meas[i] = (alpha + beta * b->v_size[i]) / 1.9;
+	bulk_fit(b, &r);
+	CHECK(b->err_hockney < FIT_MAX_ERR && b->valid_hockney, "Hockney at 90%%: error %g, valid %d", b->err_hockney,
+	      b->valid_hockney);
+	/* T(n) at the validation sizes three times T0 + n/R's: not of that form */
+	for (int i = 0; i < VALIDATE_SIZES; i++)
+		b->v_tmeas[i] = (T0 + b->v_size[i] / R) / 3;
+	bulk_fit(b, &r);
+	CHECK(b->err_t0r > FIT_MAX_ERR && !b->valid_t0r, "T0 + n/R at 200%%: error %g, valid %d", b->err_t0r,
+	      b->valid_t0r);
+	for (int i = 0; i < VALIDATE_SIZES; i++) {
+		b->v_meas[i] = alpha + beta * b->v_size[i];
+		b->v_tmeas[i] = T0 + b->v_size[i] / R;
+	}
 	/* echo times that bend (flat, then steep): the least-squares line passes
 	 * below 0 at n = 0. alpha is the paper's intercept, printed as such; an
 	 * n_1/2 from a negative alpha is not a size: none is given */
@@ -393,18 +439,51 @@ static void decompose(void)
 
 /* Taboada et al. 2003's 20 validation sizes: distinct, uniformly random over the
  * range, multiples of 8, none a fitted size (they were log-uniform, and
- * could repeat or land on a fitted size) */
+ * could repeat or land on a fitted size); with n* = t0/tb known, half of them
+ * around it, where Hockney's line and Taboada et al. 2003's model differ (none of 20 uniform
+ * sizes fell below 31 KB, and n* was 2-6 KB) */
 static void validation_sizes(void)
 {
 	struct plan p;
 	uint32_t v[VALIDATE_SIZES];
-	int n, below_mid = 0;
+	int n, below_mid = 0, near = 0, under = 0, over = 0, far = 0;
 
 	memset(&p, 0, sizeof(p));
 	p.nbulk = 10;
 	for (uint32_t k = 0; k < 10; k++)
 		p.bulk_sizes[k] = k ? 16u << (2 * (k - 1)) : 8;  /* 8, 16, 64, ..., 1 MiB */
-	n = random_sizes(&p, v);
+	/* n* = 4 KB: at least half the sizes in [n* / 8, 8 n*] = [512, 32768], on
+	 * both sides of n*, and the rest still spread over the range */
+	n = random_sizes(&p, 4096, v);
+	CHECK(n == VALIDATE_SIZES, "%d sizes around n* = 4096", n);
+	for (int i = 0; i < n; i++) {
+		CHECK(v[i] >= 8 && v[i] <= 1048576 && v[i] % 8 == 0, "size %u", v[i]);
+		for (uint32_t k = 0; k < p.nbulk; k++)
+			CHECK(v[i] != p.bulk_sizes[k], "size %u is a fitted size", v[i]);
+		for (int j = 0; j < i; j++)
+			CHECK(v[i] != v[j], "size %u twice", v[i]);
+		near += v[i] >= 512 && v[i] <= 32768;
+		under += v[i] >= 512 && v[i] < 4096;
+		over += v[i] > 4096 && v[i] <= 32768;
+		far += v[i] > 65536;
+	}
+	CHECK(near >= VALIDATE_SIZES / 2, "%d of 20 sizes in [n*/8, 8 n*] = [512, 32768]", near);
+	CHECK(under >= 3 && over >= 3, "around n* on both sides: %d below, %d above", under, over);
+	CHECK(far >= 4, "the uniform half still reaches the large sizes: %d above 64 KB", far);
+	/* n* near the bottom of the range: the band is clipped to it, sizes still distinct, none fitted */
+	n = random_sizes(&p, 100, v);
+	CHECK(n == VALIDATE_SIZES, "%d sizes around n* = 100", n);
+	near = 0;
+	for (int i = 0; i < n; i++) {
+		near += v[i] <= 800;
+		for (int j = 0; j < i; j++)
+			CHECK(v[i] != v[j], "size %u twice (n* = 100)", v[i]);
+	}
+	CHECK(near >= VALIDATE_SIZES / 2, "%d of 20 sizes in [8, 800] (n* = 100)", near);
+	/* n* above the range, or unknown: all uniform, as below */
+	n = random_sizes(&p, 1e9, v);
+	CHECK(n == VALIDATE_SIZES, "%d sizes with n* beyond the range", n);
+	n = random_sizes(&p, NAN, v);
 	CHECK(n == VALIDATE_SIZES, "%d sizes", n);
 	for (int i = 0; i < n; i++) {
 		CHECK(v[i] >= 8 && v[i] <= 1048576 && v[i] % 8 == 0, "size %u", v[i]);
@@ -420,8 +499,128 @@ static void validation_sizes(void)
 	p.nbulk = 2;
 	p.bulk_sizes[0] = 8;
 	p.bulk_sizes[1] = 64;
-	n = random_sizes(&p, v);
+	n = random_sizes(&p, NAN, v);
 	CHECK(n == 6, "8..64 leaves 6 sizes that are not fitted ones: %d", n);
+	n = random_sizes(&p, 32, v);
+	CHECK(n == 6, "8..64 leaves 6 sizes around n* = 32 too: %d", n);
+}
+
+/* What a figure derived from others may be said to be (issue 22): on a NIC
+ * that runs on the host's CPU, not separable (with why); elsewhere the
+ * figure where it is above 0 by more than its uncertainty, a bound where it
+ * is within it, and never a negative duration. */
+static void derived_figures(void)
+{
+	struct eel_caps inl = { .flags = EEL_CAP_NEEDS_CALLER }, hosted = { .flags = EEL_CAP_HOSTED_FW },
+			thr = { .flags = EEL_CAP_ONESIDED_HW }, hw = { .flags = EEL_CAP_ONESIDED_HW | EEL_CAP_RELIABLE_HW };
+	static struct results r;
+	struct session s;
+	struct signature_res g;
+	struct derived d;
+	const char *why = NULL;
+
+	CHECK(!overheads_separable(&inl, &why) && why && strstr(why, "host's CPU"),
+	      "softnic:inline, dpdk, raw (the NIC in the host's calls): not separable, why '%s'", why ? why : "");
+	CHECK(!overheads_separable(&hosted, &why) && why && strstr(why, "firmware"),
+	      "eel's firmware hosted over a real NIC: not separable, why '%s'", why ? why : "");
+	CHECK(overheads_separable(&thr, &why) && !why, "softnic:thread (a NIC processor of its own): separable");
+	CHECK(overheads_separable(&hw, NULL), "verbs (the NIC is hardware): separable");
+	d = derived_of(&inl, 120, 5, 0);
+	CHECK(!d.separable && !d.resolved && isnan(d.ns) && isnan(d.bound_ns) && d.why,
+	      "not separable: no figure, no bound (ns %g, bound %g)", d.ns, d.bound_ns);
+	d = derived_of(&hw, 120, 5, 0);
+	CHECK(d.separable && d.resolved && d.ns == 120 && !d.why, "120 +- 5 ns: resolved, %g", d.ns);
+	d = derived_of(&hw, 4, 10, 0);
+	CHECK(d.separable && !d.resolved && isnan(d.ns) && d.bound_ns == 14, "4 +- 10 ns: at most 14, bound %g",
+	      d.bound_ns);
+	d = derived_of(&hw, -6, 10, 0);
+	CHECK(!d.resolved && isnan(d.ns) && d.bound_ns == 4, "-6 +- 10 ns: at most 4 (never -6), bound %g", d.bound_ns);
+	d = derived_of(&hw, -40, 10, 0);
+	CHECK(!d.resolved && isnan(d.ns) && isnan(d.bound_ns) && d.why,
+	      "L -40 +- 10 ns: its parts contradict each other, no figure, no bound (%g)", d.bound_ns);
+	d = derived_of(&hw, -40, 10, 1);
+	CHECK(!d.resolved && isnan(d.ns) && d.bound_ns == 0, "EEL - (o_s + o_r) -40 +- 10 ns: none (bound %g)",
+	      d.bound_ns);
+	/* L with o_r not measured (no D raised the gap): RTT/2 - o_s is only its upper bound */
+	memset(&g, 0, sizeof(g));
+	g.L_ns = 200;
+	g.L_u_ns = 10;
+	d = sig_L(&hw, &g);
+	CHECK(!d.resolved && d.bound_ns == 210, "o_r not measured: L at most 210, bound %g", d.bound_ns);
+	g.o_r_curves = 3;
+	d = sig_L(&hw, &g);
+	CHECK(d.resolved && d.ns == 200, "o_r measured: L 200, %g", d.ns);
+	/* EEL - (o_s + o_r) of the three medians: not EEL's minimum less the overheads' medians */
+	memset(&s, 0, sizeof(s));
+	s.caps = &hw;
+	r.pp.done = r.ov.done = 1;
+	r.pp.eel = (struct stat){ .n = 10, .min = 300, .p25 = 395, .median = 400, .p75 = 405, .max = 420 };
+	r.ov.os_sweeps = (struct stat){ .n = 3, .min = 90, .p25 = 100, .median = 100, .p75 = 100, .max = 110 };
+	r.ov.or_sweeps = (struct stat){ .n = 3, .min = 140, .p25 = 150, .median = 150, .p75 = 150, .max = 160 };
+	r.ov.send.o_ns = 90;
+	r.ov.recv.o_ns = 160;
+	d = overlap_potential(&s, &r);
+	CHECK(d.resolved && d.ns == 150 && d.u_ns == 5, "400 - 100 - 150 (medians): %g +- %g", d.ns, d.u_ns);
+	r.pp.eel.median = 250;
+	d = overlap_potential(&s, &r);
+	CHECK(!d.resolved && isnan(d.ns) && d.bound_ns == 5, "250 - 100 - 150: at most 5, bound %g", d.bound_ns);
+	r.pp.eel.median = 150;
+	d = overlap_potential(&s, &r);
+	CHECK(!d.resolved && isnan(d.ns) && d.bound_ns == 0, "150 - 100 - 150: none, bound %g", d.bound_ns);
+	s.caps = &inl;
+	d = overlap_potential(&s, &r);
+	CHECK(!d.separable && isnan(d.ns), "softnic:inline: EEL - (o_s + o_r) not separable");
+}
+
+/* The signature's L is RTT/2 - (g' - D): its uncertainty is the RTT's and
+ * the D curves' (o_s cancels); a D taken as spun moves o_r and L by it */
+static void signature_uncertainty(void)
+{
+	struct signature_res r;
+	const double os = 100, orr = 150, g = 400, rtt = 1200;
+	double L0, or0;
+
+	memset(&r, 0, sizeof(r));
+	synth_curve(&r.curve[0], os, orr, g, 0, rtt);
+	synth_curve(&r.curve[1], os, orr, g, 200, rtt);
+	synth_curve(&r.curve[2], os, orr, g, 400, rtt);
+	synth_curve(&r.curve[3], os, orr, g, 800, rtt);
+	r.ncurves = 4;
+	r.rtt_ns = rtt;
+	r.rtt_ci_ns = 40;
+	for (int k = 0; k < 4; k++) {
+		for (int i = 0; i < r.curve[k].n; i++)
+			r.curve[k].pt[i].ci_ns = 6;
+		sig_regimes(&r.curve[k]);
+	}
+	sig_extract(&r);
+	CHECK(r.L_u_ns >= 20 + 6 && r.L_u_ns <= 20 + 6 + 0.05 * orr, "L's uncertainty %g: the RTT's 20, the points' 6",
+	      r.L_u_ns);
+	L0 = r.L_ns;
+	or0 = r.o_r_ns;
+	/* the same gaps with every D 15 ns more as spun than asked: o_r 15 less, L 15 more */
+	for (int k = 1; k < 4; k++)
+		r.curve[k].d_ns += 15;
+	sig_extract(&r);
+	CHECK_EQ_D(r.o_r_ns, or0 - 15, 1e-9);
+	CHECK_EQ_D(r.L_ns, L0 + 15, 1e-9);
+}
+
+/* One machine per run: two stats of one quantity differ when their medians
+ * are apart by more than both interquartile ranges and by more than 10% */
+static void machine_drift(void)
+{
+	struct stat a = { .n = 3, .p25 = 395, .median = 400, .p75 = 405 }, b = a;
+
+	CHECK(!stats_differ(&a, &b), "the same machine");
+	b.p25 = 795, b.median = 800, b.p75 = 805;
+	CHECK(stats_differ(&a, &b) && stats_differ(&b, &a), "400 against 800 ns: changed");
+	b.p25 = 425, b.median = 430, b.p75 = 435;
+	CHECK(!stats_differ(&a, &b), "400 against 430 ns (7.5%%): not changed");
+	b.p25 = 400, b.median = 460, b.p75 = 560;
+	CHECK(!stats_differ(&a, &b), "400 against 460 ns, with 160 ns of spread: within it");
+	b.n = 0;
+	CHECK(!stats_differ(&a, &b), "nothing measured: nothing changed");
 }
 
 /* Culler et al. 1996's bulk o(n): no send-only regime when the first requests
@@ -439,6 +638,9 @@ static void send_only(void)
 
 int main(void)
 {
+	derived_figures();
+	signature_uncertainty();
+	machine_drift();
 	validation_sizes();
 	send_only();
 	signature();

@@ -128,7 +128,9 @@ if [ -s "$J" ]; then
   jqt "EEL > 0" '.parameters.eel.ns.min > 0' '.parameters.eel.ns'
   jqt "g > 0" '.parameters.g.ns > 0' '.parameters.g'
   jqt "G > 0" '.parameters.G.ns_per_byte > 0' '.parameters.G'
-  jqt "o_s <= g at q=1" '.parameters.o_s.ns <= .parameters.o_s.g_ns' '.parameters.o_s'
+  # eel's firmware on the host's CPU: its work is in o_s and o_r, which are not separable (issue 22)
+  jqt "o_s, o_r not separable (eel's firmware on the host's CPU), null with why" \
+    '[.parameters.o_s, .parameters.o_r] | all(.separable == false and .ns == null and (.why | length) > 0)' '.parameters.o_s'
   jqt "eel_floor: the bare echo on the e1000 rings, 0 < floor" \
     '.limit.kind == "floor" and .limit.one_way_ns.min > 0' '.limit'
   jqt "frames went through both e1000s' rings" \
@@ -153,7 +155,7 @@ if [ -s "$J" ]; then
   hz=$(jq '.machine.clock.hz' "$J")
   jq -r --argjson hz "$hz" '
     def ns(c): (c * 1e9 / $hz * 10 | round / 10);
-    "      EEL \(.parameters.eel.ns.min | . * 10 | round / 10) ns (floor: bare echo \(.limit.one_way_ns.min | round) ns), g \(.parameters.g.ns | . * 10 | round / 10) ns (q=\(.parameters.g.q)), G \(.parameters.G.ns_per_byte * 1000 | round / 1000) ns/B, o_s \(.parameters.o_s.ns | round) ns",
+    "      EEL \(.parameters.eel.ns.min | . * 10 | round / 10) ns (floor: bare echo \(.limit.one_way_ns.min | round) ns), g \(.parameters.g.ns | . * 10 | round / 10) ns (q=\(.parameters.g.q)), G \(.parameters.G.ns_per_byte * 1000 | round / 1000) ns/B, g(q=1) - D_max \(.parameters.o_s.g_less_dmax_ns | round) ns (o_s not separable)",
     (["client", .counters.local], ["server", .counters.peer] | "      \(.[0]) TDT->DD min \(.[1].e1000_tdt_to_dd_cycles_min) cycles (\(ns(.[1].e1000_tdt_to_dd_cycles_min)) ns), median \(.[1].e1000_tdt_to_dd_cycles_median) (\(ns(.[1].e1000_tdt_to_dd_cycles_median)) ns); TDT store min \(.[1].e1000_tdt_write_cycles_min) median \(.[1].e1000_tdt_write_cycles_median); DD at first look \(.[1].e1000_dd_at_first_look) of \(.[1].e1000_tx_frames) frames; retransmits \(.[1].retransmits)")
   ' "$J" | tee "$OUT/tdt_dd.txt"
 else

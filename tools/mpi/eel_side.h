@@ -18,6 +18,10 @@ struct eel_side_opts {
 /* eel-bench's Bell et al. 2003 figures (its --json "parameters") */
 struct eel_figs {
 	double eel_ns, o_s_ns, o_r_ns, g_ns, G_ns_per_byte;
+	/* o_s and o_r not separable on eel's NIC (eel.run 7: it runs on the host's
+	 * CPU): o_s_ns and o_r_ns are then the CPU-overlap test's g(q=1) - D_max,
+	 * which holds the NIC's work too, as they always did there */
+	int not_separable;
 	char backend[64];
 	char server_host[256];
 	int port;

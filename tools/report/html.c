@@ -61,10 +61,31 @@ static void param_row(struct sbuf *h, const char *name, double min, double media
 	sb_printf(h, "</tr>\n");
 }
 
+/* What a figure that is null says instead (schema 7: not separable on this
+ * NIC, or not resolved from 0: at most bound_ns), into buf; "" when it has a figure. */
+static const char *derived_text(const struct jr_val *o, char *buf, size_t n)
+{
+	int sep = 1;
+	double b = num_at(o, "bound_ns");
+	const char *why = jr_str(o, "why");
+
+	buf[0] = 0;
+	if (!o || isfinite(num_at(o, "ns")))
+		return buf;
+	jr_bool(o, "separable", &sep);
+	if (!sep)
+		snprintf(buf, n, "not separable on this NIC: %s", why ? why : "");
+	else if (isfinite(b))
+		snprintf(buf, n, b > 0 ? "< %.1f ns: %s" : "none (at most %.0f ns): %s", b, why ? why : "not resolved");
+	else
+		snprintf(buf, n, "not resolved: %s", why ? why : "");
+	return buf;
+}
+
 static void parameters(struct sbuf *h, const struct jr_val *root)
 {
 	const struct jr_val *p = jr_get(root, "parameters");
-	char how[512];
+	char how[512], dt[256];
 	double x;
 
 	if (!p || !p->len)
@@ -88,6 +109,8 @@ static void parameters(struct sbuf *h, const struct jr_val *root)
 		jr_bool(o, "rose_at_first", &rose);
 		snprintf(how, sizeof(how), "%s: g %.0f - D_max %.0f%s", jr_str(o, "method") ? jr_str(o, "method") : "",
 			 num_at(o, "g_ns"), num_at(o, "dmax_ns"), rose ? " (the first D raised the time: o = g)" : "");
+		if (*derived_text(o, dt, sizeof(dt)))
+			snprintf(how, sizeof(how), "%s", dt);
 		param_row(h, key, num_at(o, "ns"), NAN, NAN, num_at(o, "cycles"), "ns", how);
 	}
 	if (jr_get(p, "g")) {
@@ -102,12 +125,23 @@ static void parameters(struct sbuf *h, const struct jr_val *root)
 	}
 	if (jr_num(p, "M_bytes", &x))
 		param_row(h, "M = g/G", x, NAN, NAN, NAN, "B", "messages larger than this are bandwidth-bound (Bell et al. 2003 5.5)");
-	if (jr_num(p, "overlap_potential_ns", &x))
-		param_row(h, "EEL - (o_s + o_r)", x, NAN, NAN, NAN, "ns",
-			  "computation that can overlap one message (Bell et al. 2003 5.2); negative: the CPU is busy longer "
-			  "than the message takes");
-	if (jr_get(p, "L"))
-		param_row(h, "L", num_at(p, "L.ns"), NAN, NAN, num_at(p, "L.cycles"), "ns", jr_str(p, "L.method"));
+	/* schema 7: an object, the three medians, null where not separable or not resolved */
+	if (jr_get(p, "overlap_potential"))
+		param_row(h, "EEL - (o_s + o_r)", num_at(p, "overlap_potential.ns"), NAN, NAN, NAN, "ns",
+			  *derived_text(jr_get(p, "overlap_potential"), dt, sizeof(dt)) ? dt :
+			  "computation that can overlap one message (Bell et al. 2003 5.2), EEL, o_s and o_r their medians");
+	else if (jr_num(p, "overlap_potential_ns", &x))
+		param_row(h, "EEL - (o_s + o_r)", x > 0 ? x : NAN, NAN, NAN, NAN, "ns",
+			  x > 0 ? "computation that can overlap one message (Bell et al. 2003 5.2)" :
+			  "none: the CPU is busy longer than the message takes (Bell et al. 2003 5.2)");
+	if (jr_get(p, "L")) {
+		double L = num_at(p, "L.ns");
+
+		/* an older run's L below 0 is no latency: not shown as one */
+		param_row(h, "L", L > 0 ? L : NAN, NAN, NAN, L > 0 ? num_at(p, "L.cycles") : NAN, "ns",
+			  *derived_text(jr_get(p, "L"), dt, sizeof(dt)) ? dt :
+			  L > 0 ? jr_str(p, "L.method") : "RTT/2 - o_s - o_r came out below 0: not a latency");
+	}
 	sb_printf(h, "</table>\n<p class=\"note\">min is what Bell et al. 2003 reports (the minimum over runs); the spread is "
 		     "the interquartile range over the median; cycles are the host counter's (Dongarra & Dunigan 1997 Table 2 gives "
 		     "latency in CPU cycles).</p></section>\n");
@@ -222,6 +256,8 @@ static void decompose(struct sbuf *h, const struct jr_val *root)
 static void signature(struct sbuf *h, const struct jr_val *root)
 {
 	const struct jr_val *s = jr_get(root, "signature"), *c = jr_get(s, "curves");
+	char dt[256];
+	double L = num_at(s, "L_ns");
 
 	if (!s)
 		return;
@@ -231,9 +267,14 @@ static void signature(struct sbuf *h, const struct jr_val *root)
 	td(h, num_at(s, "o_s_ns"), "%.1f", "ns");
 	td(h, num_at(s, "g_ns"), "%.1f", "ns");
 	td(h, num_at(s, "o_r_ns"), "%.1f", "ns");
-	td(h, num_at(s, "L_ns"), "%.1f", "ns");
+	td(h, L > 0 ? L : NAN, "%.1f", "ns");
 	td(h, num_at(s, "size"), "%.0f", "B");
 	sb_printf(h, "</tr>\n</table>\n<p>");
+	if (*derived_text(jr_get(root, "parameters.L"), dt, sizeof(dt))) {
+		sb_printf(h, "L: ");
+		text(h, dt);
+		sb_printf(h, ". ");
+	}
 	text(h, jr_str(s, "method"));
 	sb_printf(h, ". Accuracy: each point repeated in batches of %.0f samples until %.0f%% at %.0f%% confidence; "
 		     "%.0f points, %.0f did not get there.</p>\n", num_at(s, "accuracy.batch"),
@@ -253,6 +294,34 @@ static void signature(struct sbuf *h, const struct jr_val *root)
 		sb_printf(h, "</table>\n");
 	}
 	sb_printf(h, "</section>\n");
+}
+
+/* A fit that is no model of its curve (schema 7: valid false, its error on
+ * the validation sizes over 100%; a LogGP not separable on this NIC): its
+ * row says so instead of its parameters. 1 when it wrote the row. */
+static int fit_not_model(struct sbuf *h, const struct jr_val *f, const char *key, const char *name)
+{
+	const struct jr_val *o = jr_get(f, key);
+	int valid = 1, sep = 1;
+	char t[256];
+
+	jr_bool(o, "valid", &valid);
+	jr_bool(o, "separable", &sep);
+	if (valid && sep)
+		return 0;
+	if (!sep)
+		snprintf(t, sizeof(t), "not separable on this NIC: %s", jr_str(o, "why") ? jr_str(o, "why") : "");
+	else
+		snprintf(t, sizeof(t), "the curve is not of this form (error %.1f%%)", 100 * num_at(o, "err"));
+	sb_printf(h, "<tr><th>");
+	text(h, name);
+	sb_printf(h, "</th>");
+	td_text(h, t);
+	td(h, sep ? num_at(o, "err") * 100 : NAN, "%.1f", "%");
+	td_text(h, jr_str(o, "on"));
+	td_text(h, jr_str(o, "method"));
+	sb_printf(h, "</tr>\n");
+	return 1;
 }
 
 static void bulk(struct sbuf *h, const struct jr_val *root)
@@ -277,14 +346,23 @@ static void bulk(struct sbuf *h, const struct jr_val *root)
 	}
 	sb_printf(h, "</table>\n<h3>Fits</h3>\n<table>\n<tr><th>model</th><th>parameters</th><th>error</th><th>on</th>"
 		     "<th>method</th></tr>\n");
-	if (jr_get(f, "t0r")) {
-		sb_printf(h, "<tr><th>T0 + n/R</th><td>T0 %.1f ns, R %.4g B/ns</td><td></td>", num_at(f, "t0r.t0_ns"),
+	if (jr_get(f, "t0r") && !fit_not_model(h, f, "t0r", "T0 + n/R")) {
+		sb_printf(h, "<tr><th>T0 + n/R</th><td>T0 %.1f ns, R %.4g B/ns</td>", num_at(f, "t0r.t0_ns"),
 			  num_at(f, "t0r.r_bytes_per_ns"));
+		td(h, num_at(f, "t0r.err") * 100, "%.1f", "%");
 		td_text(h, jr_str(f, "t0r.on"));
 		td_text(h, jr_str(f, "t0r.method"));
 		sb_printf(h, "</tr>\n");
 	}
-	if (jr_get(f, "hockney")) {
+	if (jr_get(f, "hockney003") && !fit_not_model(h, f, "hockney003", "t0 + n tb")) {
+		sb_printf(h, "<tr><th>t0 + n tb</th><td>t0 %.1f ns, tb %.4g ns/B</td>", num_at(f, "hockney003.t0_ns"),
+			  num_at(f, "hockney003.tb_ns_per_byte"));
+		td(h, num_at(f, "hockney003.err") * 100, "%.1f", "%");
+		td_text(h, jr_str(f, "hockney003.on"));
+		td_text(h, jr_str(f, "hockney003.method"));
+		sb_printf(h, "</tr>\n");
+	}
+	if (jr_get(f, "hockney") && !fit_not_model(h, f, "hockney", "alpha + beta n")) {
 		double nh = num_at(f, "hockney.n_half_bytes");
 		char nhs[32];
 
@@ -298,7 +376,7 @@ static void bulk(struct sbuf *h, const struct jr_val *root)
 		td_text(h, jr_str(f, "hockney.method"));
 		sb_printf(h, "</tr>\n");
 	}
-	if (jr_get(f, "model003")) {
+	if (jr_get(f, "model003") && !fit_not_model(h, f, "model003", "t0 + ti n tb/(t0 + n tb) + n tb")) {
 		sb_printf(h, "<tr><th>t0 + ti n tb/(t0 + n tb) + n tb</th><td>t0 %.1f ns, ti %.1f ns, tb %.4g ns/B, "
 			     "1/tb %.4g B/ns, 1/t0 %.3g /ns</td>", num_at(f, "model003.t0_ns"), num_at(f, "model003.ti_ns"),
 			  num_at(f, "model003.tb_ns_per_byte"), num_at(f, "model003.bw_bytes_per_ns"),
@@ -308,10 +386,14 @@ static void bulk(struct sbuf *h, const struct jr_val *root)
 		td_text(h, jr_str(f, "model003.method"));
 		sb_printf(h, "</tr>\n");
 	}
-	if (jr_get(f, "loggp")) {
-		sb_printf(h, "<tr><th>o_s + L + o_r + G n</th><td>o_s %.1f ns, L %.1f ns, o_r %.1f ns, G %.4g ns/B</td>",
-			  num_at(f, "loggp.o_s_ns"), num_at(f, "loggp.L_ns"), num_at(f, "loggp.o_r_ns"),
-			  num_at(f, "loggp.G_ns_per_byte"));
+	if (jr_get(f, "loggp") && !fit_not_model(h, f, "loggp", "o_s + L + o_r + G n")) {
+		double L = num_at(f, "loggp.L_ns");
+		char Ls[48];
+
+		/* L null: not resolved from 0 (parameters.L has its bound); below 0 (an older run): no latency */
+		snprintf(Ls, sizeof(Ls), L > 0 ? "%.1f ns" : "not resolved", L);
+		sb_printf(h, "<tr><th>o_s + L + o_r + G n</th><td>o_s %.1f ns, L %s, o_r %.1f ns, G %.4g ns/B</td>",
+			  num_at(f, "loggp.o_s_ns"), Ls, num_at(f, "loggp.o_r_ns"), num_at(f, "loggp.G_ns_per_byte"));
 		td(h, num_at(f, "loggp.err") * 100, "%.1f", "%");
 		sb_printf(h, "<td></td>");
 		td_text(h, jr_str(f, "loggp.method"));

@@ -24,7 +24,7 @@ int plot_breakdown(const struct plot *self, const struct report *r, struct sbuf 
 	const struct jr_val *bd = jr_get(root, "breakdown.parts"), *dec = jr_get(root, "decompose.parts");
 	struct sbuf boxes = { 0 }, labels = { 0 }, keys = { 0 }, tics = { 0 };
 	struct stage_keys seen = { .n = 0 };
-	int nbars = 0;
+	int nbars = 0, sep = 1;
 	double top = 0, x = 1, eel, o_s, o_r;
 
 	if (!jr_len(bd, "") && !jr_len(dec, "")) {
@@ -93,9 +93,14 @@ int plot_breakdown(const struct plot *self, const struct report *r, struct sbuf 
 		eel = num_at(root, "decompose.eel_ns");
 	o_s = num_at(root, "parameters.o_s.ns");
 	o_r = num_at(root, "parameters.o_r.ns");
-	if (!isfinite(o_s))
+	/* schema 7: not separable on this NIC (it runs on the host's CPU, its
+	 * work in o_s and o_r): not drawn over EEL, nor the signature's in their place */
+	jr_bool(jr_get(root, "parameters.o_s"), "separable", &sep);
+	if (!sep)
+		o_s = o_r = NAN;
+	if (!isfinite(o_s) && sep)
 		o_s = num_at(root, "signature.o_s_ns");
-	if (!isfinite(o_r))
+	if (!isfinite(o_r) && sep)
 		o_r = num_at(root, "signature.o_r_ns");
 	if (isfinite(eel) && eel > 0) {
 		top = fmax(top, eel);
@@ -141,9 +146,13 @@ int plot_breakdown(const struct plot *self, const struct report *r, struct sbuf 
 	if (jr_len(dec, ""))
 		sb_printf(caption, " Decompose: each part says how it was obtained (stamped, nic_clock, difference, "
 				   "modelled, remainder).");
-	if (isfinite(eel))
+	if (isfinite(eel) && sep)
 		sb_printf(caption, " Right: EEL (ping-pong RTT/2, minimum) with o_s from the bottom and o_r from the top, "
 				   "as in Bell et al. 2003 Fig. 3; where they overlap, o_s + o_r > EEL.");
+	else if (isfinite(eel))
+		sb_printf(caption, " Right: EEL (ping-pong RTT/2, minimum); o_s and o_r are not separable on this NIC (%s), "
+				   "so they are not drawn over it.", jr_str(jr_get(root, "parameters.o_s"), "why") ?
+				   jr_str(jr_get(root, "parameters.o_s"), "why") : "it runs on the host's CPU");
 	sb_free(&boxes);
 	sb_free(&labels);
 	sb_free(&keys);

@@ -6,6 +6,8 @@
  *              (Taboada et al. 2003) and o_s + L + o_r + G n (LogGP) on the echo;
  *   bulk_bw    BW(n) = n / T(n) (Culler et al. 1996 Fig. 7b) and n / fit(n). */
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "plots.h"
 
@@ -79,8 +81,15 @@ static int data(const struct report *r, struct sbuf *gp, struct sbuf *caption, s
 static void fit_title(struct sbuf *s, const struct jr_val *fit, const char *key, const char *what)
 {
 	double err = num_at(fit, key);
+	char obj[32];
+	int valid = 1;
 
-	if (isfinite(err))
+	/* key is "<fit>.err"; schema 7's "<fit>.valid" false: over 100%, no model of the curve */
+	snprintf(obj, sizeof(obj), "%.*s", (int)(strchr(key, '.') ? strchr(key, '.') - key : 0), key);
+	jr_bool(jr_get(fit, obj), "valid", &valid);
+	if (!valid && isfinite(err))
+		sb_printf(s, "title \"%s: the curve is not of this form (error %.0f %%)\"", what, err * 100);
+	else if (isfinite(err))
 		sb_printf(s, "title \"%s, error %.1f %%\"", what, err * 100);
 	else
 		sb_printf(s, "title \"%s\"", what);

@@ -31,7 +31,18 @@ static void mark(struct sbuf *gp, int id, const struct jr_val *o, const char *si
 		 double xmax)
 {
 	double dm = num_at(o, "dmax_ns"), g = num_at(o, "g_ns"), ns = num_at(o, "ns");
+	int sep = 1;
 
+	/* schema 7: not separable on this NIC, ns null: D_max marked, no o */
+	jr_bool(o, "separable", &sep);
+	if (isfinite(dm) && !sep) {
+		sb_printf(gp, "set arrow %d from first %g, graph 0 to first %g, graph 1 nohead dt 2 lc rgb \"%s\"\n", id, dm,
+			  dm, color);
+		sb_printf(gp, "set label %d \"%s: D_max = %.0f ns; o not separable on this NIC\" at first %g, first %g "
+			      "%s font \",9\" tc rgb \"%s\"\n", id, side, dm, dm, top * (id == 1 ? 0.12 : 0.05),
+			  dm > xmax / 2 ? "right offset -0.5,0" : "left offset 0.5,0", color);
+		return;
+	}
 	if (!isfinite(dm) || !isfinite(ns))
 		return;
 	sb_printf(gp, "set arrow %d from first %g, graph 0 to first %g, graph 1 nohead dt 2 lc rgb \"%s\"\n", id, dm, dm,
@@ -70,5 +81,13 @@ int plot_overlap(const struct plot *self, const struct report *r, struct sbuf *g
 		      "each detection\"\n");
 	sb_printf(caption, "Flat while the computation hides behind the message; the knee is D_max. The dashed lines "
 			   "mark each side's D_max.");
+	{
+		int sep = 1;
+
+		jr_bool(jr_get(root, "parameters.o_s"), "separable", &sep);
+		if (!sep)
+			sb_printf(caption, " On this NIC o = g - D_max is not separable: the NIC runs on the host's CPU, and "
+					   "its work is in the time per message too.");
+	}
 	return 1;
 }
