@@ -515,7 +515,7 @@ static void stamp_costs(struct breakdown *bd)
 			continue;
 		a = trimmed_mean(bd->span_v[0][st], bd->span_n[0][st], &va);
 		b = trimmed_mean(bd->span_v[1][st], bd->span_n[1][st], &vb);
-		bd->cost_ns[st] = b - a;
+		bd->cost_ns[st] = fmax(b - a, 0); /* a stamp does not shorten the path: below 0 is noise */
 		bd->cost_var[st] = va + vb;
 		sum += bd->cost_ns[st];
 		var += bd->cost_var[st];

@@ -328,7 +328,7 @@ static void breakdown_rows(FILE *f, const struct session *s, const struct result
 
 	fprintf(f, "\n  where one 8-byte put goes (%s; %d rounds stamped, %s; means +- 95%%)\n", s->caps->clock,
 		bd->have_rounds ? bd->round.n : bd->samples,
-		bd->chosen ? "each message stamps one stage, POST and its two stamps" : "every stamp on each message");
+		bd->chosen ? "each message stamps around one place" : "every stamp on each message");
 	for (int k = 0; k < STAGE_PARTS; k++) {
 		int derived = bd->across_derived && part_between_ends(bd, k);
 
