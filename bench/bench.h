@@ -225,7 +225,6 @@ struct breakdown {
 	 * messages choose their stamps (eel_stamp_pick), how much longer the
 	 * span around it is with it than without, measured (in_place); else a
 	 * stamp's cost alone. Half of it is taken off each part it bounds. */
-	double stamp_ns;
 	int chosen;                      /* the records chose their stamps */
 	double *span_v[2][EEL_STAGES];   /* the span around s, raw ns: [0] without s, [1] with */
 	int span_n[2][EEL_STAGES];
@@ -257,13 +256,12 @@ struct breakdown {
 	struct bd_round *rounds;         /* the joined rounds (breakdown_rounds) */
 	int nround, unjoined;            /* rounds joined; stamped rounds that could not be */
 	int shared;                      /* the two ends stamp with one clock */
-	double ns_per_cycle;
-	double *rtt, *turn;              /* per round used: RTT/2 and the two ends' mean turnaround, less the stamps' cost */
+	double *rtt, *turn;              /* per round used: RTT/2, raw, and the two ends' mean turnaround (NAN: not taken) */
 	int nrtt;
-	struct stat round;               /* RTT/2 of the stamped rounds, less the stamps' cost */
+	struct stat round;               /* RTT/2 of the stamped rounds, raw (less EEL: the perturbation) */
 	struct stat turn_st;             /* the two ends' mean turnaround */
 	int have_rounds;
-	int across_derived;              /* no one clock: the part between the ends is the round less every other part */
+	int across_derived;              /* no one clock: the part between the ends is EEL less every other part */
 	double cut_ns;                   /* a record or round longer than this was interrupted (0: none) */
 	double eel_ref_ns;               /* EEL of the unstamped runs beside the stamped ones (0: none) */
 	double stamp_alone_ns;           /* a stamp's cost alone (eel_clock) */
@@ -443,6 +441,7 @@ struct decompose_res {
 	double payload_stamped_ns;                    /* the DMA'd put's tx less the inline put's, stamped, runs interleaved */
 	double fetch_diff_ns, payload_diff_ns;        /* medians of the per-run differences */
 	double fetch_noise_ns, payload_noise_ns;      /* their IQR plus one counter tick */
+	double eel_noise_ns;                          /* EEL's IQR over its runs plus one counter tick */
 	int have_dma, have_ereg, have_dma_tx;
 	int hosted;         /* eel's firmware on the host (dpdk, raw): no variants, they would time it, not the NIC */
 };
@@ -590,7 +589,6 @@ int breakdown_noisiest(const struct breakdown *bd);
 void breakdown_free(struct breakdown *bd);
 void breakdown_spans(struct breakdown *bd, const struct eel_caps *caps);
 const char *breakdown_stage_what(const struct breakdown *bd, int k);
-int host_stamps_of(const struct session *s, const struct breakdown *bd);
 /* Does part k run from one end to the other (its stamps on both)? */
 int part_between_ends(const struct breakdown *bd, int k);
 extern const char *const stage_part_name[STAGE_PARTS];

@@ -6,11 +6,18 @@
  * one clock and always exact; a stage between the ends (wire: NIC_TX to
  * NIC_RX) and the whole one-way time need both ends to stamp with one clock
  * (EEL_CAP_SHARED_CLOCK: the software NIC, two processes on one machine).
- * Elsewhere those are left to the decomposition (decompose.c), which takes
- * them as what remains of the measured EEL. A stamp read on the host costs
- * the path its own time (eel_clock()->stamp_cycles): each stage is given
- * less the cost of the stamp that ends it, the total less all of them, as
- * the timer's cost is taken off every timed run.
+ * Elsewhere the part between the ends is what EEL leaves of the others.
+ *
+ * Measured, not fitted (issue 22). A traced message takes only POST and the
+ * stamps around one (userlib/core/stamp_pick.c), so each stage is measured
+ * on messages that carry little else. A stamp costs the path its own time:
+ * how much longer the span between the stamps before and after it is with
+ * it than without it (stamp_costs: two means, each on messages of their
+ * own, never a figure solved from EEL); half of it comes off each part it
+ * bounds (the split is not measured: the part's uncertainty holds it). A
+ * NIC whose messages take every stamp (verbs; the firmware hosted by dpdk
+ * or raw) is given a stamp's cost alone instead. Each part is its mean with
+ * its 95% uncertainty; one within that of 0 is a bound, never negative.
  *
  * A NIC that does not take a stamp (the NIC's stamp_mask) does not let eel
  * tell the two stages around it apart: they are one part, named for both
@@ -19,17 +26,16 @@
  * named for what does them there: host software up to the NIC's own
  * doorbell, the NIC, then the receiving host's firmware.
  *
- * The parts add up to EEL. EEL is RTT/2 of the ping-pong (Bell et al. 2003 §4.1), so
- * a round trip holds two one-way trips and each end's turnaround: the host's
- * loop from seeing a message to posting the next (breakdown_rounds times it
- * on the same stamped rounds, at each end on its own clock). Each part's
+ * EEL is RTT/2 of the ping-pong (Bell et al. 2003 §4.1), so a round trip
+ * holds two one-way trips and each end's turnaround: the host's loop from
+ * seeing a message to posting the next (timed on the stamped rounds whose
+ * messages took POST and DETECT, at each end on its own clock). Each part's
  * figure is its mean, as EEL is a mean of round trips: means add up where
- * medians do not. Where the two ends have no one clock, the part between
- * them is what the round leaves of every other part, both directions' mean
- * (a difference of means of the same rounds, not a guess). A record or a
- * round longer than cut_ns (10x EEL and 5 us, pingpong.c) was preempted
- * and is left out whole, counted: dropping single parts would leave the
- * others' means without it.
+ * medians do not. Their sum less the EEL of the unstamped runs is the
+ * residual, a check that can fail (the one-way trip measured whole, against
+ * its parts, another); the stamped rounds' RTT/2 less that EEL is the
+ * perturbation. A record or a round longer than cut_ns (10x EEL and 5 us,
+ * pingpong.c) was preempted and is left out whole, counted.
  */
 #include <math.h>
 #include <stdio.h>
@@ -134,13 +140,6 @@ static void push(struct breakdown *bd, int k, double ns)
 		bd->v[k][bd->nv[k]++] = ns;
 }
 
-/* The host's cost of the stamp that ends at stamp_order[e] (none for a
- * stamp read off the NIC's clock). */
-static double stamp_cost(const struct breakdown *bd, int e)
-{
-	return bd->nic_stamps & (1u << stamp_order[e]) ? 0 : bd->stamp_ns;
-}
-
 /* Which records part k needs: the sender's (1), the receiver's (2) or both,
  * joined on one clock (3). */
 static int part_side(const struct breakdown *bd, int k)
@@ -156,7 +155,7 @@ int part_between_ends(const struct breakdown *bd, int k)
 }
 
 /* Part k of a record (to the end of its span), if both its stamps are there
- * and, within one end, in order: less the cost of the stamp that ends it.
+ * and, within one end, in order: raw (breakdown_finish takes the stamps' cost off).
  * Between the ends (part_side 3) the two stamps come from two cores, whose
  * counters may disagree by a few ns (the limit test bounds it): a short part
  * then comes out below zero now and then, and is kept as measured, so that
@@ -170,7 +169,7 @@ static int part_of(const struct session *s, const struct breakdown *bd, const st
 
 	if (!a || !b || (b < a && !across))
 		return 0;
-	*ns = cyc_ns(s, (double)(int64_t)(b - a)) - stamp_cost(bd, e);
+	*ns = cyc_ns(s, (double)(int64_t)(b - a)); /* raw: breakdown_finish takes the stamps' cost off */
 	return 1;
 }
 
@@ -191,15 +190,10 @@ static int interrupted(const struct session *s, const struct breakdown *bd, cons
 	return bd->cut_ns > 0 && lo && cyc_ns(s, (double)(hi - lo)) > bd->cut_ns;
 }
 
-/* DETECT - POST less the cost of every host stamp after POST on the way */
-static double total_of(const struct session *s, const struct breakdown *bd, const struct eel_trace *m)
+/* DETECT - POST, raw */
+static double total_of(const struct session *s, const struct eel_trace *m)
 {
-	double ns = cyc_ns(s, (double)(m->t[EEL_ST_DETECT] - m->t[EEL_ST_POST]));
-
-	for (int e = 1; e <= STAGE_PARTS; e++)
-		if (m->t[stamp_order[e]])
-			ns -= stamp_cost(bd, e);
-	return ns;
+	return cyc_ns(s, (double)(m->t[EEL_ST_DETECT] - m->t[EEL_ST_POST]));
 }
 
 
@@ -212,7 +206,10 @@ static int add_records(const struct session *s, struct breakdown *bd, const stru
 
 	breakdown_spans(bd, s->caps);
 	if (!bd->stamp_alone_ns)
-		bd->stamp_ns = bd->stamp_alone_ns = cyc_ns(s, (double)s->clk->stamp_cycles);
+		bd->stamp_alone_ns = cyc_ns(s, (double)s->clk->stamp_cycles);
+	bd->q_ns = cyc_ns(s, (double)s->clk->resolution_cycles);
+	for (int r = 0; r < ntx; r++) /* the records chose their stamps (stamp_pick.c) */
+		bd->chosen |= (tx[r].want & EEL_TRACE_CHOSEN) && (tx[r].want & EEL_TRACE_STAMPS) != EEL_TRACE_STAMPS;
 	bd->nic_stamps = s->caps->nic_stamp_mask;
 	bd->mask = s->caps->stamp_mask ? s->caps->stamp_mask : (1u << EEL_STAGES) - 1;
 	if (!bd->v[0]) {
@@ -280,12 +277,10 @@ static int add_records(const struct session *s, struct breakdown *bd, const stru
 			t1 = m.t[stamp_order[k + bd->span_extra[k] + 1]];
 			bd->inverted += t0 && t1 && t1 < t0;
 			if (m.t[stamp_order[prev]] && t1 > m.t[stamp_order[prev]] && bd->nalt < bd->cap)
-				bd->alt[bd->nalt++] = cyc_ns(s, (double)(t1 - m.t[stamp_order[prev]])) -
-						      stamp_cost(bd, k + bd->span_extra[k] + 1) -
-						      (t0 ? stamp_cost(bd, k) : 0);
+				bd->alt[bd->nalt++] = cyc_ns(s, (double)(t1 - m.t[stamp_order[prev]]));
 		}
 		if (m.t[EEL_ST_POST] && m.t[EEL_ST_DETECT] > m.t[EEL_ST_POST])
-			push(bd, STAGE_PARTS, total_of(s, bd, &m));
+			push(bd, STAGE_PARTS, total_of(s, &m));
 		i++;
 		j++;
 	}
@@ -371,7 +366,6 @@ int breakdown_rounds(const struct session *s, struct breakdown *bd, const struct
 	int i = 0, j = 0, pi = 0, pj = 0, first = bd->nround, pairs = 0;
 
 	bd->shared = !!(s->caps->flags & EEL_CAP_SHARED_CLOCK);
-	bd->ns_per_cycle = s->clk->ns_per_cycle;
 	if (!bd->rounds && !(bd->rounds = calloc(MAX_ROUNDS, sizeof(*bd->rounds))))
 		return -1;
 	for (int k = 0; k < rd->n && bd->nround < MAX_ROUNDS; k++) {
@@ -450,17 +444,6 @@ parts:
 	if (bd->nround)  /* else the one-way records' parts stand (breakdown_add) */
 		rounds_measure(bd, s);
 	return 0;
-}
-
-/* Host stamps in one message, POST to DETECT (those off a NIC's clock cost nothing). */
-int host_stamps_of(const struct session *s, const struct breakdown *bd)
-{
-	uint32_t mask = s->caps->stamp_mask ? s->caps->stamp_mask : (1u << EEL_STAGES) - 1;
-	int n = 0;
-
-	for (int e = 0; e <= STAGE_PARTS; e++)
-		n += (mask & (1u << stamp_order[e])) && !(bd->nic_stamps & (1u << stamp_order[e]));
-	return n;
 }
 
 /* The stamps of mask around s: before it (dir -1) or after it (dir 1), -1: none. */
@@ -622,8 +605,6 @@ static void span_of(const struct session *s, struct breakdown *bd, const struct 
  * longer than cut_ns was interrupted and is left out whole. */
 static void rounds_measure(struct breakdown *bd, const struct session *s)
 {
-	bd->stamp_ns = bd->stamp_alone_ns;
-	bd->q_ns = cyc_ns(s, (double)s->clk->resolution_cycles);
 	for (int k = 0; k <= STAGE_PARTS; k++)
 		bd->nv[k] = 0;
 	memset(bd->span_n, 0, sizeof(bd->span_n));

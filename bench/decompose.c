@@ -233,8 +233,9 @@ void decompose_build(struct decompose_res *d, const struct breakdown *bd, const 
 				spread_elsewhere(p, -others);  /* the put's stages less the store's */
 			}
 		} else {
-			add(d, "descriptor", "NIC fetches the descriptor", fmax(d->fetch_diff_ns, 0), "difference",
-			    "EEL of a descriptor put - EEL of an E-register store (PIO, no descriptor)");
+			bound(add(d, "descriptor", "NIC fetches the descriptor", d->fetch_diff_ns, "difference",
+				  "EEL of a descriptor put - EEL of an E-register store (PIO, no descriptor)"),
+			      d->fetch_diff_ns > d->fetch_noise_ns, fmax(d->fetch_diff_ns, 0) + d->fetch_noise_ns);
 			remainder_edit(merged, sizeof(merged), "fetch", NULL);
 		}
 	}
@@ -262,8 +263,8 @@ void decompose_build(struct decompose_res *d, const struct breakdown *bd, const 
 				}
 			}
 		} else {
-			add(d, "payload", "NIC reads the payload by DMA", fmax(d->payload_diff_ns, 0), "difference",
-			    how);
+			bound(add(d, "payload", "NIC reads the payload by DMA", d->payload_diff_ns, "difference", how),
+			      d->payload_diff_ns > d->payload_noise_ns, fmax(d->payload_diff_ns, 0) + d->payload_noise_ns);
 			remainder_edit(merged, sizeof(merged), "tx", "tx less the payload");
 		}
 	}
@@ -279,6 +280,8 @@ void decompose_build(struct decompose_res *d, const struct breakdown *bd, const 
 					 d->eel_ns - sum, "remainder", "EEL less every part above");
 
 		snprintf(p->merged, sizeof(p->merged), "%s", merged);
+		/* EEL less the rest: known to EEL's own spread and a step of the counter */
+		bound(p, p->ns > d->eel_noise_ns, fmax(p->ns, 0) + d->eel_noise_ns);
 		sum += p->ns;
 	}
 	d->residual_ns = d->eel_ns - sum;
@@ -343,6 +346,7 @@ int decompose_run(struct session *s, struct results *r)
 	if (s->server)
 		return 0;
 	d->eel_ns = r->pp.eel.median;
+	d->eel_noise_ns = r->pp.eel.p75 - r->pp.eel.p25 + cyc_ns(s, (double)s->clk->resolution_cycles);
 	d->eel_put = nvar > 1 ? pp[0].eel.median : r->pp.eel.median;
 	d->have_dma = i_dma >= 0;
 	if (d->have_dma) {

@@ -360,8 +360,8 @@ static void breakdown_rows(FILE *f, const struct session *s, const struct result
 		fprintf(f, "    (perturbation: the stamped rounds' RTT/2 is %.1f ns, %+.1f ns from EEL: what stamping "
 			"added to a round,\n     measured, not taken off anything)\n", bd->round.mean, bd->perturbation_ns);
 	if (isfinite(bd->oneway_gap_ns))
-		fprintf(f, "    (one way, DETECT - POST on its own rounds: %.1f ns, %+.1f ns from the one-way parts' sum)\n",
-			bd->total.mean, bd->oneway_gap_ns);
+		fprintf(f, "    (one way, DETECT - POST on its own rounds: %.1f +- %.1f ns, %+.1f ns from the one-way parts' "
+			"sum)\n", bd->total.mean, bd->total_unc, bd->oneway_gap_ns);
 	if (bd->chosen) {
 		int n = 0;
 
@@ -371,11 +371,11 @@ static void breakdown_rows(FILE *f, const struct session *s, const struct result
 		for (int st = 0; st < EEL_ST_COMPLETE; st++)
 			if (bd->in_place[st])
 				fprintf(f, "%s %s %.1f", n++ ? "," : "", stamp_key[st], bd->cost_ns[st]);
-		fprintf(f, ";\n     %s, never inside a span, at their mean; a stamp alone, back to back: %.1f)\n",
-			bd->mask & 1u ? "post and detect" : "the first and the last", bd->stamp_alone_ns);
+		fprintf(f, "%s;\n     the others, never inside a span or not measured, at the measured ones' mean; a "
+			"stamp alone, back to back: %.1f)\n", n ? "" : " none measured", bd->stamp_alone_ns);
 	} else {
-		fprintf(f, "    (each part less the %.1f ns a stamp costs alone, for the stamp that ends it: this NIC's\n"
-			"     traced messages take every stamp, so their cost in place is not measured)\n",
+		fprintf(f, "    (each part less a stamp's cost alone, %.1f ns, half for each stamp that bounds it: this "
+			"NIC's\n     traced messages take every stamp, so their cost in place is not measured)\n",
 			bd->stamp_alone_ns);
 	}
 	fprintf(f, "    (a stamp is good to one step of the counter, %.1f ns; a part's mean of n to about that / "

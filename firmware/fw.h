@@ -74,15 +74,15 @@ struct fw_msg {
 	uint8_t data[EEL_FW_MAX_INLINE]; /* INLINE payload, EPUT value */
 };
 
-/* Selective repeat: a packet kept out of order until the PSNs before it come
- * (fw_sr.c); its payload is in the keep ring at `at`. */
 /* A received packet's t_rx: 0 not traced, FW_RX_TRACED traced but NIC_RX
  * not asked for, else the NIC_RX stamp. */
 #define FW_RX_TRACED 1u
 
+/* Selective repeat: a packet kept out of order until the PSNs before it come
+ * (fw_sr.c); its payload is in the keep ring at `at`. */
 struct fw_sr_slot {
 	struct fw_pkt hdr;
-	uint64_t t_rx;      /* NIC_RX stamp, 0 = not traced */
+	uint64_t t_rx;      /* its t_rx (above) */
 	uint32_t at;        /* ring offset of its entry */
 };
 

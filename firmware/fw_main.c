@@ -64,7 +64,7 @@ static void fw_start(struct fw *fw)
 int fw_step(struct fw *fw)
 {
 	uint32_t ctrl = hal_reg_read32(&fw->hal, FW_REG(ctrl));
-	int work;
+	int work, got, sent;
 
 	if (!(ctrl & EEL_FW_CTRL_ENABLE)) {
 		fw->running = 0;
@@ -75,12 +75,16 @@ int fw_step(struct fw *fw)
 	if (!(ctrl & EEL_FW_CTRL_LINK))
 		return 0;
 
-	work = fw_recv(fw);
-	work |= fw_fetch_eregs(fw);
+	got = fw_recv(fw);
+	work = got | fw_fetch_eregs(fw);
 	work |= fw_fetch_sq(fw);
-	work |= fw_send(fw);
-	fw_trace_rx_flush(fw); /* what was sent is out */
-	return work;
+	sent = fw_send(fw);
+	/* a received message's trace record, once what this pass had to send
+	 * is out, or on a pass with nothing to do: not in the pass that took
+	 * the message in, while its host may be answering it */
+	if (sent || !(work | got))
+		fw_trace_rx_flush(fw);
+	return work | sent;
 }
 
 /* Is the NIC running with its link up? (Else fw_step does what is due.) */

@@ -371,8 +371,11 @@ static __attribute__((noinline)) void rx_frames(struct fw *fw, const uint8_t *fr
 		 * the wire, before anything is done with it (parse,
 		 * acknowledgements, checks: the rx stage). The flags byte is
 		 * read raw; parse checks it with the rest. */
-		t_rx = len >= FW_PKT_HDR && (frame[2] & (FW_PKT_TRACE | FW_PKT_FIRST)) ==
-				(FW_PKT_TRACE | FW_PKT_FIRST) ? rx_stamp(fw, frame[3]) : 0;
+		t_rx = 0;
+		if (len >= FW_PKT_HDR && (frame[2] & (FW_PKT_TRACE | FW_PKT_FIRST)) == (FW_PKT_TRACE | FW_PKT_FIRST)) {
+			fw_trace_rx_flush(fw); /* the one before's record, if still unwritten: before this one's stamp */
+			t_rx = rx_stamp(fw, frame[3]);
+		}
 		if (fw_pkt_parse(frame, len, &p) < 0) {
 			fw_count(fw, EEL_FW_CNT_BAD, 1);
 			hal_wire_rx_done(h);

@@ -80,7 +80,8 @@ struct fw_pkt {
 	uint8_t magic;
 	uint8_t op;
 	uint8_t flags;
-	uint8_t syndrome;  /* NAK reason; EGET_RESP: enum eel_fw_status_code */
+	uint8_t syndrome;  /* NAK reason; EGET_RESP: enum eel_fw_status_code; traced data: the
+			    * receiver's stamps (FW_SEL_*, below) */
 	uint32_t psn;
 	uint32_t ack;      /* next PSN expected from the peer */
 	uint32_t msg_id;   /* sender's message number */

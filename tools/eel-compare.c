@@ -8,8 +8,9 @@
  *     reports), and each run brings its own noise: the larger of its
  *     interquartile range (p75 - p25) and of min..median; the stamped stages
  *     are compared at their means (what the breakdown shows), with p25..p75
- *     as the noise, widened by how far the run's in-place stamp cost sat from
- *     a stamp's cost alone (each stage is given less it: stamp_accounting). The two runs' noises combine as sqrt(a^2 + b^2); a change
+ *     as the noise, widened by the stage's own uncertainty (schema 7's
+ *     unc_ns; before, how far the run's in-place stamp cost sat from a
+ *     stamp's cost alone: stamp_accounting). The two runs' noises combine as sqrt(a^2 + b^2); a change
  *     within that is "same".
  *   - o_s and o_r (over their sweeps) and G, 1/G and g/G (run by run) bring
  *     the noise of those (schema 3; the same rule);
@@ -192,10 +193,13 @@ static void g_item(struct cmp *c)
  * run's in-place estimate (breakdown.c), which moves from run to run (here
  * 14 and 25 ns against 11 alone); two runs' stages differ by that much with
  * nothing else changed. 0 where the run does not say. */
-static double stamp_accounting(const struct run *r)
+static double stamp_accounting(const struct run *r, const struct jr_val *obj, const char *unc)
 {
-	double used, alone;
+	double used, alone, u;
 
+	/* schema 7: the stage's own 95% half-width, its stamps' cost in place in it */
+	if (obj && jr_num(obj, unc, &u) && isfinite(u))
+		return u;
 	if (!jr_num(r->root, "breakdown.stamp_used_ns", &used) ||
 	    !jr_num(r->root, "breakdown.stamp_alone_ns", &alone) || !isfinite(used - alone))
 		return 0;
@@ -203,16 +207,16 @@ static double stamp_accounting(const struct run *r)
 }
 
 /* A stamped stage (at its mean), each run's noise widened by its stamp
- * accounting. */
+ * accounting (unc: where the stage's uncertainty is, in a and b). */
 static void stage_item(struct cmp *c, const char *name, const struct jr_val *a, const struct jr_val *b,
-		       const char *path)
+		       const char *path, const char *unc)
 {
 	int at = c->n;
 
 	mean_item(c, name, a, b, path);
 	if (c->n > at) {
-		c->it[at].noise_a = hypot(c->it[at].noise_a, stamp_accounting(c->A));
-		c->it[at].noise_b = hypot(c->it[at].noise_b, stamp_accounting(c->B));
+		c->it[at].noise_a = hypot(c->it[at].noise_a, stamp_accounting(c->A, a, unc));
+		c->it[at].noise_b = hypot(c->it[at].noise_b, stamp_accounting(c->B, b, unc));
 	}
 }
 
@@ -255,7 +259,7 @@ static void parts(struct cmp *c, const char *arr, const char *label, int is_stat
 		}
 		snprintf(name, sizeof(name), "%s %s", label, n);
 		if (is_stat) {
-			stage_item(c, name, jr_at(pa, i), qb, "ns");
+			stage_item(c, name, jr_at(pa, i), qb, "ns", "unc_ns");
 		} else {
 			int at = c->n;
 
@@ -352,7 +356,7 @@ static void collect(struct cmp *c)
 				 simple[k].noise);
 		if (k == 10) {
 			parts(c, "breakdown.parts", "stage", 1);
-			stage_item(c, "stage turn", a, b, "breakdown.turn_ns");
+			stage_item(c, "stage turn", a, b, "breakdown.turn_ns", "breakdown.turn.unc_ns");
 		}
 		if (k == 11)
 			parts(c, "decompose.parts", "decompose", 0);

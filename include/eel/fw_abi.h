@@ -28,7 +28,9 @@
 
 #include "stamps.h"
 
-#define EEL_FW_ABI_VERSION 2u /* 2: the recovery register, out_of_order_kept */
+#define EEL_FW_ABI_VERSION 3u /* 2: the recovery register, out_of_order_kept; 3: a traced put chooses
+			       * its stamps (the SQE's and E-register's stamps, struct eel_trace's want,
+			       * EEL_FW_LAST_RX_DETECT) */
 #define EEL_FW_EREGS 16u           /* E-registers in BAR0 */
 #define EEL_FW_MAX_INLINE 16u      /* payload bytes carried in a descriptor */
 #define EEL_FW_MTU_MIN 256u        /* payload bytes per wire packet, bounds */

@@ -11,8 +11,19 @@ set -euo pipefail
 B=${EEL_BUILD:-build}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-"$B/eel-bench" -d 'softnic?fetch_ns=6000&payload_ns=5000' -t decompose -n 2000 -r 6 --warmup 200 \
-  --stamp-every 8 --json "$out/d.json" | sed -n '/decomposed/,/check: payload/p'
+run() {
+  "$B/eel-bench" -d 'softnic?fetch_ns=6000&payload_ns=5000' -t decompose -n 2000 -r 6 --warmup 200 \
+    --stamp-every 8 --json "$out/d.json" | sed -n '/decomposed/,/check: payload/p'
+}
+run
+# a difference of EELs over interleaved runs is only as good as the runs: one
+# that the machine interrupted for ms (under ASan here: noise 1500 ns, the
+# difference 2800 ns off) is measured again, once, if its noise says so
+if ! jq -e '.decompose.checks | all(.agrees)' "$out/d.json" >/dev/null &&
+   jq -e '[.decompose.checks[] | select(.agrees | not) | .noise_ns > 0.1 * .stamped_ns] | any' "$out/d.json" >/dev/null; then
+  echo "note: a check disagreed beside a noise over 10% of its stage: measured again"
+  run
+fi
 check() {
   jq -e "$1" "$out/d.json" >/dev/null || { echo "FAILED: $2 ($1)"; jq .decompose "$out/d.json"; exit 1; }
   echo "ok: $2"

@@ -174,6 +174,8 @@ int main(void)
 		sum += bd.part[k].mean;
 	}
 	CHECK(fabs(bd.turn_st.mean - w.turn) < 1e-9, "turnaround %.9g, want %.9g", bd.turn_st.mean, w.turn);
+	CHECK(fabs(sum + bd.turn_st.mean - bd.parts_sum_ns) < 1e-9, "the parts %.9g and the turn %.9g add to %.9g",
+	      sum, bd.turn_st.mean, bd.parts_sum_ns);
 	CHECK(fabs(bd.total.mean - w.oneway) < 1e-9 && fabs(bd.oneway_gap_ns) < 1e-9,
 	      "one way whole %.9g, want %.9g (gap %.9g)", bd.total.mean, w.oneway, bd.oneway_gap_ns);
 	CHECK(fabs(bd.residual_ns) < 1e-9, "residual %.9g with every cost measured in place", bd.residual_ns);

@@ -148,6 +148,21 @@ static void check_mode(int shared)
 	      "shared %d: the parts add to %.9g, residual %.9g, want 9.5", shared, bd.parts_sum_ns, bd.residual_ns);
 	CHECK(fabs(bd.perturbation_ns - (bd.round.mean - eel)) < 1e-9 && bd.round.mean > eel,
 	      "shared %d: perturbation %.9g (rounds %.9g, EEL %.9g)", shared, bd.perturbation_ns, bd.round.mean, eel);
+	/* no round joined (the one-way records alone): the same parts, each
+	 * less its stamps' cost once (here 2 ns: taken twice, 2 ns short) */
+	{
+		struct breakdown one = { 0 };
+
+		one.eel_ref_ns = eel;
+		one.cut_ns = 10 * eel;
+		CHECK(breakdown_add(&s, &one, ctx, NR, srx, NR) == 0 &&
+		      breakdown_add(&s, &one, stx, NR, crx_kept, ncrx) == 0, "breakdown_add failed");
+		breakdown_finish(&one);
+		for (int k = 0; k < STAGE_PARTS; k++)
+			CHECK(fabs(one.part[k].mean - bd.part[k].mean) < 0.5, "shared %d, part %d of the one-way records: "
+			      "%.3g ns, of the rounds %.3g", shared, k, one.part[k].mean, bd.part[k].mean);
+		breakdown_free(&one);
+	}
 	breakdown_free(&bd);
 }
 

@@ -87,11 +87,11 @@ static inline int eel_stamp_due(uint32_t every, uint32_t *pos)
 }
 
 /* Which stamps a traced message takes (struct eel_trace's want), one choice
- * a burst, in turn (stamp_pick.c): mask, the stamps this NIC takes; free,
- * those read off a NIC clock (no null interval for them); shared, both ends
- * stamp with one clock (a pair across the ends is a stage). */
+ * a burst, in turn (stamp_pick.c): mask, the stamps this NIC takes; shared,
+ * both ends stamp with one clock (a span across the ends measures
+ * something). */
 struct eel_stamp_turn {
-	uint32_t mask, free;
+	uint32_t mask;
 	int shared;
 	int all;            /* every stamp on every traced message (or mask unset) */
 	uint32_t turn;      /* how many choices made */

@@ -174,22 +174,21 @@ static void warm(const struct eel_trace *r)
  * stamped into it at once. */
 static struct eel_trace *trace_tx_open(struct engine *e, uint32_t want)
 {
-	struct eel_trace *rec = &e->trace[e->tx_trace_next & (ENGINE_TRACE_RECS - 1)];
+	uint32_t slot = e->tx_trace_next & (ENGINE_TRACE_RECS - 1);
+	struct eel_trace *rec = &e->trace[slot];
 
+	rec->valid = 0;
 	rec->want = want;
+	warm(&e->trace[(slot + 1) & (ENGINE_TRACE_RECS - 1)]);
 	if (want & (1u << EEL_ST_POST))
 		rec->t[EEL_ST_POST] = eel_stamp();
 	return rec;
 }
 
 /* The put passed its checks: the record is its, for the NIC to finish. */
-static uint32_t trace_tx_take(struct engine *e, struct eel_trace *rec)
+static uint32_t trace_tx_take(struct engine *e)
 {
-	uint32_t slot = e->tx_trace_next++ & (ENGINE_TRACE_RECS - 1);
-
-	rec->valid = 0;
-	warm(&e->trace[(slot + 1) & (ENGINE_TRACE_RECS - 1)]);
-	return slot;
+	return e->tx_trace_next++ & (ENGINE_TRACE_RECS - 1);
 }
 
 /* A host stamp of the record, if it asks for it. */
@@ -258,7 +257,7 @@ int engine_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, s
 	d->stamps = 0;
 	if (rec) {
 		d->flags |= EEL_FW_SQE_TRACE;
-		d->trace = trace_tx_take(e, rec);
+		d->trace = trace_tx_take(e);
 		d->stamps = (uint16_t)want;
 		trace_stamp(rec, EEL_ST_DOORBELL);
 		t_db = want & (1u << EEL_ST_DOORBELL) ? rec->t[EEL_ST_DOORBELL] : 0;
@@ -325,6 +324,13 @@ static void detected(struct engine *e)
 {
 	uint64_t last = __atomic_load_n(&e->status->last_rx, __ATOMIC_ACQUIRE);
 
+	/* the NIC writes the payload, then last_rx: a host that saw the payload
+	 * may still read the message before's (its own thread: thread mode) */
+	for (int i = 0; i < 4096 && (uint32_t)last == e->rx_seen && e->mode == ENGINE_THREAD; i++) {
+		engine_relax();
+		last = __atomic_load_n(&e->status->last_rx, __ATOMIC_ACQUIRE);
+	}
+	e->rx_seen = (uint32_t)last;
 	if (last & EEL_FW_LAST_RX_DETECT) {
 		struct engine_detect *d = &e->detect[(uint32_t)(last >> 32) & (ENGINE_TRACE_RECS - 1)];
 
@@ -443,7 +449,7 @@ static int ereg_issue(struct eel_dev *dev, uint32_t op, const struct eel_window 
 	r->value = value;
 	r->raddr = win->addr + off;
 	r->rkey = win->rkey;
-	r->trace = rec ? trace_tx_take(e, rec) + 1 : 0;
+	r->trace = rec ? trace_tx_take(e) + 1 : 0;
 	r->stamps = want;
 	if (rec) {
 		trace_stamp(rec, EEL_ST_DOORBELL);
@@ -530,7 +536,6 @@ void engine_set_stamp_every(struct eel_dev *dev, uint32_t every)
 	 * where eel's firmware is hosted over a real NIC, the wire's doorbell
 	 * stamps are matched to the records by POST (dpdk, raw): every stamp */
 	e->stamps.mask = dev->caps.stamp_mask;
-	e->stamps.free = dev->caps.nic_stamp_mask;
 	e->stamps.shared = !!(dev->caps.flags & EEL_CAP_SHARED_CLOCK);
 	e->stamps.all = !!(dev->caps.flags & EEL_CAP_HOSTED_FW);
 }
@@ -795,6 +800,7 @@ int engine_start(struct engine *e)
 	bar->delay_dma = e->delay_dma;
 	bar->delay_payload = e->delay_payload;
 	delays_measure(e);
+	e->rx_seen = UINT32_MAX; /* no message seen (numbers start at 0) */
 	__atomic_store_n(&bar->ctrl, EEL_FW_CTRL_ENABLE, __ATOMIC_RELEASE);
 	if (e->mode == ENGINE_THREAD)
 		return engine_thread_start(e);

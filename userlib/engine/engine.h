@@ -68,6 +68,7 @@ struct engine {
 	struct eel_fw_mr *mrt;
 	struct eel_fw_status *status;
 	struct eel_trace *trace;    /* ENGINE_TRACE_RECS TX records, then as many RX */
+	uint32_t rx_seen;           /* the last message detected() saw in last_rx */
 	struct engine_detect {      /* DETECT of the message in RX record k (engine.c detected) */
 		uint32_t msg_id;
 		uint64_t t;
@@ -78,8 +79,8 @@ struct engine {
 	uint64_t sq_prod, sq_cons_seen;
 	uint64_t cq_cons;
 	uint32_t signaled_out;      /* signalled puts whose CQE is not yet read */
-	uint32_t stamp_pos;
-	struct eel_stamp_turn stamps; /* which stamps a traced put takes (stamp_pick.c) */         /* where the puts are in the stamping period (eel_stamp_due) */
+	uint32_t stamp_pos;         /* where the puts are in the stamping period (eel_stamp_due) */
+	struct eel_stamp_turn stamps; /* which stamps a traced put takes (stamp_pick.c) */
 	uint32_t stamp_every;
 	uint32_t tx_trace_next, tx_drain, rx_drain;
 	uint32_t ereg_seq[EEL_FW_EREGS];
