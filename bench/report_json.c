@@ -395,8 +395,10 @@ static void breakdown(struct json *j, const struct session *s, const struct resu
 		json_obj_end(j);
 	}
 	json_arr_end(j);
-	if (bd->have[STAGE_PARTS])
+	if (bd->have[STAGE_PARTS]) {
 		duration_obj(j, "total_ns", &bd->total);
+		json_num(j, "total_unc_ns", bd->total_unc);
+	}
 	if (bd->have_rounds) {
 		json_u64(j, "rounds", (uint64_t)bd->nrtt);
 		if (bd->turn_st.n) {

@@ -177,18 +177,22 @@ static struct eel_trace *trace_tx_open(struct engine *e, uint32_t want)
 	uint32_t slot = e->tx_trace_next & (ENGINE_TRACE_RECS - 1);
 	struct eel_trace *rec = &e->trace[slot];
 
-	rec->valid = 0;
 	rec->want = want;
-	warm(&e->trace[(slot + 1) & (ENGINE_TRACE_RECS - 1)]);
 	if (want & (1u << EEL_ST_POST))
 		rec->t[EEL_ST_POST] = eel_stamp();
 	return rec;
 }
 
-/* The put passed its checks: the record is its, for the NIC to finish. */
+/* The put passed its checks: the record is its, for the NIC to finish (the
+ * drain reads only records taken). Its valid is cleared and the next record
+ * warmed here, in post: before POST they lengthened the turnaround ~14 ns. */
 static uint32_t trace_tx_take(struct engine *e)
 {
-	return e->tx_trace_next++ & (ENGINE_TRACE_RECS - 1);
+	uint32_t slot = e->tx_trace_next++ & (ENGINE_TRACE_RECS - 1);
+
+	e->trace[slot].valid = 0;
+	warm(&e->trace[(slot + 1) & (ENGINE_TRACE_RECS - 1)]);
+	return slot;
 }
 
 /* A host stamp of the record, if it asks for it. */
