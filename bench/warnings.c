@@ -3,6 +3,8 @@
  * breakdown that does not add up, two cores whose counters disagree. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 
@@ -14,6 +16,10 @@ int report_warnings(const struct session *s, const struct results *r, char w[][2
 #define WARN(...) do { if (n < max) snprintf(w[n++], 240, __VA_ARGS__); } while (0)
 	if (c->warning[0])
 		WARN("clock: %s", c->warning);
+	/* softnic:thread runs a firmware thread beside each end's host thread */
+	if (s->uri && strstr(s->uri, "thread") && strstr(s->uri, "oversubscribe=1"))
+		WARN("thread mode oversubscribed: 4 busy threads (two hosts, two NICs) on %ld cores take turns on "
+		     "them: these figures are this machine's scheduler, not a NIC's", sysconf(_SC_NPROCESSORS_ONLN));
 	if (r->pp.done && r->pp.eel.spread > 0.10)
 		WARN("EEL varies by %.0f%% between runs (interquartile range / median): the machine is "
 		     "noisy; pin with --cpu to quiet cores, or raise --runs", 100 * r->pp.eel.spread);
