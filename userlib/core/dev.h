@@ -93,7 +93,6 @@ static inline int eel_stamp_due(uint32_t every, uint32_t *pos)
 struct eel_stamp_turn {
 	uint32_t mask;
 	int shared;
-	int all;            /* every stamp on every traced message (or mask unset) */
 	uint32_t turn;      /* how many choices made */
 	uint32_t want;      /* this burst's */
 };
@@ -107,7 +106,7 @@ static inline uint32_t eel_stamp_want(uint32_t every, uint32_t *pos, struct eel_
 
 	if (!eel_stamp_due(every, pos))
 		return 0;
-	if (t->all || !t->mask)
+	if (!t->mask) /* not set up (eel_set_stamp_every): every stamp */
 		return EEL_TRACE_CHOSEN | EEL_TRACE_STAMPS;
 	if (!p || !t->want)
 		t->want = eel_stamp_pick(t, t->turn++);
