@@ -402,9 +402,10 @@ struct bulk_res {
 
 /* main.c: one machine per run (issue 22): a short ping-pong at the run's start and end */
 #define DRIFT_RUNS 3
-#define DRIFT_ITERS 2000
+#define DRIFT_ITERS 2000             /* or the run's own --iters, if fewer (a NIC whose round trip is ms) */
 struct drift_res {
 	int done;
+	uint32_t iters;              /* round trips a run: DRIFT_ITERS, or the plan's iters if fewer */
 	struct stat start, end;      /* RTT/2 over DRIFT_RUNS runs, each its median round trip / 2 */
 	int changed;                 /* stats_differ(start, end) */
 	uint32_t tests;              /* the tests that ran between (enum test_bit) */

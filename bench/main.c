@@ -166,14 +166,22 @@ static int drift_wanted(uint32_t t)
 	return (t & (TESTS_ALL & ~(T_PINGPONG | T_LIMIT))) || ((t & T_PINGPONG) && (t & T_LIMIT));
 }
 
-static int drift_probe(struct session *s, struct stat *st)
+/* no longer than the run's own ping-pong runs: under an emulator a round
+ * trip on rxe takes ms, and the VM bench runs -n 5 */
+static uint32_t drift_iters(const struct session *s, struct drift_res *d)
+{
+	d->iters = s->plan.iters < DRIFT_ITERS ? s->plan.iters : DRIFT_ITERS;
+	return d->iters;
+}
+
+static int drift_probe(struct session *s, struct stat *st, uint32_t iters)
 {
 	static struct pingpong_res pp;
 	int v = PP_PUT;
 
 	memset(&pp, 0, sizeof(pp));
 	progress(s, "the machine: a short ping-pong");
-	if (pingpong_interleaved(s, &v, 1, DRIFT_RUNS, DRIFT_ITERS, &pp))
+	if (pingpong_interleaved(s, &v, 1, DRIFT_RUNS, iters, &pp))
 		return -1;
 	if (!s->server)
 		*st = pp.eel;
@@ -242,7 +250,7 @@ static int run_end(struct cli *c, struct session *s, struct results *r, const ch
 		return -1;
 	if (s->server && !s->pair)
 		fprintf(stderr, "eel-bench: serving a client on %s\n", eel_caps(s->dev)->name);
-	if (drift_wanted(s->plan.tests) && drift_probe(s, &r->drift.start))
+	if (drift_wanted(s->plan.tests) && drift_probe(s, &r->drift.start, drift_iters(s, &r->drift)))
 		return -1;
 	if ((s->plan.tests & T_PINGPONG) && pingpong_run(s, r))
 		return -1;
@@ -259,7 +267,7 @@ static int run_end(struct cli *c, struct session *s, struct results *r, const ch
 	if ((s->plan.tests & T_LIMIT) && limit_run(s, r))
 		return -1;
 	if (drift_wanted(s->plan.tests)) {
-		if (drift_probe(s, &r->drift.end))
+		if (drift_probe(s, &r->drift.end, r->drift.iters))
 			return -1;
 		r->drift.done = !s->server;
 		r->drift.changed = stats_differ(&r->drift.start, &r->drift.end);

@@ -328,7 +328,7 @@ static void drift(struct json *j, const struct results *r)
 	stat_obj(j, "end_ns", &r->drift.end);
 	json_bool(j, "changed", r->drift.changed);
 	json_u64(j, "runs", DRIFT_RUNS);
-	json_u64(j, "iters", DRIFT_ITERS);
+	json_u64(j, "iters", r->drift.iters);
 	json_arr(j, "tests_between");
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		if (r->drift.tests & t[i].bit)

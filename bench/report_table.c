@@ -497,7 +497,7 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 		test_names(r->drift.tests, t, sizeof(t));
 		fprintf(f, "\n  machine  a short ping-pong at the run's start and end: EEL %.1f and %.1f ns (medians of %d x %d "
 			"round trips):\n           %s over the tests between (%s)\n", r->drift.start.median,
-			r->drift.end.median, DRIFT_RUNS, DRIFT_ITERS,
+			r->drift.end.median, DRIFT_RUNS, r->drift.iters,
 			r->drift.changed ? "the machine CHANGED (warning below)" : "one machine", t);
 	}
 	if (r->ncounters) {

@@ -91,7 +91,7 @@ int report_warnings(const struct session *s, const struct results *r, char w[][2
 		test_names(r->drift.tests, t, sizeof(t));
 		WARN("the machine changed during the run: EEL %.1f ns at its start, %.1f at its end (%d x %d round "
 		     "trips): the tests between (%s) saw different machines; pin with --cpu",
-		     r->drift.start.median, r->drift.end.median, DRIFT_RUNS, DRIFT_ITERS, t);
+		     r->drift.start.median, r->drift.end.median, DRIFT_RUNS, r->drift.iters, t);
 	}
 	/* the cache-line limit's own EEL, a ping-pong run beside each limit run,
 	 * is the headline EEL's kind of run (each run's mean RTT/2); the issue saw
