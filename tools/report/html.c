@@ -296,6 +296,15 @@ static void signature(struct sbuf *h, const struct jr_val *root)
 	sb_printf(h, "</section>\n");
 }
 
+/* A fit row's last cells: its error, what it was fitted on, its method. */
+static void fit_tail(struct sbuf *h, const struct jr_val *o)
+{
+	td(h, num_at(o, "err") * 100, "%.1f", "%");
+	td_text(h, jr_str(o, "on"));
+	td_text(h, jr_str(o, "method"));
+	sb_printf(h, "</tr>\n");
+}
+
 /* A fit that is no model of its curve (schema 7: valid false, its error on
  * the validation sizes over 100%; a LogGP not separable on this NIC): its
  * row says so instead of its parameters. 1 when it wrote the row. */
@@ -349,18 +358,12 @@ static void bulk(struct sbuf *h, const struct jr_val *root)
 	if (jr_get(f, "t0r") && !fit_not_model(h, f, "t0r", "T0 + n/R")) {
 		sb_printf(h, "<tr><th>T0 + n/R</th><td>T0 %.1f ns, R %.4g B/ns</td>", num_at(f, "t0r.t0_ns"),
 			  num_at(f, "t0r.r_bytes_per_ns"));
-		td(h, num_at(f, "t0r.err") * 100, "%.1f", "%");
-		td_text(h, jr_str(f, "t0r.on"));
-		td_text(h, jr_str(f, "t0r.method"));
-		sb_printf(h, "</tr>\n");
+		fit_tail(h, jr_get(f, "t0r"));
 	}
 	if (jr_get(f, "hockney003") && !fit_not_model(h, f, "hockney003", "t0 + n tb")) {
 		sb_printf(h, "<tr><th>t0 + n tb</th><td>t0 %.1f ns, tb %.4g ns/B</td>", num_at(f, "hockney003.t0_ns"),
 			  num_at(f, "hockney003.tb_ns_per_byte"));
-		td(h, num_at(f, "hockney003.err") * 100, "%.1f", "%");
-		td_text(h, jr_str(f, "hockney003.on"));
-		td_text(h, jr_str(f, "hockney003.method"));
-		sb_printf(h, "</tr>\n");
+		fit_tail(h, jr_get(f, "hockney003"));
 	}
 	if (jr_get(f, "hockney") && !fit_not_model(h, f, "hockney", "alpha + beta n")) {
 		double nh = num_at(f, "hockney.n_half_bytes");
@@ -371,20 +374,14 @@ static void bulk(struct sbuf *h, const struct jr_val *root)
 		sb_printf(h, "<tr><th>alpha + beta n</th><td>alpha %.1f ns, beta %.4g ns/B, n_1/2 %s, 1/beta %.4g B/ns</td>",
 			  num_at(f, "hockney.alpha_ns"), num_at(f, "hockney.beta_ns_per_byte"), nhs,
 			  num_at(f, "hockney.bw_bytes_per_ns"));
-		td(h, num_at(f, "hockney.err") * 100, "%.1f", "%");
-		td_text(h, jr_str(f, "hockney.on"));
-		td_text(h, jr_str(f, "hockney.method"));
-		sb_printf(h, "</tr>\n");
+		fit_tail(h, jr_get(f, "hockney"));
 	}
 	if (jr_get(f, "model003") && !fit_not_model(h, f, "model003", "t0 + ti n tb/(t0 + n tb) + n tb")) {
 		sb_printf(h, "<tr><th>t0 + ti n tb/(t0 + n tb) + n tb</th><td>t0 %.1f ns, ti %.1f ns, tb %.4g ns/B, "
 			     "1/tb %.4g B/ns, 1/t0 %.3g /ns</td>", num_at(f, "model003.t0_ns"), num_at(f, "model003.ti_ns"),
 			  num_at(f, "model003.tb_ns_per_byte"), num_at(f, "model003.bw_bytes_per_ns"),
 			  num_at(f, "model003.specific_perf_per_ns"));
-		td(h, num_at(f, "model003.err") * 100, "%.1f", "%");
-		td_text(h, jr_str(f, "model003.on"));
-		td_text(h, jr_str(f, "model003.method"));
-		sb_printf(h, "</tr>\n");
+		fit_tail(h, jr_get(f, "model003"));
 	}
 	if (jr_get(f, "loggp") && !fit_not_model(h, f, "loggp", "o_s + L + o_r + G n")) {
 		double L = num_at(f, "loggp.L_ns");
