@@ -197,6 +197,19 @@ static double total_of(const struct session *s, const struct eel_trace *m)
 }
 
 
+/* Stamp k of record r if it asked for it and it was taken, else 0 (a
+ * record is not cleared before reuse: struct eel_trace's want). */
+static uint64_t stamp_of(const struct eel_trace *r, int k)
+{
+	return r && eel_trace_has(r, k) ? r->t[k] : 0;
+}
+
+/* Did the message choose its stamps (stamp_pick.c), or take every one? */
+static int chose_stamps(const struct eel_trace *snd)
+{
+	return (snd->want & EEL_TRACE_CHOSEN) && (snd->want & EEL_TRACE_STAMPS) != EEL_TRACE_STAMPS;
+}
+
 static int add_records(const struct session *s, struct breakdown *bd, const struct eel_trace *tx, int ntx,
 		       const struct eel_trace *rx, int nrx)
 {
@@ -208,8 +221,8 @@ static int add_records(const struct session *s, struct breakdown *bd, const stru
 	if (!bd->stamp_alone_ns)
 		bd->stamp_alone_ns = cyc_ns(s, (double)s->clk->stamp_cycles);
 	bd->q_ns = cyc_ns(s, (double)s->clk->resolution_cycles);
-	for (int r = 0; r < ntx; r++) /* the records chose their stamps (stamp_pick.c) */
-		bd->chosen |= (tx[r].want & EEL_TRACE_CHOSEN) && (tx[r].want & EEL_TRACE_STAMPS) != EEL_TRACE_STAMPS;
+	for (int r = 0; r < ntx; r++)
+		bd->chosen |= chose_stamps(&tx[r]);
 	bd->nic_stamps = s->caps->nic_stamp_mask;
 	bd->mask = s->caps->stamp_mask ? s->caps->stamp_mask : (1u << EEL_STAGES) - 1;
 	if (!bd->v[0]) {
@@ -296,7 +309,7 @@ static struct eel_trace *records_taken(const struct eel_trace *r, int n)
 	for (int i = 0; c && i < n; i++) {
 		c[i] = r[i];
 		for (int k = 0; k < EEL_STAGES; k++)
-			c[i].t[k] = eel_trace_has(&r[i], k) ? r[i].t[k] : 0;
+			c[i].t[k] = stamp_of(&r[i], k);
 	}
 	return c;
 }
@@ -331,13 +344,9 @@ static const struct eel_trace *by_id(const struct eel_trace *r, int n, int *at, 
 static void join(struct bd_msg *m, const struct eel_trace *snd, const struct eel_trace *rcv)
 {
 	memset(m, 0, sizeof(*m));
-	for (int k = 0; k < EEL_STAGES; k++) {
-		const struct eel_trace *r = k >= EEL_ST_NIC_RX && k <= EEL_ST_DETECT ? rcv : snd;
-
-		if (r && eel_trace_has(r, k))
-			m->t[k] = r->t[k];
-	}
-	m->chosen = (snd->want & EEL_TRACE_CHOSEN) && (snd->want & EEL_TRACE_STAMPS) != EEL_TRACE_STAMPS;
+	for (int k = 0; k < EEL_STAGES; k++)
+		m->t[k] = stamp_of(k >= EEL_ST_NIC_RX && k <= EEL_ST_DETECT ? rcv : snd, k);
+	m->chosen = chose_stamps(snd);
 	m->around = m->chosen ? eel_trace_around(snd->want) : -1;
 	m->without = m->chosen && (snd->want & EEL_TRACE_WITHOUT);
 }
@@ -429,9 +438,9 @@ int breakdown_rounds(const struct session *s, struct breakdown *bd, const struct
 			continue;
 		if (first + pairs < bd->nround) {
 			for (int st = EEL_ST_NIC_RX; st <= EEL_ST_DETECT; st++)
-				r->ab.t[st] = eel_trace_has(&peer_rx[i], st) ? peer_rx[i].t[st] : 0;
+				r->ab.t[st] = stamp_of(&peer_rx[i], st);
 			for (int st = EEL_ST_POST; st <= EEL_ST_NIC_TX; st++)
-				r->ba.t[st] = eel_trace_has(&peer_tx[j], st) ? peer_tx[j].t[st] : 0;
+				r->ba.t[st] = stamp_of(&peer_tx[j], st);
 		}
 		pairs++;
 	}

@@ -37,19 +37,25 @@ static void synth_curve(struct sig_curve *c, double os, double orr, double g, do
 
 
 
+/* A signature of four curves, D = 0, 200 (beyond Idle = g - os - or = 150),
+ * 400 and 800, and its round trip. */
+static void synth_signature(struct signature_res *r, double os, double orr, double g, double rtt)
+{
+	memset(r, 0, sizeof(*r));
+	synth_curve(&r->curve[0], os, orr, g, 0, rtt);
+	synth_curve(&r->curve[1], os, orr, g, 200, rtt);
+	synth_curve(&r->curve[2], os, orr, g, 400, rtt);
+	synth_curve(&r->curve[3], os, orr, g, 800, rtt);
+	r->ncurves = 4;
+	r->rtt_ns = rtt;
+}
+
 static void signature(void)
 {
 	struct signature_res r;
 	const double os = 100, orr = 150, g = 400, rtt = 1200;
 
-	memset(&r, 0, sizeof(r));
-	/* D = 0, 200 (not beyond Idle = g - os - or = 150? it is: 200 > 150), 400, 800 */
-	synth_curve(&r.curve[0], os, orr, g, 0, rtt);
-	synth_curve(&r.curve[1], os, orr, g, 200, rtt);
-	synth_curve(&r.curve[2], os, orr, g, 400, rtt);
-	synth_curve(&r.curve[3], os, orr, g, 800, rtt);
-	r.ncurves = 4;
-	r.rtt_ns = rtt;
+	synth_signature(&r, os, orr, g, rtt);
 	for (int k = 0; k < 4; k++)
 		sig_regimes(&r.curve[k]);
 	sig_extract(&r);
@@ -437,6 +443,17 @@ static void decompose(void)
 	CHECK_EQ_D(d.part[7].ns, 1000 - 7 * 50, 1e-9);
 }
 
+/* Validation size v[i]: in the range, a multiple of 8, not a fitted size,
+ * not one of v[0..i-1]. */
+static void valid_size(const struct plan *p, const uint32_t *v, int i)
+{
+	CHECK(v[i] >= 8 && v[i] <= 1048576 && v[i] % 8 == 0, "size %u", v[i]);
+	for (uint32_t k = 0; k < p->nbulk; k++)
+		CHECK(v[i] != p->bulk_sizes[k], "size %u is a fitted size", v[i]);
+	for (int j = 0; j < i; j++)
+		CHECK(v[i] != v[j], "size %u twice", v[i]);
+}
+
 /* Taboada et al. 2003's 20 validation sizes: distinct, uniformly random over the
  * range, multiples of 8, none a fitted size (they were log-uniform, and
  * could repeat or land on a fitted size); with n* = t0/tb known, half of them
@@ -457,11 +474,7 @@ static void validation_sizes(void)
 	n = random_sizes(&p, 4096, v);
 	CHECK(n == VALIDATE_SIZES, "%d sizes around n* = 4096", n);
 	for (int i = 0; i < n; i++) {
-		CHECK(v[i] >= 8 && v[i] <= 1048576 && v[i] % 8 == 0, "size %u", v[i]);
-		for (uint32_t k = 0; k < p.nbulk; k++)
-			CHECK(v[i] != p.bulk_sizes[k], "size %u is a fitted size", v[i]);
-		for (int j = 0; j < i; j++)
-			CHECK(v[i] != v[j], "size %u twice", v[i]);
+		valid_size(&p, v, i);
 		near += v[i] >= 512 && v[i] <= 32768;
 		under += v[i] >= 512 && v[i] < 4096;
 		over += v[i] > 4096 && v[i] <= 32768;
@@ -486,11 +499,7 @@ static void validation_sizes(void)
 	n = random_sizes(&p, NAN, v);
 	CHECK(n == VALIDATE_SIZES, "%d sizes", n);
 	for (int i = 0; i < n; i++) {
-		CHECK(v[i] >= 8 && v[i] <= 1048576 && v[i] % 8 == 0, "size %u", v[i]);
-		for (uint32_t k = 0; k < p.nbulk; k++)
-			CHECK(v[i] != p.bulk_sizes[k], "size %u is a fitted size", v[i]);
-		for (int j = 0; j < i; j++)
-			CHECK(v[i] != v[j], "size %u twice", v[i]);
+		valid_size(&p, v, i);
 		below_mid += v[i] < 524288;
 	}
 	/* uniform, not log-uniform: about half below the middle (log-uniform put 19 of 20 there) */
@@ -580,13 +589,7 @@ static void signature_uncertainty(void)
 	const double os = 100, orr = 150, g = 400, rtt = 1200;
 	double L0, or0;
 
-	memset(&r, 0, sizeof(r));
-	synth_curve(&r.curve[0], os, orr, g, 0, rtt);
-	synth_curve(&r.curve[1], os, orr, g, 200, rtt);
-	synth_curve(&r.curve[2], os, orr, g, 400, rtt);
-	synth_curve(&r.curve[3], os, orr, g, 800, rtt);
-	r.ncurves = 4;
-	r.rtt_ns = rtt;
+	synth_signature(&r, os, orr, g, rtt);
 	r.rtt_ci_ns = 40;
 	for (int k = 0; k < 4; k++) {
 		for (int i = 0; i < r.curve[k].n; i++)
