@@ -109,8 +109,10 @@ BEGIN {
   printf "ratio EEL/t_typical = %.2f (target <= 1.00), rate/ib_write_bw = %.2f (target >= 1.00)\n", emed / (ptyp * 1e3), erate / prate
 }' >"$table"
 for n in 1 2; do
-  tries=$(cat "$o/ib_write_bw-$n-tries.txt" 2>/dev/null) || die "missing $o/ib_write_bw-$n-tries.txt"
-  [ "$tries" = 1 ] ||
-    echo "ib_write_bw run $n: $tries tries, the first $((tries - 1)) measured nothing (MsgRate 0; kept as ib_write_bw-$n-try*.txt)" >>"$table"
+  for p in ib_write_lat:"a row of inf" ib_write_bw:"MsgRate 0"; do
+    tries=$(cat "$o/${p%%:*}-$n-tries.txt" 2>/dev/null) || die "missing $o/${p%%:*}-$n-tries.txt"
+    [ "$tries" = 1 ] ||
+      echo "${p%%:*} run $n: $tries tries, the first $((tries - 1)) measured nothing (${p#*:}; kept as ${p%%:*}-$n-try*.txt)" >>"$table"
+  done
 done
 sed 's/^/suite-verbs: /' "$table"
