@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # eel — top-level build.
 #
 #   make            build libeel, eel-bench and the tools into build/

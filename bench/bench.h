@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/bench.h — eel-bench: the microbenchmarks of the papers in data/papers.md over libeel.
  *
  * Both ends run the same plan in lock step: the client sends it, the server

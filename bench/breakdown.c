@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/breakdown.c — where the time of one put goes, from the stamps.
  *
  * A traced put has a sender-side record (POST .. NIC_TX) at the sending end

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/bulk.c — bulk transfers, Culler et al. 1996 (Culler et al. 1996,
  * "Bulk-transfer microbenchmark"), and the echo test of Taboada et al. 2003 and Dongarra & Dunigan 1997.
  *

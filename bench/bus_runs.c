@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/bus_runs.c — the bus what-if (issue 11): the model's transactions on
  * one 8-byte put's path, the bus in the JSON, and `--bus LIST`'s side-by-side
  * table (Culler et al. 1996 Table 4's layout: a row per parameter, a column

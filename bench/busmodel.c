@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/busmodel.c — `eel-bench -t busmodel`: the bus model alone
  * (userlib/engine/bus_model.c, preset pcie-gen3x8) beside pcie-bench's
  * published PCIe Gen 3 x8 figures (Neugebauer et al. 2018; data/pcie_bench.csv,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/cli.c — eel-bench's command line: options into a plan, checked. */
 #include <ctype.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/cli.h — eel-bench's command line (bench/cli.c). */
 #ifndef EEL_BENCH_CLI_H
 #define EEL_BENCH_CLI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/decompose.c — EEL split into its stages on whatever NIC is in use,
  * each part saying how it was obtained, and adding up to the measured EEL.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/derived.c — figures derived from others, stated only as far as this
  * NIC and this run let them be (issue 22).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/fit.c — the fits of the methods' papers, on measured T(n).
  *
  *   Culler et al. 1996 "Bulk-transfer time and bandwidth": T(n) = T0 + n/R, a line fitted

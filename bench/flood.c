@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/flood.c — the flood test, Bell et al. 2003 §4.2.
  *
  * For each message size (8 B .. 128 KB, powers of two) and queue depth q:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/json.c — the JSON writer (bench/json.h) over jansson. */
 #include <jansson.h>
 #include <math.h>

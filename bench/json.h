@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/json.h — writing one JSON document: objects, arrays, numbers, strings.
  *
  * A thin layer over jansson (Debian libjansson-dev): the calls build the

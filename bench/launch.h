@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/launch.h — eel-bench started by a launcher (mpirun, srun): the ranks
  * find each other through PMIx (bench/launch_pmix.c). PMIx carries only what
  * the ranks must know of each other, between timed regions: endpoints before

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # bench/launch.mk — eel-bench under mpirun or srun: bench/launch_pmix.c uses
 # PMIx's client library (Debian: libpmix-dev, tools/setup's mpi group). Only
 # eel-bench and the programs built from bench's objects link it; libeel does not.

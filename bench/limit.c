@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/limit.c — the floor under EEL, measured in the same run.
  *
  * Both ends on this machine with the software NIC (--pair): the physical

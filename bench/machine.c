@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/machine.c — facts about this machine for the report. */
 #include <stdio.h>
 #include <string.h>

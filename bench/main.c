@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/main.c — eel-bench: the microbenchmarks of the papers in data/papers.md on any NIC eel
  * drives. Roles as perftest has them: no host = server (or, for the software
  * NIC, both ends here); a host = the client, which runs the plan and prints.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/mesh.c — every rank's NIC joined to every other's (bench/mesh.h).
  *
  * A NIC connection joins two ends (libeel: one device a peer), so each rank

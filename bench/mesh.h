@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/mesh.h — eel-bench's ranks under a launcher (mpirun, srun): every
  * rank's NIC joined to every other's, one connection a pair (bench/mesh.c),
  * the patterns measured over them (bench/patterns.c) and reported by rank 0

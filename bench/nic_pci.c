@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/nic_pci.c — the NIC's PCI facts for the report (include/eel/pci_facts.h,
  * read with libpci as eel-probe reads them), and the one bus cost eel models
  * from them: the payload the PCIe link can carry at most.

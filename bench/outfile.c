@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/outfile.c — where eel-bench writes a file the user named (--json):
  * safely, as root on a shared machine (outfile.h). */
 #include <errno.h>

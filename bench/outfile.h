@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/outfile.h — writing a file the user named (--json) safely.
  *
  * A regular file, or none yet, is replaced whole: the content goes to a new

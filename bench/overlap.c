@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/overlap.c — the CPU-overlap test, Bell et al. 2003
  * §4.3.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/pattern.c — what --verify puts in every payload, and checks.
  *
  * Word j of message m at measurement point p is a hash of (p, m, j); the last

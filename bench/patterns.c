@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/patterns.c — the patterns of many ranks (bench/mesh.h), each one of
  * the seeds' methods run between several pairs at once:
  *

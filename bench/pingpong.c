@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/pingpong.c — the ping-pong test, Bell et al. 2003
  * §4.1: an 8-byte put to the peer, which replies with an 8-byte put; the
  * first end blocks for the reply and starts again. `iters` round trips per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/post.c — posting puts the way every test does: inline when it fits,
  * and waiting out a full send queue by polling. */
 #include <errno.h>

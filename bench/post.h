@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/post.h — posting helpers shared by the tests (bench/post.c). */
 #ifndef EEL_BENCH_POST_H
 #define EEL_BENCH_POST_H

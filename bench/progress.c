@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/progress.c — what a long run is doing, on stderr: rewritten in place
  * on a terminal, one line per step when EEL_PROGRESS=1 (for logs), nothing
  * otherwise. Only the end that prints the results reports progress. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/report_json.c — the run as one JSON document (schema "eel.run",
  * described in README.md "JSON schema"). Written to a new temporary file and renamed,
  * so a failed run never leaves half a file. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/report_mesh.c — rank 0's report of the patterns (bench/mesh.h): the
  * table, and the JSON document (schema "eel.run" 5, README.md "JSON schema"). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/report_table.c — the terminal report: what a person reads first. */
 #include <math.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/schedule.c — the round-robin schedule of all pairs (the "circle
  * method" of round-robin tournaments): n ranks meet in rounds of disjoint
  * pairs, every pair exactly once; n - 1 rounds of n/2 pairs for even n, n

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/schedule.h — the round-robin schedule of all pairs (bench/schedule.c). */
 #ifndef EEL_BENCH_SCHEDULE_H
 #define EEL_BENCH_SCHEDULE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/session.c — one end of a measurement session: its memory, the peer's
  * windows, and the out-of-band handshakes around each measurement point. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/signature.c — the communication microbenchmark of Culler et al. 1996
  * ("Communication microbenchmark" and
  * "Microbenchmark signature").

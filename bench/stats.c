@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/stats.c — summary statistics (bench/stats.h). */
 #include <stdlib.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/stats.h — summary statistics of repeated measurements. */
 #ifndef EEL_BENCH_STATS_H
 #define EEL_BENCH_STATS_H

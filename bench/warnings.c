@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/warnings.c — what a reader must know before trusting the figures:
  * an untrustworthy clock, a noisy machine, stamps that cost too much, a
  * breakdown that does not add up, two cores whose counters disagree. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # driver/driver.mk — `make module`: driver/eel_pci.ko, built out of tree with Kbuild.
 #
 #   make module [KVER=<kernel version>] [W=1]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* firmware/fw.h — the software NIC's firmware: its state and its parts.
  *
  * The firmware is the program of a NIC's embedded core. Its main loop,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* firmware/fw_ereg.c — the E-register engine (Bell et al. 2003 §2, Cray T3E).
  *
  * An E-register is a line of BAR0 (struct eel_fw_ereg). The host stores the

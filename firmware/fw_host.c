@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* firmware/fw_host.c — what the NIC writes for its host: completions, the
  * status block, trace stamps (struct layouts in eel/fw_abi.h); the
  * counters are fw_count, inline in fw_host.h. */

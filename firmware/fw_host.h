@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* firmware/fw_host.h — what the NIC writes for its host (fw_host.c):
  * completions, E-register answers, the status block and the error state,
  * trace stamps, counters. */

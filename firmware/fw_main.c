@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* firmware/fw_main.c — power-on, configuration, and the main loop. */
 #include "fw_main.h"
 #include "fw_recv.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* firmware/fw_main.h — the NIC's life: reset and its main loop (fw_main.c); what
  * a host engine calls. */
 #ifndef EEL_FW_MAIN_H

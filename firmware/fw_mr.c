@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* firmware/fw_mr.c — memory protection: may this key touch these bytes?
  *
  * The host keeps the memory-region table in its memory (struct eel_fw_mr);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* firmware/fw_mr.h — memory-region key and bounds checks (fw_mr.c). */
 #ifndef EEL_FW_MR_H
 #define EEL_FW_MR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* firmware/fw_recv.c — the receive side: frames off the wire.
  * Protocol: firmware/wire.h. */
 #include "fw_recv.h"

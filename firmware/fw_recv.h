@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* firmware/fw_recv.h — the receive side (fw_recv.c): frames off the wire. */
 #ifndef EEL_FW_RECV_H
 #define EEL_FW_RECV_H

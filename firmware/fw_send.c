@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* firmware/fw_send.c — the send side: descriptor fetch, packets onto the wire,
  * acknowledgements, resends on a NAK (go-back-N, or only the missing PSNs)
  * and the retransmission timer. Protocol: firmware/wire.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* firmware/fw_send.h — the send side (fw_send.c): descriptors in, packets out,
  * acknowledgements, resends on a NAK and the retransmission timer. */
 #ifndef EEL_FW_SEND_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* firmware/fw_sr.c — selective repeat's receive buffer.
  *
  * A receiver in selective repeat (EEL_FW_RECOVERY_SR, as newer RoCE NICs

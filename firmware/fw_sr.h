@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* firmware/fw_sr.h — selective repeat's receive buffer (fw_sr.c): packets kept
  * out of order until the PSNs before them arrive. */
 #ifndef EEL_FW_SR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* firmware/hal.h — everything the firmware may ask of the machine it runs on.
  *
  * The firmware is freestanding: it reaches its host only through these calls

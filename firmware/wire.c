@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* firmware/wire.c — reading and writing eel packet headers (firmware/wire.h).
  * Everything received is checked here before any of it is believed. */
 #include "fw.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* firmware/wire.h — eel's wire protocol: the packet every eel NIC sends.
  *
  * One implementation, here: the software NIC, the DPDK backend and the raw

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The firmware builds freestanding for an embedded core (riscv64, no libc):
 # it reaches its host only through its HAL (DESIGN.md "Firmware and HAL").
 # Its only undefined symbols may be the four a freestanding C environment must

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/fuzz.mk — libFuzzer targets (included by the top Makefile).
 #
 #   make fuzz       build every tests/fuzz/fuzz_NAME.c into build/fuzz/fuzz_NAME

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/tests.mk — the tests (included by the top Makefile).
 #
 #   make test        every test, one runner, one summary line at the end:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/compare.c — eel-compare's verdict and formats (compare.h). */
 #include "compare.h"
 

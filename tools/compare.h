@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/compare.h — what eel-compare's two comparisons share (the figures of
  * a run between two hosts, tools/eel-compare.c; the pairs and curves of a
  * launched run, tools/compare_mesh.c): the verdict on one figure, a value's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/compare_mesh.c — eel-compare on two launched runs (compare_mesh.h).
  *
  * allpairs: an ordered pair is the same pair in both runs when its ranks and

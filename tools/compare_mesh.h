@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/compare_mesh.h — eel-compare on two launched runs (mpirun or srun:
  * schema 5 and later, README.md "JSON schema" rows launch, allpairs, k_to_1,
  * one_to_many): every ordered pair's EEL and g side by side with a verdict,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/eel-compare.c — compares two eel-bench runs (JSON, schema eel.run 1..3)
  * for a lab's CI: `eel-compare baseline.json new.json || exit 1`.
  *

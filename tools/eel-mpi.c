@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/eel-mpi.c — eel-mpi: the MPI layer measured as Al-Tawil & Moritz
  * 2001 measure it (their Figure 2, tools/mpi/fig2.c), for the eight send
  * modes and sizes 0 .. 1 MiB, with the LogGP parameters, the protocol

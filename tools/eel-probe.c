@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * eel-probe: the PCI functions of this machine and how they attach to it.
  *

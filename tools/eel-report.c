@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/eel-report.c — plots and one HTML page from an eel-bench run.
  *
  *   eel-report RUN.json [-o DIR] [--historical FILE]

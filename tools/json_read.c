@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/json_read.c — the tools' JSON reader (json_read.h): jansson parses
  * the document (RFC 8259: strict grammar, UTF-8 strings, no repeated keys),
  * then one walk checks eel's limits (depth, values, the magnitude of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/json_read.h — a strict JSON reader (RFC 8259) for eel's tools, over
  * jansson (Debian libjansson-dev), which does the parsing.
  *

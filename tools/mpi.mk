@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tools/mpi.mk — eel-mpi (tools/eel-mpi.c, tools/mpi/): the MPI layer measured
 # as Al-Tawil & Moritz 2001 do, built with Open MPI's mpicc (Debian:
 # libopenmpi-dev, tools/setup's mpi group). MPI's headers are system headers

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tools/report.mk — the outputs of a run (included by the top Makefile):
 #
 #   $(BUILD)/eel-report    plots (gnuplot) and one HTML page from a run's JSON

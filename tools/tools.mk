@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tools/tools.mk — eel-probe (PCI facts through libpci) and the eel_pci.ko test helper.
 # Included by the top Makefile. userlib/pci/pci_facts.c is part of libeel (the top Makefile
 # globs userlib/*/), so libeel and everything linking it need libpci too.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* include/eel/bus.h — the arithmetic of a host bus: what one DMA read,
  * one posted write or one doorbell costs a NIC on a PCIe link or on a
  * coherent link (the memory bus, CXL.cache), and the bandwidth a stream of

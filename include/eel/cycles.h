@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* include/eel/cycles.h — the host cycle counter, and its calibration to ns.
  *
  * eel_cycles() is the serialising read used around timed regions; eel_stamp()

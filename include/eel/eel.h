@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* include/eel/eel.h — libeel: one small API over every NIC eel drives.
  *
  * Every backend (the software NIC, verbs, DPDK, eel's raw driver) implements

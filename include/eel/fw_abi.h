@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* include/eel/fw_abi.h — the contract between a host driver and eel's NIC firmware.
  *
  * This is the software NIC's "datasheet": what the host writes, where, and what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * eel PCI facts: what a PCI function is and how it attaches to the host,
  * gathered with libpci (pciutils) and sysfs. Used by tools/eel-probe and

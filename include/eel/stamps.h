@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* include/eel/stamps.h — the stages of one message's life that eel stamps.
  *
  * A message's timeline, in order (DESIGN.md "The one API", time):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/fuzz/fuzz_json.c — libFuzzer target: the tools' JSON reader
  * (tools/json_read.c, included here so tests/fuzz.mk's one-file rule builds it).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/fuzz/fuzz_oob.c — libFuzzer target: the out-of-band channel's
  * receive side (eel_oob_recv, userlib/core/oob.c) reading arbitrary bytes from
  * its peer.

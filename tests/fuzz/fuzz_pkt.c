@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/fuzz/fuzz_pkt.c — libFuzzer target: the wire packet parser and a
  * running firmware fed arbitrary frames (firmware/, on the fake HAL of
  * tests/unit/fakenic.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/fuzz/fuzz_uri.c — libFuzzer target: device URIs (userlib/core/uri.c).
  *
  * Any string either parses into a URI whose parts are bounded,

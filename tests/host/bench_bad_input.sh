@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Bad input: one clear line on stderr naming the problem (and the fix), a
 # non-zero exit, never a hang, and nothing half-written.
 set -uo pipefail

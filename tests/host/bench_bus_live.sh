@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The bus model inside the firmware against the model alone (issue 11): for
 # each preset, the live breakdown's parts grow by the model's transactions,
 # and EEL by their sum on the path (bench/bus_runs.c, bus_path):

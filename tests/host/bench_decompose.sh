@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # -t decompose on the software NIC with a slow descriptor fetch and a slow
 # payload DMA read injected: the difference-based estimates (descriptor put
 # vs E-register store; DMA'd payload vs inline) must agree with the exact

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Emulated stage costs of a slower NIC come back in the stamped breakdown, in
 # their own stage (issue 22): small ones (tens of ns, where a stamp's cost
 # fitted from EEL once put every stage 28-69 ns high) and large ones, each

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # eel-bench --verify over a bad wire (1% drop, duplicate, reorder, corrupt on
 # both ends), inline and thread mode: every byte arrives, exactly once, and
 # the NIC counters show the repairs.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # A flood over a wire that drops 3% of the frames both ways, with the
 # firmware's go-back-N and with selective repeat (recovery=gbn|sr,
 # firmware/wire.h): eel-bench --verify checks every byte of every message and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # eel-bench's whole suite on the software NIC, every put verified, and
 # the relations that must hold between what it measured (JSON, schema eel.run).
 set -euo pipefail

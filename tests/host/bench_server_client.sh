@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The perftest way: `eel-bench --server` here, `eel-bench <host>` there (both
 # on this machine for the software NIC); and a server killed mid-run makes
 # the client fail with a clear message, not hang.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Culler et al. 1996's signature with the receiving host's reply (issue 13): a request
 # is answered by a put the receiving host issues when it sees the request,
 # not by the NIC's acknowledgement, so o_r is the receive overhead. On the

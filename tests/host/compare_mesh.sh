@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # eel-compare on launched runs (mpirun -np 4 of eel-bench on the software NIC,
 # --oversubscribe on 2 cores): A all alike, B with rank 0's NIC slowed
 # (softnic?wire_ns=5000, an MPMD launch); copies of A with one pair's EEL and

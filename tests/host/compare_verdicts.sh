@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # eel-compare on crafted pairs of runs: the verdict per parameter (same within
 # the runs' own noise or below the threshold, better, worse; lower is better
 # for times, higher for bandwidth; "changed" for figures with no direction),

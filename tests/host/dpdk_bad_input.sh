@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/host/dpdk_bad_input.sh — the DPDK backend on bad input, no VM: each case is
 # one clear line on stderr naming the problem and the fix, exit status 1, no hang.
 # The EAL without hugepages, a PCI function that is not there, malformed device

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/host/dpdk_bench.sh — eel on DPDK, no VM: two eel-bench processes (server and
 # client), each with DPDK's af_packet PMD on one end of a veth pair in a network
 # namespace of the test's own. The bench (ping-pong, flood, overlap, the floor) with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/host/dpdk_ratio.sh — eel's DPDK EEL against the bare echo of one
 # minimum-size frame (eel_floor) on two PMD pairs of this host, no VM:
 #   memif      net_memif0 (memif server) and net_memif1 (memif client) on a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/host/fuzz_smoke.sh — the fuzz targets (tests/fuzz/, built by
 # tests/fuzz.mk with libFuzzer + ASan + UBSan) each run for a bounded number
 # of inputs, starting from their seed corpus (tests/fuzz/corpus/NAME/); any

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # eel-mpi (Al-Tawil & Moritz 2001's Figure 2 over Open MPI) with -np 2 and
 # -np 4 on this machine (one node: the intra-node tier only): every mode and
 # size timed, LogGP and the protocols printed; N = 1 and a bad option: one

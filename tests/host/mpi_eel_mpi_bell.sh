@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # eel-mpi's Bell et al. 2003 set over MPI beside eel's own figures (-d
 # softnic: eel-bench's two-host mode run by ranks 0 and 1 on this machine)
 # and its JSON (schema eel.mpi): the document's structure, each figure

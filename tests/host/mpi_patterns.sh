@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # eel-bench under mpirun (Open MPI, PMIx): 4 ranks on this machine over the
 # software NIC (shared memory), --oversubscribe on 2 cores. allpairs, k-to-1
 # and 1-to-many give a complete, sane matrix and curves; odd N and --serial;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/host/pair.h — two ends of a connection in two processes, for the host
  * integration tests: the child is the server, the parent the client; both
  * open the same URI, connect over the out-of-band channel and swap windows.

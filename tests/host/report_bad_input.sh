@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # eel-report on bad input: a missing file, not JSON, a truncated document, JSON
 # that is not an eel.run document, a newer schema version, a bad -o, a bad
 # --historical file: one line naming the problem and the fix, exit 2, nothing

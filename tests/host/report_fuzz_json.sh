@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The tools' JSON reader under libFuzzer (tests/fuzz/fuzz_json.c, built with
 # clang's fuzzer, ASan and UBSan by tests/fuzz.mk): a bounded number of inputs
 # from the seed corpus (tests/fuzz/corpus/fuzz_json/) with a JSON dictionary

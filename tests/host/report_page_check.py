@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """tests/host/report_page_check.py — checks for tests/host/report_render.sh on
 what headless Chromium made of eel-report's index.html (Debian's python3, no
 other module).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # eel-report on real runs of the software NIC (eel-bench, small parameters):
 # every plot the run has data for is written as a valid SVG and PNG; the map
 # holds the papers' historical machines; index.html is self-contained (no

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # eel-bench under Slurm's srun --mpi=pmix (Debian's Slurm, its PMIx plugin):
 # a controller and a node daemon for this machine alone, started here with a
 # generated slurm.conf (no authentication daemon: auth/none, ports of their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/host/softnic_api.c — the one API on a software NIC pair (two
  * processes, the real shared-memory wire), in inline and thread mode:
  * puts of 1 B .. 1 MB at unaligned addresses with every flag, E-register

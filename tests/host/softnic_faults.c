@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/host/softnic_faults.c — exactly once over a bad wire: 10^5 puts of
  * 1..256 bytes with NOTIFY (the receiver gets one completion per put, carrying
  * the put's number) over a software NIC pair whose wires drop, duplicate,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/host/softnic_peer_death.c — a peer that dies mid-run gives the other
  * end a clear error within its timeout, never a hang: killed (its process and
  * its out-of-band socket gone: seen at once), or stopped (silent: seen at

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/host/verbs_bad_input.sh — eel-bench on verbs:<ibdev> with bad input, on any
 # host (RDMA device or not): one clear line on stderr naming the problem and the fix, a
 # non-zero exit, at once. (On a real device, the rest: tests/vm/suite-verbs.sh.)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/host/verbs_logic.c — the verbs backend's decisions that need no RDMA
  * device: device URIs, the GID choice for RoCE, the peer's connection info,
  * work completion errors as messages, the NIC clock mapped onto the host's.

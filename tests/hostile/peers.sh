@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Stray peers and dead ones (issue 15): the server drops a connection that is
 # not an eel-bench client (garbage, or silence past --timeout), names it, and
 # serves the real client after it; a client gives up on a listener that never

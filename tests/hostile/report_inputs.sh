@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Hostile input (issue 15): eel-report and eel-compare never block on a FIFO,
 # refuse a device, an empty -o and a number no run can hold (a plot's
 # arithmetic on it overflowed to inf, which gnuplot calls an undefined

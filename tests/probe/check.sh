@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/probe/check.sh CHECK — host tests of eel-probe, eel-bind and the module build
 # (listed in tests/probe.list). Each CHECK exits 0 only when what it asserts held.
 #

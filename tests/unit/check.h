@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/check.h — the unit tests' assertion harness: nothing but stdio.
  *
  *   CHECK(cond, fmt, ...)   counts a check; when cond is false, prints

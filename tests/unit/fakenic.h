@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/fakenic.h — two firmwares in one process, on a fake HAL.
  *
  * The firmware (firmware/) is tested as a NIC would be on a test bench: each

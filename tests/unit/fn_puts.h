@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/fn_puts.h — what the fault and recovery tests share on a fake
  * NIC pair (fakenic.h): a's NOTIFY puts into b, put k carrying imm k from
  * src + k * len to dst + k * len. fn_puts_regions registers src at a and dst

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_breakdown_chosen.c — the breakdown measured from messages
  * that each take POST and a few stamps around one (eel_stamp_pick,
  * breakdown_rounds + breakdown_finish), on synthetic ping-pong rounds with

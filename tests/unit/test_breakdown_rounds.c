@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_breakdown_rounds.c — the breakdown of rounds whose
  * messages take every stamp (a NIC whose traced messages cannot choose:
  * verbs, eel's firmware hosted by dpdk or raw), breakdown_rounds +

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_bus_model.c — the bus model's arithmetic (userlib/engine/
  * bus_model.c) against cases computed by hand, and the presets, the preset
  * file and the URI options (bus_preset.c) with the errors a person sees.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_clock_fit.c — the calibration maths (eel_clock_fit,
  * userlib/core/clock.c): the least-squares slope of the counter (each sample's
  * bracket midpoint) against CLOCK_MONOTONIC_RAW ns, in Hz, recovered exactly

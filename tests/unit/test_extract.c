@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_extract.c — the parameters eel-bench extracts, from
  * synthetic timelines with known answers:
  *   breakdown_add + breakdown_finish   stage figures from joined trace records

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_fcs_crc32.c — the software wire's FCS is zlib's crc32 (issue
  * 16; it was eel's own table-driven CRC until then): the values on the wire
  * must not change. Known vectors of CRC-32 as IEEE 802.3 section 3.2.9 defines

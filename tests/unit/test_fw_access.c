@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_fw_access.c — refused work: a bad key or an out-of-range
  * put writes nothing at the target, completes with REMOTE_ACCESS at the
  * sender (signalled or not), sets both ends' status-block error, and flushes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_fw_ereg.c — E-registers (Bell et al. 2003 §2, Cray T3E): a store
  * and a load of 8 bytes started from BAR0 with no descriptor; the answer
  * (value, then status = seq << 8 | DONE | code) in the same register; a lost

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_fw_faults.c — the reliability protocol, one fault at a time,
  * on a wire the test controls frame by frame (fakenic.h): a dropped data
  * frame (recovered by NAK when a later one arrives, by the timer when none

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_fw_put.c — the firmware delivers puts: small, inline,
  * multi-packet, unaligned, 0 .. 1 MB; completions (signalled, NOTIFY with
  * imm and total length, owner bit across ring passes), the status block,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_fw_recovery.c — loss recovery that does not wait for the
  * timer (firmware/wire.h, IBTA Vol. 1 §9.7.5.2), in go-back-N and in
  * selective repeat, on a wire the test controls frame by frame (fakenic.h).

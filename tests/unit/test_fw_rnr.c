@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_fw_rnr.c — receiver not ready: a NOTIFY put that finds half
  * the receiver's CQ unread is refused (nothing written, RNR counted) and
  * resent by the sender's timer; once the host polls, it lands exactly once.

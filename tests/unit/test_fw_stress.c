@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_fw_stress.c — exactly once, under every fault at once.
  *
  * Two firmwares on a fake HAL (fakenic.h) put thousands of NOTIFY puts at

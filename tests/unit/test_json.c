@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_json.c — the JSON writer (bench/json.c, over jansson): what
  * it writes is JSON (RFC 8259, checked by the strict little reader below, not
  * jansson's), strings are escaped and come back as given, text that is not

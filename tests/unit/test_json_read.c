@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_json_read.c — the tools' JSON reader (tools/json_read.c):
  * values and lookups on known documents; strings decoded (escapes, UTF-16
  * pairs, NUL); numbers by the RFC 8259 grammar; every malformed shape refused

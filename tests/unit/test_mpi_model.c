@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_mpi_model.c — eel-mpi's model (tools/mpi/model.c): LogGP
  * from Figure 2's timers as Al-Tawil & Moritz 2001 take it (o_s by timer11,
  * o_r by the non-blocking timer21, L = timer21 - timer12 of MPI_Ssend, G the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_mpi_sweep.c — eel-mpi's CPU-overlap search (tools/mpi/sweep.c,
  * Bell et al. 2003 §4.3) on known curves: a time per message of max(g, o + D)
  * gives D_max = g - o and o; a send overhead that is the gap (o + D from the

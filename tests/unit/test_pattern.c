@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_pattern.c — the --verify payloads (bench/pattern.c): what
  * pattern_fill writes pattern_check accepts; a flipped bit, a word from
  * another message or an earlier point (stale data), a lost token are found

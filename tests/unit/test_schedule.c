@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_schedule.c — allpairs' round-robin schedule (bench/schedule.c):
  * for n = 2..64, every round pairs ranks disjointly and symmetrically, every
  * pair meets exactly once, n - 1 rounds for even n (nobody sits out) and n

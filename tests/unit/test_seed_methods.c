@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_seed_methods.c — the extraction of issue 5's methods on
  * synthetic data with known answers: Culler et al. 1996's signature (o_s, g, o_r, L),
  * the fits of seeds 002/003/004 and when a fit is no model (issue 22), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_stats.c — summary statistics (bench/stats.c): quantiles by
  * linear interpolation, the relative spread, outliers above p75 + 3 IQR. */
 #include "check.h"

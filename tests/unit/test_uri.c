@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_uri.c — device URIs (userlib/core/uri.c): scheme, path and
  * options; lookups with bounds; the errors a person sees. */
 #include <errno.h>

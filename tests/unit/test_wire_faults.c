@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_wire_faults.c — the fault layer (userlib/engine/wire_faults.c) over
  * the shared-memory wire, both ends in one process. Probabilities 0 and 1
  * give exact outcomes; the end-to-end CRC catches a flipped bit anywhere in

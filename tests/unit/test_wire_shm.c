@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_wire_shm.c — the software NIC's shared-memory wire
  * (userlib/softnic/wire_shm.c): both sides attached in one process; frames in order,
  * a full ring refuses, the ring wraps (and its counters wrap 2^32), a frame

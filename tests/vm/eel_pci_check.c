@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * eel-pci-check: the user-space side of eel_pci.ko's VM test
  * (tests/vm/guest-module.sh). Each subcommand checks one behaviour of the

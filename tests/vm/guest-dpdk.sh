@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/vm/guest-dpdk.sh — eel's DPDK backend on QEMU's emulated e1000 (82540EM), driven by
 # DPDK's own e1000 PMD (net_e1000_em) through uio_pci_generic, DMA memory in hugepages.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/vm/guest-module.sh iommu|noiommu — eel_pci.ko and eel-probe in a real kernel.
 #
 # Runs inside a bench guest (tests/vm/run-vm, from tests/vm/suite-module.sh) as root, at

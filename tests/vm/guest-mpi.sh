@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/vm/guest-mpi.sh BUILD KEYDIR [DEV] — the guest half of suite-mpi.sh; runs in both VMs
 # (tests/vm/run-vm --vms 2). Two nodes, eel-vm0 (10.99.0.1) and eel-vm1 (10.99.0.2),
 # each with Soft-RoCE (rxe0) on its e1000; one mpirun on eel-vm0 starts two ranks on

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/vm/guest-raw.sh — eel's raw e1000 driver on QEMU's real emulated NICs.
 #
 # Runs inside a bench guest (tests/vm/run-vm --nics 2 --smp 2, from tests/vm/suite-raw.sh)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/vm/guest-siw.sh BUILD SIW_KO — the guest half of suite-siw.sh; runs in both VMs
 # (tests/vm/run-vm --vms 2 --modules siw), VM1 the server, VM0 the client.
 #

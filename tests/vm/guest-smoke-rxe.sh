@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/vm/guest-smoke-rxe.sh [DEVICE] — the guest half of suite-smoke-rxe.sh; runs in
 # both VMs (tests/vm/run-vm --vms 2). Soft-RoCE over eth0 in each (VM-RECIPE.md: rxe
 # needs crc32_generic, loaded by run-vm), then perftest's ib_write_lat: server in VM1,

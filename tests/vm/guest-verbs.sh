@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/vm/guest-verbs.sh BUILD — the guest half of suite-verbs.sh; runs in both VMs
 # (tests/vm/run-vm --vms 2), VM1 the server end of everything, VM0 the client.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/vm/suite-dpdk.sh — eel's DPDK backend (userlib/dpdk/backend_dpdk.c) on a real PMD driving
 # real (emulated) hardware: DPDK's e1000 PMD on QEMU's e1000 (82540EM) through
 # uio_pci_generic, DMA memory in hugepages (shared/VM-RECIPE.md).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/vm/suite-harness.sh — tests/vm/run-vm itself: what a guest sees (guest-harness.sh),
 # and that a failing guest command and a guest over its time limit make run-vm fail,
 # saying so. About 20 s.

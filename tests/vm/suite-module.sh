@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/vm/suite-module.sh — eel_pci.ko and eel-probe in Debian's real kernel under QEMU.
 #
 # Builds the module on the host against the guest kernel's headers (make module KVER=...),

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/vm/suite-mpi.sh — eel-bench and eel-mpi launched across two nodes: two VMs, two
 # ranks each, one Open MPI mpirun reaching the second VM over ssh, Soft-RoCE (rxe) verbs
 # under eel-bench allpairs (guest half: tests/vm/guest-mpi.sh).

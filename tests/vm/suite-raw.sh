@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/vm/suite-raw.sh — eel's raw e1000 driver (userlib/raw/backend_raw_e1000.c) on QEMU's
 # emulated e1000 (82540EM) and e1000e (82574L), through eel_pci.ko.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/vm/suite-siw.sh — the verbs backend on Soft-iWARP (siw) between two VMs (guest
 # half: tests/vm/guest-siw.sh): an iWARP queue pair connected through the RDMA
 # connection manager (userlib/verbs/verbs_cm.c), then eel-bench's ping-pong, flood and overlap

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/vm/suite-smoke-rxe.sh — proof that the VM bench works end to end: two VMs joined by
 # -netdev socket, Soft-RoCE (rdma_rxe) on eth0 in each, perftest's ib_write_lat between
 # them with the real rdma-core stack (guest half: tests/vm/guest-smoke-rxe.sh).

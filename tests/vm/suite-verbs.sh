@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/vm/suite-verbs.sh — the verbs backend on real Soft-RoCE between two VMs (guest
 # half: tests/vm/guest-verbs.sh): bad input, refused puts, peers that do not match or
 # die, then eel-bench's ping-pong, flood and overlap with --verify, and perftest's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/vm/verbs_errors.c — the verbs backend's errors, and the calls the
  * bench does not make, between two hosts over a real RDMA device (run by
  * tests/vm/guest-verbs.sh in two VMs over Soft-RoCE).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/vm/vm.mk — `make vmtest`: every VM suite, through the project's test runner.
 # Included by the top Makefile. See tests/vm/README.md.
 #

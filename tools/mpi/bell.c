@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/mpi/bell.c — Bell et al. 2003 section 4 over MPI (tools/mpi/bell.h):
  * the ping-pong (§4.1), the flood (§4.2) and the CPU-overlap test (§4.3), one
  * after another between the two ranks of pc, with their buffers. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/mpi/bell.h — Bell et al. 2003's parameter set (section 4: EEL, o_s,
  * o_r, g, G) over MPI with non-blocking MPI_Isend and MPI_Irecv, between
  * the two ranks of a communicator (rank 0 the sender): the ping-pong

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/mpi/bell_flood.c — Bell et al. 2003 §4.2, the flood test over MPI:
  * "the benchmark initiates q sends, waits for q/2 of these messages to
  * complete locally, then issues another q/2 new sends ... until all messages

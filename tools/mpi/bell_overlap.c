@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/mpi/bell_overlap.c — Bell et al. 2003 §4.3, the CPU-overlap test over
  * MPI: "identical to the flood test with a message size of 8 bytes and a
  * queue depth of one, except that an increasing amount of computation is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/mpi/bell_pingpong.c — Bell et al. 2003 §4.1, the ping-pong test over
  * MPI: an 8-byte message to the other rank, which receives it and replies
  * with another; the first blocks for the reply and starts again; --iters

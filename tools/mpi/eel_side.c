@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/mpi/eel_side.c — eel's own figures beside MPI's, with no timed
  * message carried by MPI: rank 1 starts eel-bench as the server end of its
  * two-host TCP mode (README "Between two hosts"), rank 0 as the client end

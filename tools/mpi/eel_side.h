@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/mpi/eel_side.h — eel's own figures on the hosts and NIC of ranks 0
  * and 1 (tools/mpi/eel_side.c): eel-bench's two-host TCP mode run as a
  * child of each, before the MPI measurements. */

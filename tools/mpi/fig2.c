@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/mpi/fig2.c — the point-to-point benchmark of Al-Tawil & Moritz 2001,
  * Figure 2, exactly: P1 and P2 meet at a barrier, then
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/mpi/fig2.h — Al-Tawil & Moritz 2001's Figure 2 between two ranks
  * (tools/mpi/fig2.c), and the blocking ping-pong beside it. */
 #ifndef EEL_TOOLS_MPI_FIG2_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/mpi/model.c — LogGP of an MPI layer from Figure 2's timers, and the
  * protocol decomposition of Al-Tawil & Moritz 2001 (tools/mpi/model.h). */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/mpi/model.h — LogGP of an MPI layer from Al-Tawil & Moritz 2001's
  * timers (tools/mpi/model.c): no MPI here, so that the unit test can give
  * it known timings. Times in ns, sizes in bytes. */

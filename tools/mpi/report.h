@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/mpi/report.h — everything one eel-mpi run measured, and its JSON
  * document (schema "eel.mpi", tools/mpi/report_json.c; README "The MPI
  * layer: eel-mpi" describes it). */

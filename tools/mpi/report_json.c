@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/mpi/report_json.c — eel-mpi's run as one JSON document, schema
  * "eel.mpi" version 1 (README "The MPI layer: eel-mpi", its schema table),
  * built with jansson (Debian libjansson-dev) as eel-bench's bench/json.c

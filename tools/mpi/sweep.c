@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/mpi/sweep.c — Bell et al. 2003 §4.3, the CPU-overlap test's search:
  * "By taking the maximum amount of CPU time that can be added without
  * increasing the benchmark time, and subtracting it from g, the send

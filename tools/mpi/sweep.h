@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/mpi/sweep.h — the CPU-overlap test's search for D_max (Bell et al.
  * 2003 §4.3), with no MPI in it (tools/mpi/sweep.c): the caller gives the
  * time per message at a computation of D ns. Times in ns. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/mpi/wtime.c — the computation eel-mpi's benchmarks insert (Bell et
  * al. 2003 §4.3's, Al-Tawil & Moritz 2001 Figure 2's wait delta): a spin of
  * eel's cycle counter (include/eel/cycles.h), its rate measured against

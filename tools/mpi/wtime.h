@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/mpi/wtime.h — eel-mpi's clock: MPI_Wtime in ns, the computation a
  * benchmark inserts (tools/mpi/wtime.c: a spin on eel's cycle counter, the
  * CPU busy, MPI not called), and the median of a set of times. */

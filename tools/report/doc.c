@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/report/doc.c — opening an eel.run document (doc.h). */
 #include "doc.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/report/doc.h — an eel-bench run (schema "eel.run", README.md "JSON
  * schema") opened for eel-report and eel-compare: the document checked to be
  * one they can read, and the few shapes they take from it. */

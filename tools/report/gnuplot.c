@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/report/gnuplot.c — rendering plots with gnuplot (gnuplot.h). */
 #include "gnuplot.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/report/gnuplot.h — rendering one plot with gnuplot (Debian's
  * gnuplot-nox: its svg and pngcairo terminals). */
 #ifndef EEL_TOOLS_REPORT_GNUPLOT_H

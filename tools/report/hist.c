@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/report/hist.c — reading data/historical.csv (hist.h): RFC 4180 CSV
  * with a header naming the columns. */
 #include "hist.h"

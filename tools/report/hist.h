@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/report/hist.h — the papers' historical machines (data/historical.csv,
  * described in data/README.md): one row per machine and measurement. */
 #ifndef EEL_TOOLS_REPORT_HIST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/report/html.c — the report's HTML page (html.h): what eel-bench's
  * terminal table says, the other sections' figures, and every plot as inline
  * SVG (ids prefixed per plot, so the pages' SVGs never share one). */

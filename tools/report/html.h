@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/report/html.h — the report's one HTML page: the terminal table's
  * content and every plot inline (SVG), self-contained: no scripts, no
  * external files. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/report/plot_allpairs.c — eel-bench's allpairs under mpirun or srun
  * (schema 5): the median EEL of every ordered pair as a heat map, row the
  * measuring rank, column its peer; a flagged pair (beyond the pairs' median

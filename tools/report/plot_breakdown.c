@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/report/plot_breakdown.c — Bell et al. 2003 Fig. 3 style stacked bars: the
  * stamped stages of one put (medians), decompose's parts with the method
  * behind each, and EEL with o_s and o_r superimposed (from the bottom and

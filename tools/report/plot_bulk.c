@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/report/plot_bulk.c — bulk transfers against message size n:
  *   bulk_time  T(n) (an n-byte store and its completion, Culler et al. 1996 Fig. 7a),
  *              the echo (RTT/2 of n bytes, Taboada et al. 2003 and Dongarra & Dunigan 1997), o_s(n) (Culler et al. 1996

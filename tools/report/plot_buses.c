@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/report/plot_buses.c — the bus what-if (`eel-bench --bus LIST`, schema
  * 6): one stacked bar per bus of the stamped stages of one 8-byte put (means,
  * with the turnaround: they add up to EEL), as Bell et al. 2003 Fig. 3 stacks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/report/plot_common.c — what the plots share: the title line, a
  * stage's colour and its legend key. */
 #include "plots.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/report/plot_flood_q.c — Bell et al. 2003 Fig. 5: the gap between smallest
  * messages (ns per message in the flood test) against the queue depth q. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/report/plot_map.c — Dongarra & Dunigan 1997 Fig. 5: the latency/bandwidth space,
  * log-log, small-message latency across and large-message bandwidth up: the
  * upper left is fast. The papers' machines come from data/historical.csv:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/report/plot_overlap.c — Bell et al. 2003 section 4.3, the CPU overlap test:
  * the time per message at queue depth 1 as computation D is inserted per
  * message, on the sending and on the receiving side. The largest D that does

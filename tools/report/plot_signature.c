@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/report/plot_signature.c — Culler et al. 1996 Fig. 4/5: the average cost of a
  * message vs the number M issued back to back, one curve per computation D
  * inserted between them; o_s (the send-only regime) and g (the steady state

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/report/plots.c — the list of plots (plots.h); what they share is in
  * plot_common.c. */
 #include "plots.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/report/plots.h — the report's plots: each writes the body of one
  * gnuplot script (data inline) from a run, or says the run did not measure
  * what it needs. Every plot's title names the paper's figure it follows. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/report/sbuf.c — a growing text buffer (sbuf.h). */
 #include "sbuf.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/report/sbuf.h — a growing text buffer (gnuplot scripts, the HTML page). */
 #ifndef EEL_TOOLS_REPORT_SBUF_H
 #define EEL_TOOLS_REPORT_SBUF_H

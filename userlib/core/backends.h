@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/core/backends.h — each backend's ops table, defined in its own
  * folder (userlib/<name>/backend_<name>.c) and listed by registry.c. */
 #ifndef EEL_USERLIB_BACKENDS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/core/clock.c — calibrating the cycle counter against CLOCK_MONOTONIC_RAW,
  * measuring its cost, and checking it can be trusted (eel/cycles.h). */
 #include <pthread.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/core/dev.h — inside libeel: a device, and what a backend provides.
  *
  * eel.c dispatches every public call to the device's backend. A backend is

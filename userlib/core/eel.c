@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/core/eel.c — the public API: open a device by URI and pass every call
  * to its backend (userlib/core/dev.h). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/core/error.c — the last error of each thread, as one line for a person. */
 #include <errno.h>
 #include <stdarg.h>

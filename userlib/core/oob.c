@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/core/oob.c — the out-of-band channel: TCP between the two ends, as
  * perftest does it. Messages are framed (struct oob_hdr) and typed; the first
  * exchange is a versioned hello, so two different eel versions refuse each

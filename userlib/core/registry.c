@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/core/registry.c — the backends libeel was built with, by URI scheme.
  * A new backend adds its ops table here and in backends.h. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/core/registry.h — the backends libeel was built with, by URI scheme
  * (registry.c). */
 #ifndef EEL_USERLIB_REGISTRY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/core/stamp_pick.c — which stamps a traced message takes.
  *
  * A message that took every stamp (nine reads and their records on one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/core/uri.c — parsing device URIs (userlib/core/uri.h). */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/core/uri.h — device URIs: scheme[:path][?key=value&key=value...] */
 #ifndef EEL_USERLIB_URI_H
 #define EEL_USERLIB_URI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/core/wait.c — every blocking loop's deadline and peer watch. */
 #include <errno.h>
 

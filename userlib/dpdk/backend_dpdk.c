@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/dpdk/backend_dpdk.c — eel on any DPDK port: the firmware's protocol
  * engine (userlib/engine/engine.h) hosted on this core, its frames carried by a
  * DPDK port (userlib/dpdk/wire_dpdk.h).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # userlib/dpdk/dpdk.mk — the DPDK backend's build (included by the top Makefile).
 #
 # DPDK's flags (pkg-config libdpdk) go to the DPDK backend's own objects only,

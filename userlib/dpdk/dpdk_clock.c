@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/dpdk/dpdk_clock.c — a port's clock mapped onto the host's counter
  * (userlib/dpdk/dpdk_port.h).
  *

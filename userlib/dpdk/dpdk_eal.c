@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/dpdk/dpdk_eal.c — the EAL, once per process (userlib/dpdk/dpdk_eal.h).
  *
  * Programmer's Guide 22.11, "Environment Abstraction Layer": rte_eal_init()

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/dpdk/dpdk_eal.h — the DPDK backend's EAL: started once per process,
  * for the devices the URIs name (dpdk_eal.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/dpdk/dpdk_port.c — one DPDK port set up for eel (userlib/dpdk/dpdk_port.h).
  *
  * The sequence is the Programmer's Guide's ("Poll Mode Driver", "Device

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/dpdk/dpdk_port.h — one DPDK port, as the backend uses it: one RX and
  * one TX queue, a mempool, the link, the MTU, and the port's clock where it
  * has one (dpdk_port.c, dpdk_clock.c).

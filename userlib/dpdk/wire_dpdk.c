@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/dpdk/wire_dpdk.c — the engine's wire on a DPDK port
  * (userlib/dpdk/wire_dpdk.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/dpdk/wire_dpdk.h — the firmware's frames on a DPDK port: the engine's
  * wire (userlib/engine/wire.h) with rte_eth_tx_burst and rte_eth_rx_burst.
  *

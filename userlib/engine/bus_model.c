@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/engine/bus_model.c — the host bus's arithmetic (bus_model.h).
  * Sources: Neugebauer et al., "Understanding PCIe performance for end host
  * networking", SIGCOMM 2018, section 3 (TLP sizes, DLLP rates, the bandwidth

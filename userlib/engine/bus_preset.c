@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/engine/bus_preset.c — buses by name, file and URI (bus_preset.h).
  *
  * Where each preset's figures come from:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/engine/bus_preset.h — a bus for the model (bus_model.h) by name:
  * the presets, a user's preset file (key = value) and URI options over
  * either, with the errors a person sees (one line, the problem and the fix).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/engine/engine.c — the host driver of eel's firmware hosted on this
  * machine (userlib/engine/engine.h): setting the NIC up, and every eel_* call.
  * The layout and the protocol with the firmware: include/eel/fw_abi.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/engine/engine.h — eel's NIC firmware hosted on this machine, and its host
  * driver.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/engine/engine_bus.c — the bus model charged in live time: each host
  * interaction the firmware makes through its HAL (and each doorbell the host
  * rings) costs what bus_model.c says, spun on the clock as the stage delays

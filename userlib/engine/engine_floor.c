@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/engine/engine_floor.c — the floor under an engine-hosting NIC's EEL
  * (eel_floor, include/eel/eel.h): a bare echo of one minimum-size frame on
  * the backend's own carrier — a DPDK port's rte_eth_tx_burst/rx_burst, the

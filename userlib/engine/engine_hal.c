@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/engine/engine_hal.c — hosting the firmware on this machine: the HAL of
  * firmware/hal.h, and thread mode.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/engine/wire.h — what carries the firmware's frames to the peer's NIC.
  *
  * The firmware's HAL (firmware/hal.h) sends and receives frames through a

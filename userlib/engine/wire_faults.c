@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/engine/wire_faults.c — the fault layer (userlib/engine/wire_faults.h). */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/engine/wire_faults.h — a bad wire on demand: drop, duplicate, reorder and
  * corrupt frames, and delay them, on whatever carries them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/engine/wire_stamps.h — stamps a real NIC's wire takes for traced messages
  * (the DPDK port's, the e1000's), matched to the engine's trace records when
  * they are drained (backend_dpdk.c, backend_raw_e1000.c).

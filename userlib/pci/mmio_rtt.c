@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/pci/mmio_rtt.c — a PCI function's MMIO read round trip, timed by
  * eel_pci (EEL_PCI_IOC_MMIO_TIME, driver/mmio_time.c): loads of 4 bytes at
  * the start of its first memory BAR, each between two reads of the cycle

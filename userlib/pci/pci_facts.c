@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * PCI facts through libpci: identity and names (pci.ids), driver, NUMA node,
  * IOMMU group, BARs, and the PCI Express link and transfer sizes read from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/raw/backend_raw_e1000.c — raw:<pci address>: eel's firmware (hosted by
  * the engine, userlib/engine/engine.h) on an Intel e1000 or e1000e driven by eel's
  * own register-level driver (userlib/raw/e1000.h) — the rings of a real (or

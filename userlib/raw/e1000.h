@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/raw/e1000.h — eel's register-level driver for Intel's e1000 family
  * (82540EM, QEMU's e1000; 82574L, QEMU's e1000e): the device, its rings,
  * and the rings as an eel wire.

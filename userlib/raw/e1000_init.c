@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/raw/e1000_init.c — resetting and initialising an 82540EM or 82574L
  * for eel's raw driver: the sequences of [SDM] chapter 14 (14.3 general
  * configuration, 14.4 receive, 14.5 transmit) and of [82574] 4.6 (global

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/raw/e1000_regs.h — the registers and descriptors of Intel's e1000
  * family that eel's raw driver uses, named as the datasheets name them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/raw/raw_dma.c — DMA memory for eel's raw drivers (raw_pci.h):
  * eel_pci's DMA-coherent buffers, or, on the uio fallback, a hugepage and
  * its physical address. */

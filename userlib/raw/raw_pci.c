@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/raw/raw_pci.c — finding a PCI function, checking who drives it, and
  * mapping its BAR 0, through eel_pci.ko or uio_pci_generic (raw_pci.h). */
 #include <errno.h>

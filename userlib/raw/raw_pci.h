@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/raw/raw_pci.h — a PCI function in user space, for eel's raw drivers:
  * its BAR 0 mapped, and DMA memory with bus addresses.
  *

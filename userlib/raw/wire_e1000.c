@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/raw/wire_e1000.c — an e1000's descriptor rings as an eel wire
  * (userlib/engine/wire.h): the firmware's frames in Ethernet frames (e1000.h).
  *

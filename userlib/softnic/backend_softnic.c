@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/softnic/backend_softnic.c — the built-in software NIC: eel's firmware
  * (hosted by the engine, userlib/engine/engine.h) on a shared-memory wire between
  * two processes of this machine (userlib/softnic/wire_shm.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/softnic/wire_shm.c — the software NIC's shared-memory wire (wire_shm.h). */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/softnic/wire_shm.h — the software NIC's wire: two rings in shared memory,
  * one per direction, joining the NICs of two processes on one machine.
  *

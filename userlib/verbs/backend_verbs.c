@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/verbs/backend_verbs.c — any RDMA NIC rdma-core drives (mlx5, rxe, siw,
  * efa where it applies), through libibverbs: one RC queue pair per device.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/verbs/verbs.h — inside the verbs backend (rdma-core): its state, and what
  * its files share.
  *

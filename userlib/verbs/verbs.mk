@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # userlib/verbs/verbs.mk — the verbs backend (userlib/verbs/backend_verbs.c, verbs_*.c) links
 # rdma-core's libibverbs and, for iWARP's connection manager, librdmacm (Debian:
 # libibverbs-dev, librdmacm-dev, tools/setup's verbs group), and its VM test's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/verbs/verbs_cm.c — connecting an iWARP queue pair (siw, cxgb4, irdma in
  * iWARP mode) through the RDMA connection manager (librdmacm).
  *

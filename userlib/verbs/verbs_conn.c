@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/verbs/verbs_conn.c — connecting two RC queue pairs.
  *
  * Each end sends its struct vb_conn (QP number, starting PSN, LID, GID, MTU)

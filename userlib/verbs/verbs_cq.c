@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/verbs/verbs_cq.c — completion queues, and the NIC's clock.
  *
  * Where the device stamps its completions (ibv_query_device_ex(3):

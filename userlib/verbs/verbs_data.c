@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/verbs/verbs_data.c — the data path of the verbs backend: puts, E-register
  * style eput/eget, eel_poll and eel_quiet (completions: verbs_reap.c; the
  * blocking loops and the receive-side wait: verbs_wait.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/verbs/verbs_dev.c — the RDMA device behind verbs:<ibdev>[:port]: finding
  * it (ibv_get_device_list(3), ibv_open_device(3)), its port
  * (ibv_query_port(3)), the GID a RoCE connection is addressed by

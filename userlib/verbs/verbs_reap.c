@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/verbs/verbs_reap.c — the verbs backend's completions and errors: send
  * completions retire their WQE and every unsignalled one before it (the
  * caller's go to eel_poll, the hidden ones end here), notifications repost

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/verbs/verbs_trace.c — what the verbs backend can stamp of a message, and
  * its counters.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* userlib/verbs/verbs_wait.c — the verbs backend's blocking loops: every turn's
  * bookkeeping (completions, async events, the peer heard from, deadline and
  * peer watch of wait.c), spinning or napping between looks, and the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/host/lib/compare_env.sh — sourced by eel-compare's host tests
 # (tests/host/compare_*.sh) after `set -uo pipefail`: gives B (the build), C
 # (eel-compare), a temporary folder $d gone at exit, fail=0, the sanitizers'

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/host/lib/dpdk_env.sh — sourced by the DPDK host tests (tests/host/dpdk_*.sh),
 # after `set -uo pipefail`, with the test's short name: `. tests/host/lib/dpdk_env.sh NAME`.
 # Gives B (the build), a temporary folder $out, a network namespace name $ns

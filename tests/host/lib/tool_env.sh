@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/host/lib/tool_env.sh TOOL — sourced by the host tests of one of eel's
 # programs (eel-report, eel-compare) after `set -uo pipefail`: B (the build),
 # T (the program, $B/TOOL), a temporary folder $d gone at exit, fail=0, and the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/vm/lib/common.sh — shared by run-vm and its helpers (sourced, bash).
 #
 # Paths: everything the bench writes lives under $VM_DIR = <repo>/build/vm:

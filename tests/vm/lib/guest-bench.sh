@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/vm/lib/guest-bench.sh — sourced by a guest script of a two-VM suite
 # (which sets B, out, me and peer):
 #   fail TEXT, step TEXT     end the guest with TEXT; say TEXT with the uptime

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/vm/lib/initramfs.sh — the guest's initramfs: static busybox, the .ko files to
 # load (in order) and tests/vm/lib/init as /init. Built once per content: its name is
 # the hash of everything that goes in, so a second run with the same modules reuses it.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/vm/lib/jq-check.sh — sourced by a suite that checks a guest's JSON
 # (after defining its die):
 #   JQ_FILE=path/to/run.json JQ_WHO=suite-x; check 'jq expression that must be true' 'what it means'

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/vm/lib/kernel.sh — the guest kernel: Debian's own, taken without installing it
 # (VM-RECIPE.md: `apt-get download`, `dpkg -x` into a cache, `depmod -b`). Sourced by run-vm.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/vm/lib/linux-source.sh — the parts of Debian's kernel source eel needs,
 # from the linux-source package of the very upload the guest's linux-image comes
 # from: drivers/infiniband/sw/siw (Debian's kernel is built without siw:

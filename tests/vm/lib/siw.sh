@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/vm/lib/siw.sh — Soft-iWARP (siw) for the guest kernel, built here: Debian's
 # kernel is configured without it (# CONFIG_RDMA_SIW is not set), so suite-siw.sh
 # builds drivers/infiniband/sw/siw out of tree from Debian's linux-source package
