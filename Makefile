@@ -10,11 +10,23 @@
 #
 # Variables: BUILD (output folder, default build), CC (gcc or clang), SAN=1
 # (AddressSanitizer + UndefinedBehaviorSanitizer), RUN_ARGS (extra eel-bench
-# arguments for `make run`).
+# arguments for `make run`), PKG_CONFIG and MPICC (where the optional
+# dependencies are looked for).
+#
+# Optional dependencies: DPDK (the dpdk backend, userlib/dpdk/dpdk.mk),
+# rdma-core (verbs, userlib/verbs/verbs.mk), PMIx (eel-bench under mpirun or
+# srun, bench/launch.mk), Open MPI's mpicc (eel-mpi, tools/mpi.mk). A build
+# without one leaves that part out and says so ($(BUILD)/features, eel-bench
+# --help, the error when it is asked for); `sudo tools/setup all` gets them all.
 
 ifeq ($(origin CC),default)
 CC := gcc
 endif
+PKG_CONFIG ?= pkg-config
+MPICC      ?= mpicc
+# The release (include/eel/eel.h) and the shared library's SONAME (its major version).
+EEL_VERSION := $(shell sed -n 's/^\#define EEL_VERSION "\(.*\)"$$/\1/p' include/eel/eel.h)
+EEL_SONAME  := libeel.so.0
 BUILD ?= build
 SAN   ?=
 
@@ -34,26 +46,43 @@ USERLIB_SRC := $(wildcard userlib/*/*.c)
 BENCH_SRC   := $(wildcard bench/*.c)
 
 OBJ          = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
-LIB_OBJ     := $(call OBJ,$(FW_SRC) $(USERLIB_SRC))
-BENCH_OBJ   := $(call OBJ,$(BENCH_SRC))
 
 # External libraries that backends link against (each fragment may add more).
 # zlib: crc32 is the software wire's FCS (userlib/engine/wire_faults.c).
 EXT_LIBS := -lz
+# What this build has of the optional parts, and what it lacks (each
+# fragment adds its name to one of the two).
+FEATURES :=
+WITHOUT  :=
 
-# Goals that install what is missing (tools/setup) and then build in a sub-make:
-# on a fresh machine their own parse must not need the packages they install.
-# A fragment whose packages are missing stops the build only for the other goals.
-SETUP_GOALS := run test vmtest vm-list test-lists clean module module-clean checkpatch
-BUILD_GOALS := $(filter-out $(SETUP_GOALS),$(or $(MAKECMDGOALS),all))
+# Goals that install what is missing (tools/setup) then build in a sub-make
+# (run, test, vmtest): their own parse must not need the packages they install,
+# which is why a missing optional dependency only leaves its part out.
+# What eel.pc asks of a program that links libeel statically: pkg-config
+# packages whose flags are clean, and DPDK's libraries as flags (its Cflags
+# would force -include rte_config.h and -march on the program).
+PC_REQUIRES :=
+PC_LIBS     :=
 
 .PHONY: all run test vmtest module clean host-tests tidy check-layers
 .DEFAULT_GOAL := all
 
-# Each room's fragments (userlib/verbs/verbs.mk, tests/tests.mk, tests/vm/vm.mk, ...).
--include $(sort $(wildcard userlib/*/*.mk bench/*.mk tools/*.mk tests/*.mk tests/vm/*.mk driver/*.mk))
+# Each room's fragments: first the library's and eel-bench's, which leave out
+# the sources of a missing optional dependency (userlib/dpdk/dpdk.mk, ...),
+# then the rest (tools/*.mk, tests/tests.mk, tests/vm/vm.mk, ...).
+-include $(sort $(wildcard userlib/*/*.mk bench/*.mk))
+LIB_OBJ     := $(call OBJ,$(FW_SRC) $(USERLIB_SRC))
+BENCH_OBJ   := $(call OBJ,$(BENCH_SRC))
+-include $(sort $(wildcard tools/*.mk tests/*.mk tests/vm/*.mk driver/*.mk))
 
-all: $(BUILD)/libeel.a $(BUILD)/libeel.so $(BUILD)/eel-bench $(TOOLS_BIN)
+all: $(BUILD)/libeel.a $(BUILD)/libeel.so $(BUILD)/$(EEL_SONAME) $(BUILD)/eel-bench $(TOOLS_BIN)
+
+# $(BUILD)/features names what this build has and lacks; it is rewritten only
+# when that changes, and the objects that read the set (-DEEL_HAVE_*) depend on it.
+FEATURES_TEXT := have: $(sort $(FEATURES)); without: $(sort $(WITHOUT))
+$(shell mkdir -p $(BUILD) && { [ "$$(cat $(BUILD)/features 2>/dev/null)" = "$(FEATURES_TEXT)" ] || \
+	echo "$(FEATURES_TEXT)" > $(BUILD)/features; })
+$(BUILD)/obj/userlib/core/registry.o: $(BUILD)/features
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -63,15 +92,21 @@ $(BUILD)/libeel.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/libeel.so: $(LIB_OBJ)
-	$(CC) -shared $(LDFLAGS) -o $@ $^ $(EXT_LIBS) $(LDLIBS)
+# The shared library: SONAME libeel.so.0 (the major version; the file carries
+# EEL_VERSION of include/eel/eel.h), exporting only the API (userlib/libeel.map).
+$(BUILD)/libeel.so.$(EEL_VERSION): $(LIB_OBJ) userlib/libeel.map
+	$(CC) -shared $(LDFLAGS) -Wl,-soname,$(EEL_SONAME) -Wl,--version-script=userlib/libeel.map \
+		-o $@ $(LIB_OBJ) $(EXT_LIBS) $(LDLIBS)
+$(BUILD)/$(EEL_SONAME) $(BUILD)/libeel.so: $(BUILD)/libeel.so.$(EEL_VERSION)
+	ln -sf $(notdir $<) $@
 
 $(BUILD)/eel-bench: $(BENCH_OBJ) $(BUILD)/libeel.a
 	$(CC) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(BUILD)/libeel.a $(EXT_LIBS) $(LDLIBS)
 
 # The main job: the default NIC (the built-in software NIC, both ends here).
 run:
-	@tools/setup build pci verbs dpdk mpi
+	@tools/setup build pci
+	@tools/setup verbs dpdk mpi || echo "make run: going on without what tools/setup could not install (eel-bench --help says what this build lacks)"
 	@$(MAKE) --no-print-directory all
 	$(BUILD)/eel-bench $(RUN_ARGS)
 
@@ -84,3 +119,48 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# ---- install (README "Install and use the library") ----
+#   make install   [PREFIX=/usr/local] [DESTDIR=staging]   everything below, from `all`
+#   make uninstall [PREFIX=...] [DESTDIR=...]              the same files removed
+# The programs link libeel statically; a lab's program links libeel.so.0 (or
+# libeel.a) through eel.pc. The programs find the data files in
+# $(PREFIX)/share/eel from their own path (eel_data_path), so DESTDIR staging
+# and a moved tree keep working.
+PREFIX      ?= /usr/local
+BINDIR      ?= $(PREFIX)/bin
+LIBDIR      ?= $(PREFIX)/lib
+INCLUDEDIR  ?= $(PREFIX)/include
+DATADIR     ?= $(PREFIX)/share/eel
+MANDIR      ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+PROGRAMS     = $(BUILD)/eel-bench $(filter-out $(BUILD)/eel-pci-check,$(TOOLS_BIN)) tools/eel-bind tools/eel-loss
+DATA_FILES  := data/pcie_bench.csv data/historical.csv data/papers.md
+HEADERS     := $(wildcard include/eel/*.h)
+COMPLETION  := $(wildcard tools/completion/eel-bench)
+
+.PHONY: install uninstall
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/eel $(DESTDIR)$(DATADIR)
+	install -m 755 $(PROGRAMS) $(DESTDIR)$(BINDIR)/
+	install -m 644 $(HEADERS) $(DESTDIR)$(INCLUDEDIR)/eel/
+	install -m 644 $(BUILD)/libeel.a $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(BUILD)/libeel.so.$(EEL_VERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libeel.so.$(EEL_VERSION) $(DESTDIR)$(LIBDIR)/$(EEL_SONAME)
+	ln -sf $(EEL_SONAME) $(DESTDIR)$(LIBDIR)/libeel.so
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e 's|@VERSION@|$(EEL_VERSION)|; s|@REQUIRES@|$(strip $(PC_REQUIRES) libpci zlib)|' \
+	    -e 's|@LIBS@|$(strip $(PC_LIBS))|' \
+	    -e '/^#/d' userlib/eel.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/eel.pc
+	install -m 644 $(DATA_FILES) $(DESTDIR)$(DATADIR)/
+	for m in $(MAN_PAGES); do install -D -m 644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/} || exit 1; done
+	$(if $(COMPLETION),install -D -m 644 $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/eel-bench)
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(PROGRAMS)))
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/eel/,$(notdir $(HEADERS)))
+	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,libeel.a libeel.so libeel.so.$(EEL_VERSION) $(EEL_SONAME) pkgconfig/eel.pc)
+	rm -f $(addprefix $(DESTDIR)$(DATADIR)/,$(notdir $(DATA_FILES)))
+	for m in $(MAN_PAGES); do rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/eel-bench
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/eel $(DESTDIR)$(DATADIR) 2>/dev/null

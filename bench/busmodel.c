@@ -7,7 +7,6 @@
  * latency, 2% for bandwidth) or the run fails. No NIC is opened.
  */
 #include <errno.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,26 +15,18 @@
 
 #include "bench.h"
 
-#ifndef EEL_SRC_DIR
-#define EEL_SRC_DIR "."
-#endif
-
-/* data/pcie_bench.csv beside the binary's folder, else in the source tree. */
+/* The figures: FILE (--bus-data), else data/pcie_bench.csv where eel_data_path finds it. */
 static FILE *open_data(const char *path, char *used, size_t n)
 {
-	char exe[4096];
-	ssize_t len;
-
 	if (path) {
 		snprintf(used, n, "%s", path);
 		return fopen(path, "r");
 	}
-	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	exe[len > 0 ? len : 0] = 0;
-	snprintf(used, n, "%s/../data/pcie_bench.csv", len > 0 ? dirname(exe) : ".");
-	if (access(used, R_OK) == 0)
-		return fopen(used, "r");
-	snprintf(used, n, "%s/data/pcie_bench.csv", EEL_SRC_DIR);
+	if (eel_data_path("pcie_bench.csv", used, n)) {
+		fprintf(stderr, "eel-bench: busmodel: %s\n", eel_errmsg());
+		errno = ENOENT;
+		return NULL;
+	}
 	return fopen(used, "r");
 }
 

@@ -87,9 +87,24 @@ static const char usage_text[] =
 "  -V, --version\n"
 "  -h, --help\n";
 
+/* What this build lacks of the optional parts (the top Makefile's
+ * "Optional dependencies"), one line each; nothing when it has them all. */
+static void usage_lacks(FILE *f)
+{
+	int built;
+	const char *name;
+
+	for (int i = 0; (name = eel_backend_name(i, &built)); i++)
+		if (!built)
+			fprintf(f, "This build lacks the %s backend: run `sudo tools/setup %s`, then make.\n", name, name);
+	if (launch_missing())
+		fprintf(f, "This build lacks launched mode (mpirun, srun): run `sudo tools/setup mpi`, then make.\n");
+}
+
 void cli_usage(FILE *f)
 {
 	fputs(usage_text, f);
+	usage_lacks(f);
 }
 
 /* One line naming the problem and the fix, then exit 2. */
@@ -247,6 +262,8 @@ static void launched_checks(struct cli *c)
 {
 	struct plan *p = &c->plan;
 
+	if (launch_missing())
+		bad("%s", launch_missing(), NULL);
 	if (!c->tests_given)
 		p->tests = T_ALLPAIRS;
 	if (p->tests & ~PATTERNS)
@@ -404,6 +421,8 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		launched_checks(c);
 		return;
 	}
+	if ((p->tests & PATTERNS) && launch_missing())
+		bad("%s", launch_missing(), NULL);
 	if (p->tests & PATTERNS)
 		bad("%s", "allpairs, k-to-1 and 1-to-many need ranks",
 		    "launch eel-bench with mpirun -np N (or srun -n N --mpi=pmix)");

@@ -18,6 +18,9 @@ struct launch {
 
 /* Was this process started by a PMIx launcher (PMIX_RANK and PMIX_NAMESPACE set)? */
 int launch_detected(void);
+/* NULL when eel-bench was built with PMIx; else why launched mode is missing
+ * and how to get it (bench/launch_none.c stands in for launch_pmix.c). */
+const char *launch_missing(void);
 /* PMIx_Init; rank and size. 0, or -1 with l->err. */
 int launch_init(struct launch *l);
 /* PMIx_Put of a blob under key, visible to every rank after launch_exchange. */

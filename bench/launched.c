@@ -4,8 +4,16 @@
  * (report_mesh.c). Every rank says its own failures; rank 0 prints the
  * results. */
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "launch.h"
 #include "mesh.h"
+
+/* PMIx's launchers (mpirun, srun --mpi=pmix) set both in every rank. */
+int launch_detected(void)
+{
+	return getenv("PMIX_RANK") && getenv("PMIX_NAMESPACE");
+}
 
 int launched_main(const struct cli *c, int argc, char **argv)
 {

@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: MIT
+# SPDX-License-Identifier: GPL-2.0
 # driver/driver.mk — `make module`: driver/eel_pci.ko, built out of tree with Kbuild.
 #
 #   make module [KVER=<kernel version>] [W=1]

@@ -52,6 +52,10 @@ test-lists:
 	   echo "firmware-freestanding | bash tests/firmware_freestanding.sh"; \
 	   echo "check-layers | $(MAKE) --no-print-directory -s check-layers"; \
 	   echo "clang-werror | $(MAKE) --no-print-directory -s BUILD=build/clang CC=clang all host-tests"; \
+	   echo "exports | bash tests/install/exports.sh"; \
+	   echo "install | bash tests/install/install.sh"; \
+	   echo "build-without | bash tests/install/build_without.sh"; \
+	   echo "licence | bash tests/install/licence.sh"; \
 	 } > $(LISTS)/build.list
 
 test:

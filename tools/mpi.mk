@@ -3,13 +3,12 @@
 # as Al-Tawil & Moritz 2001 do, built with Open MPI's mpicc (Debian:
 # libopenmpi-dev, tools/setup's mpi group). MPI's headers are system headers
 # here (-isystem): its own declarations are not eel's to keep -Werror clean.
-ifeq ($(shell command -v mpicc 2>/dev/null),)
-ifneq ($(BUILD_GOALS),)
-$(error mpicc is missing: run `sudo tools/setup mpi`)
-endif
-endif
-MPI_CFLAGS := $(patsubst -I%,-isystem %,$(shell mpicc --showme:compile 2>/dev/null))
-MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null)
+# Open MPI is optional: without mpicc, eel-mpi is not built ($(BUILD)/features
+# says so); the model's and the search's unit tests below need no MPI.
+ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
+FEATURES += eel-mpi
+MPI_CFLAGS := $(patsubst -I%,-isystem %,$(shell $(MPICC) --showme:compile 2>/dev/null))
+MPI_LIBS   := $(shell $(MPICC) --showme:link 2>/dev/null)
 EEL_MPI_SRC := tools/eel-mpi.c tools/mpi/fig2.c tools/mpi/model.c tools/mpi/sweep.c tools/mpi/bell.c \
 	tools/mpi/bell_pingpong.c tools/mpi/bell_flood.c tools/mpi/bell_overlap.c tools/mpi/eel_side.c \
 	tools/mpi/report_json.c tools/mpi/wtime.c tools/json_read.c
@@ -22,6 +21,9 @@ $(call OBJ,$(EEL_MPI_WITH_MPI)): CFLAGS += $(MPI_CFLAGS) -Itools
 
 $(BUILD)/eel-mpi: $(call OBJ,$(EEL_MPI_SRC))
 	$(CC) $(LDFLAGS) -o $@ $^ $(MPI_LIBS) $(LDLIBS)
+else
+WITHOUT += eel-mpi
+endif
 
 # The model's unit test needs the model only.
 $(BUILD)/tests/test_mpi_model: tests/unit/test_mpi_model.c $(call OBJ,tools/mpi/model.c) tests/unit/check.h

@@ -5,7 +5,7 @@
 #   $(BUILD)/eel-compare   a noise-aware comparison of two runs, for a lab's CI
 #
 # Both read JSON with tools/json_read.c; eel-report finds data/historical.csv
-# beside its binary ($(dir exe)/../data) or in this source tree (EEL_SRC_DIR).
+# with eel_data_path (installed: <prefix>/share/eel; else the source tree's data/).
 # The reader's unit test (tests/unit/test_json_read.c) links only the reader;
 # its fuzz target (tests/fuzz/fuzz_json.c) is built by tests/fuzz.mk and
 # exercised by tests/host/report_fuzz_json.sh.
@@ -22,8 +22,8 @@ $(BUILD)/eel-report: $(call OBJ,$(REPORT_SRC))
 $(BUILD)/eel-compare: $(call OBJ,$(COMPARE_SRC))
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# Where the source tree is, for data/historical.csv when the binary is not beside it.
-$(BUILD)/obj/tools/report/hist.o: CFLAGS += -DEEL_SRC_DIR='"$(CURDIR)"'
+# data/historical.csv is found by libeel's eel_data_path (userlib/core/data_path.c).
+$(BUILD)/eel-report: $(call OBJ,userlib/core/data_path.c userlib/core/error.c)
 
 # The reader's unit test needs the reader only (not libeel and the bench, as tests/tests.mk's rule links).
 $(BUILD)/tests/test_json_read: tests/unit/test_json_read.c $(call OBJ,tools/json_read.c) tests/unit/check.h

@@ -65,6 +65,20 @@ void eel_opts_default(struct eel_opts *opts);
 int eel_open(const char *uri, const struct eel_opts *opts, struct eel_dev **dev);
 void eel_close(struct eel_dev *dev);
 
+/* The NIC types eel knows, for i = 0, 1, ... until NULL: the URI scheme
+ * ("softnic", "dpdk", "verbs", "raw"), and in *built (if not NULL) whether
+ * this libeel has it (DPDK and rdma-core are optional at build time; eel_open
+ * of a missing one fails with -ENOTSUP and says how to get it). */
+const char *eel_backend_name(int i, int *built);
+
+/* Where eel's data file name (pcie_bench.csv, historical.csv, papers.md) is:
+ * $EEL_DATA_DIR/name if that variable is set; else beside the running program
+ * as `make install` lays it out (<bindir>/../share/eel/name) or as the build
+ * tree has it (<build>/../data/name); else in the source tree libeel was built
+ * from. 0 with the path in out (n bytes), or -ENOENT with eel_errmsg() naming
+ * the places looked in. */
+int eel_data_path(const char *name, char *out, size_t n);
+
 /* What the NIC can do and how it is attached. */
 enum eel_cap_flag {
 	EEL_CAP_EREGS = 1u << 0,        /* eel_eput / eel_eget */

@@ -4,7 +4,6 @@
 #include "hist.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,9 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef EEL_SRC_DIR
-#define EEL_SRC_DIR "."
-#endif
+#include "eel/eel.h"
 
 #define MAX_FIELDS 16
 #define MAX_ROWS   4096
@@ -168,20 +165,14 @@ bad:
 
 int hist_load(struct hist *h, const char *path, char *err, size_t errlen)
 {
-	char exe[PATH_MAX], cand[2][PATH_MAX + 64];
-	ssize_t n;
+	char found[PATH_MAX];
 
 	memset(h, 0, sizeof(*h));
 	if (path)
 		return load(h, path, err, errlen);
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	exe[n > 0 ? n : 0] = 0;
-	snprintf(cand[0], sizeof(cand[0]), "%s/../data/historical.csv", n > 0 ? dirname(exe) : ".");
-	snprintf(cand[1], sizeof(cand[1]), "%s/data/historical.csv", EEL_SRC_DIR);
-	for (int k = 0; k < 2; k++)
-		if (access(cand[k], R_OK) == 0)
-			return load(h, cand[k], err, errlen);
-	snprintf(err, errlen, "no data/historical.csv in %s or %s", cand[0], cand[1]);
+	if (eel_data_path("historical.csv", found, sizeof(found)) == 0)
+		return load(h, found, err, errlen);
+	snprintf(err, errlen, "%s", eel_errmsg());
 	return 1;
 }
 

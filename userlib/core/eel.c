@@ -28,10 +28,9 @@ int eel_open(const char *uri, const struct eel_opts *opts, struct eel_dev **out)
 	rc = eel_uri_parse(uri, &u);
 	if (rc)
 		return rc;
-	be = eel_backend_by_scheme(u.scheme);
-	if (!be)
-		return eel_err(-ENODEV, "unknown NIC type '%s' in '%s': use softnic, verbs:<ibdev>, "
-			       "dpdk:<port> or raw:<pci-address>", u.scheme, uri);
+	rc = eel_backend_by_scheme(u.scheme, uri, &be);
+	if (rc)
+		return rc;
 	dev = calloc(1, sizeof(*dev));
 	if (!dev)
 		return eel_err(-ENOMEM, "out of memory opening %s", uri);

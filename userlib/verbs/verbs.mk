@@ -3,12 +3,13 @@
 # rdma-core's libibverbs and, for iWARP's connection manager, librdmacm (Debian:
 # libibverbs-dev, librdmacm-dev, tools/setup's verbs group), and its VM test's
 # error program (tests/vm/verbs_errors.c, run by tests/vm/suite-verbs.sh).
-ifeq ($(shell pkg-config --exists libibverbs librdmacm 2>/dev/null && echo yes),)
-ifneq ($(BUILD_GOALS),)
-$(error rdma-core's development files are missing (pkg-config libibverbs librdmacm found nothing): run `sudo tools/setup verbs`)
-endif
-endif
-EXT_LIBS += -lrdmacm -libverbs
+# rdma-core is optional: without it libeel is built without this backend, and a
+# verbs: URI says how to get it (userlib/core/registry.c).
+ifeq ($(shell $(PKG_CONFIG) --exists libibverbs librdmacm 2>/dev/null && echo yes),yes)
+FEATURES += verbs
+PC_REQUIRES += libibverbs librdmacm
+EXT_LIBS += $(shell $(PKG_CONFIG) --libs librdmacm libibverbs)
+$(BUILD)/obj/userlib/core/registry.o: CFLAGS += -DEEL_HAVE_VERBS=1
 
 VERBS_ERRORS := $(BUILD)/tests/verbs_errors
 all: $(VERBS_ERRORS)
@@ -16,3 +17,7 @@ all: $(VERBS_ERRORS)
 $(VERBS_ERRORS): tests/vm/verbs_errors.c $(BUILD)/libeel.a userlib/verbs/verbs.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libeel.a $(EXT_LIBS) $(LDLIBS)
+else
+WITHOUT += verbs
+USERLIB_SRC := $(filter-out userlib/verbs/%,$(USERLIB_SRC))
+endif
