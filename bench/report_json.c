@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* bench/report_json.c — the run as one JSON document (schema "eel.run",
- * described in README.md "JSON schema"). Written to a new temporary file and renamed,
+ * described in docs/json.md). Written to a new temporary file and renamed,
  * so a failed run never leaves half a file. */
 #include <errno.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* bench/report_mesh.c — rank 0's report of the patterns (bench/mesh.h): the
- * table, and the JSON document (schema "eel.run" 5, README.md "JSON schema"). */
+ * table, and the JSON document (schema "eel.run" 5, docs/json.md). */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* tools/compare_mesh.h — eel-compare on two launched runs (mpirun or srun:
- * schema 5 and later, README.md "JSON schema" rows launch, allpairs, k_to_1,
- * one_to_many): every ordered pair's EEL and g side by side with a verdict,
+ * schema 5 and later, docs/json.md, its sections launch, allpairs,
+ * k_to_1, one_to_many): every ordered pair's EEL and g side by side with a verdict,
  * the k-to-1 and 1-to-many curves K by K, a summary. */
 #ifndef EEL_TOOLS_COMPARE_MESH_H
 #define EEL_TOOLS_COMPARE_MESH_H

@@ -71,7 +71,7 @@ static const char usage[] =
 "                     two-host mode, server on rank 1, client on rank 0, before MPI's\n"
 "  --eel-bench PATH   the eel-bench to run (default: the one beside eel-mpi)\n"
 "  --eel-timeout SEC  stop eel-bench after SEC s (default 600)\n"
-"  --json FILE        the whole run as JSON (schema eel.mpi, README)\n"
+"  --json FILE        the whole run as JSON (schema eel.mpi, docs/launch.md)\n"
 "  -h, --help\n";
 
 /* One line naming the problem and the fix (rank 0 says it), then out. */

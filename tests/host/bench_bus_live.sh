@@ -84,7 +84,7 @@ judge() {
       # pairs interleaved, differed by up to 15 ns in their medians of 18 pairs
       # (5% of membus's and cxl's paths); runs of this test saw EEL on gen3x8
       # and gen5x16 within -2.9..+2.2%, on membus -11..+9%, on cxl -8..+1%,
-      # dma + detect -21..+9% (README "The bus what-if")
+      # dma + detect -21..+9% (docs/bus.md, "Validation")
       if [ "$verdict" = FAILED ]; then
         short=.doorbell_ns && [ "$parts" = "dma detect" ] && short=.payload_seen_ns
         gross=$(jq -n "0.75 * $(jq ".buses[$b].bus.path | $short" "$out/run1.json")")

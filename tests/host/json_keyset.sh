@@ -23,7 +23,7 @@ fail=0
 gone=$(comm -23 "$d/required" "$d/have")
 new=$(comm -13 "$d/allowed" "$d/have")
 [ -z "$gone" ] || { echo "FAILED: keys gone from the JSON:"; echo "$gone" | sed 's/^/    /'; fail=1; }
-[ -z "$new" ] || { echo "FAILED: keys new in the JSON (a schema change: bump schema_version, README, and $want):"
+[ -z "$new" ] || { echo "FAILED: keys new in the JSON (a schema change: bump schema_version, docs/json.md, and $want):"
   echo "$new" | sed 's/^/    /'; fail=1; }
 schema=$(sed -n '1s/.*(schema \(eel\.run [0-9]*\)).*/\1/p' "$want")
 [ "$(jq -r '.schema + " " + (.schema_version | tostring)' "$d/r.json")" = "$schema" ] ||

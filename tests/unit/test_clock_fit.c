@@ -128,7 +128,7 @@ int main(void)
 		CHECK_EQ_D(eel_clock_step(d, STEPPED_N), 24.45, 0.05);
 		stepped(d, 21, 0);
 		CHECK_EQ_D(eel_clock_step(d, STEPPED_N), 21, 0.05);
-		stepped(d, 25.961, 0); /* README's machine: 2596.1 MHz, 10 ns */
+		stepped(d, 25.961, 0); /* a VM's counter: 2596.1 MHz, 10 ns */
 		CHECK_EQ_D(eel_clock_step(d, STEPPED_N), 25.961, 0.05);
 		stepped(d, 7.3, 0);
 		CHECK_EQ_D(eel_clock_step(d, STEPPED_N), 7.3, 0.05);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # tests/vm/guest-harness.sh — the guest half of suite-harness.sh: checks, from inside a
-# guest, what tests/vm/run-vm promises (README.md). One line per check; exits 1 on the
+# guest, what tests/vm/run-vm promises (tests/vm/README.md). One line per check; exits 1 on the
 # first that fails. Started with: --nics 2 --hugepages 16 --device edu --modules dummy.
 set -euo pipefail
 ok() { echo "guest-harness: ok   $*"; }

@@ -165,7 +165,7 @@ fi
 
 # The bus what-if with this e1000's own (emulated) bus: bus=measured: times
 # MMIO loads of its BAR 0 through eel_pci (userlib/pci/mmio_rtt.c) and puts
-# the round trip into the software NIC's bus model (README "The bus what-if").
+# the round trip into the software NIC's bus model (docs/bus.md, "A lab's own bus").
 section "bus=measured:$N0: the software NIC on this e1000's bus"
 timeout 300 $BENCH --bus "none,measured:$N0" -t pingpong -n 200 -r 2 --warmup 20 --timeout 60 \
   --json "$OUT/measured.json" > "$OUT/measured.log" 2>&1

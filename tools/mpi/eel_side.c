@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* tools/mpi/eel_side.c — eel's own figures beside MPI's, with no timed
  * message carried by MPI: rank 1 starts eel-bench as the server end of its
- * two-host TCP mode (README "Between two hosts"), rank 0 as the client end
+ * two-host TCP mode (docs/launch.md, "Between two hosts"), rank 0 as the client end
  * connecting to rank 1's host, on the NIC of -d URI, on a port rank 1 found
  * free; rank 1 tells rank 0 the host and port over MPI (bootstrap, not
  * timed). The children measure Bell et al. 2003's set (-t

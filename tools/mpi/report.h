@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* tools/mpi/report.h — everything one eel-mpi run measured, and its JSON
- * document (schema "eel.mpi", tools/mpi/report_json.c; README "The MPI
- * layer: eel-mpi" describes it). */
+ * document (schema "eel.mpi", tools/mpi/report_json.c; docs/launch.md, "The MPI
+ * layer: eel-mpi", describes it). */
 #ifndef EEL_TOOLS_MPI_REPORT_H
 #define EEL_TOOLS_MPI_REPORT_H
 

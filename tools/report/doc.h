@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* tools/report/doc.h — an eel-bench run (schema "eel.run", README.md "JSON
- * schema") opened for eel-report and eel-compare: the document checked to be
- * one they can read, and the few shapes they take from it. */
+/* tools/report/doc.h — an eel-bench run (schema "eel.run", docs/json.md)
+ * opened for eel-report and eel-compare: the document checked to be one they
+ * can read, and the few shapes they take from it. */
 #ifndef EEL_TOOLS_REPORT_DOC_H
 #define EEL_TOOLS_REPORT_DOC_H
 
@@ -18,7 +18,7 @@ struct run {
 	int version;
 };
 
-/* A measured distribution (README: "a stat"). */
+/* A measured distribution (docs/json.md: "a stat"). */
 struct stat5 {
 	double min, p25, median, p75, max;
 	double mean; /* NaN where the run gives none */

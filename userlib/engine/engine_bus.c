@@ -26,7 +26,7 @@
  * A bus adds its transactions to the time the software NIC takes without one,
  * and nothing else (issue 11: EEL(bus) - EEL(none) is the sum of the path's
  * transactions). Two things this host's own code does changed that sum
- * (the ping-pong's 8-byte put in this VM; README "The bus what-if"):
+ * (the ping-pong's 8-byte put in this VM; docs/bus.md, "Validation"):
  * - noticing takes time without a bus too: the NIC reads its doorbell some
  *   10 ns after the host's store (the rest of the host's put, the firmware's
  *   loop; 25 with the put stamped), the host looks at a write some 20 ns
