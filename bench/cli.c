@@ -12,6 +12,10 @@
 #include "launch.h"
 #include "safe_text.h"
 
+#ifndef EEL_GIT
+#error "EEL_GIT: tools/version.mk passes it to the objects in VERSION_SRC; list this file there"
+#endif
+
 static const char usage_text[] =
 "usage: eel-bench [options]              both ends here (softnic), or a server\n"
 "       eel-bench [options] SERVER-HOST  the client of a server on SERVER-HOST\n"
@@ -371,7 +375,7 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		case O_FLAGK: c->flag_k = (double)number("--flag-k", optarg, 1, 100); break;
 		case 'q': c->quiet = 1; break;
 		case 'v': verbose = 1; break;
-		case 'V': printf("eel-bench %s\n", EEL_VERSION); exit(0);
+		case 'V': printf("eel-bench %s (git %s)\n", EEL_VERSION, EEL_GIT); exit(0);
 		case 'h': cli_usage(stdout); exit(0);
 		case ':': bad("option %s needs a value", argv[optind - 1], "see eel-bench --help");
 			break;

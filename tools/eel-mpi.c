@@ -20,6 +20,10 @@
 
 #include <eel/eel.h>
 
+#ifndef EEL_GIT
+#error "EEL_GIT: tools/version.mk passes it to the objects in VERSION_SRC; list this file there"
+#endif
+
 #include "mpi/bell.h"
 #include "mpi/eel_side.h"
 #include "mpi/fig2.h"
@@ -142,7 +146,7 @@ static void parse(int rank, int argc, char **argv, struct opts *o)
 		{ "overlap-runs", required_argument, 0, 'P' }, { "overlap-sweeps", required_argument, 0, 'X' },
 		{ "device", required_argument, 0, 'D' }, { "eel-bench", required_argument, 0, 'E' },
 		{ "eel-timeout", required_argument, 0, 'T' }, { "json", required_argument, 0, 'J' },
-		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
+		{ "version", no_argument, 0, 'V' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 	};
 	static const uint32_t qdef[] = { 1, 2, 4, 8, 16, 32, 64 };
 	static const uint32_t def[] = { 0, 8, 64, 512, 4096, 32768, 262144, 1048576 };
@@ -159,7 +163,7 @@ static void parse(int rank, int argc, char **argv, struct opts *o)
 	o->b.ndepths = 7;
 	o->e.timeout_s = 600;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "hd:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Vhd:", lo, NULL)) != -1) {
 		switch (c) {
 		case 's': o->nsizes = parse_list(rank, "--sizes", optarg, o->size, MPI_MAX_SIZES, 0, MAX_SIZE); break;
 		case 'r': o->f.reps = (int)num(rank, "--reps", optarg, 1, 1000000); break;
@@ -184,6 +188,11 @@ static void parse(int rank, int argc, char **argv, struct opts *o)
 		case 'E': o->e.bench = optarg; break;
 		case 'T': o->e.timeout_s = (int)num(rank, "--eel-timeout", optarg, 1, 86400); break;
 		case 'J': o->json = optarg; break;
+		case 'V':
+			if (rank == 0)
+				printf("eel-mpi %s (git %s)\n", EEL_VERSION, EEL_GIT);
+			MPI_Finalize();
+			exit(0);
 		case 'h':
 			if (rank == 0)
 				fputs(usage, stdout);
