@@ -504,10 +504,12 @@ static void usage(FILE *f)
 		   "1-to-many).\n"
 		   "\n"
 		   "  -t, --threshold PCT  smallest change in %% that counts (default 5)\n"
+		   "  -V, --version        the release and the git commit of this build\n"
 		   "  -h, --help\n"
 		   "\n"
 		   "Exit status: 0 nothing worse, 1 something regressed (listed), 2 bad input.\n"
-		   "In CI: eel-compare baseline.json new.json || exit 1\n");
+		   "In CI: eel-compare baseline.json new.json || exit 1\n"
+		   "Full reference: man eel-compare (or docs/man/eel-compare.1.md)\n");
 }
 
 int main(int argc, char **argv)

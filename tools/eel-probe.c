@@ -31,7 +31,9 @@ static const char *usage_text =
 	"  --all        every function, not only network controllers\n"
 	"  --json       JSON instead of a table\n"
 	"  --dump FILE  read `lspci -xxx` output instead of this machine\n"
-	"  ADDRESS      DDDD:BB:DD.F or BB:DD.F: only these functions\n";
+	"  ADDRESS      DDDD:BB:DD.F or BB:DD.F: only these functions\n"
+	"  --version    the release and the git commit of this build\n"
+	"Full reference: man eel-probe (or docs/man/eel-probe.1.md)\n";
 
 static const char *pcie_type_name(int t)
 {

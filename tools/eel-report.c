@@ -67,16 +67,18 @@ static void usage(FILE *f)
 	fprintf(f, "usage: eel-report RUN.json [-o DIR] [--historical FILE]\n"
 		   "\n"
 		   "Renders a run written by eel-bench --json: SVG and PNG plots (gnuplot), each\n"
-		   "after a figure of the methods' papers, and DIR/index.html with the run's tables and\n"
-		   "every plot inline.\n"
+		   "after a figure of the methods' papers, and DIR/index.html with the run's\n"
+		   "tables and every plot inline.\n"
 		   "\n"
 		   "  -o, --output DIR       where (default: RUN without .json, plus -report)\n"
 		   "      --historical FILE  the papers' machines for the latency/bandwidth map\n"
 		   "                         (default: data/historical.csv beside the binary's\n"
 		   "                         folder, or in eel's source tree)\n"
+		   "  -V, --version          the release and the git commit of this build\n"
 		   "  -h, --help\n"
 		   "\n"
-		   "Exit status: 0 done, 1 rendering failed, 2 bad input.\n");
+		   "Exit status: 0 done, 1 rendering failed, 2 bad input.\n"
+		   "Full reference: man eel-report (or docs/man/eel-report.1.md)\n");
 }
 
 int main(int argc, char **argv)
