@@ -35,9 +35,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <eel/eel.h>
+
 #include "tools/compare.h"
 #include "tools/compare_mesh.h"
 #include "tools/report/doc.h"
+
+#ifndef EEL_GIT
+#error "EEL_GIT: tools/version.mk passes it to the objects in VERSION_SRC; list this file there"
+#endif
 
 struct item {
 	char name[64];
@@ -498,23 +504,26 @@ static void usage(FILE *f)
 		   "1-to-many).\n"
 		   "\n"
 		   "  -t, --threshold PCT  smallest change in %% that counts (default 5)\n"
+		   "  -V, --version        the release and the git commit of this build\n"
 		   "  -h, --help\n"
 		   "\n"
 		   "Exit status: 0 nothing worse, 1 something regressed (listed), 2 bad input.\n"
-		   "In CI: eel-compare baseline.json new.json || exit 1\n");
+		   "In CI: eel-compare baseline.json new.json || exit 1\n"
+		   "Full reference: man eel-compare (or docs/man/eel-compare.1.md)\n");
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "threshold", required_argument, 0, 't' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
+		{ "threshold", required_argument, 0, 't' }, { "version", no_argument, 0, 'V' },
+		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 	};
 	double thr = 5;
 	struct run A, B;
 	char err[1024];
 	int o, rc;
 
-	while ((o = getopt_long(argc, argv, "t:h", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "t:Vh", opts, NULL)) != -1) {
 		char *end;
 
 		switch (o) {
@@ -526,6 +535,9 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'V':
+			printf("eel-compare %s (git %s)\n", EEL_VERSION, EEL_GIT);
+			return 0;
 		case 'h':
 			usage(stdout);
 			return 0;

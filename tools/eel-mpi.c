@@ -20,6 +20,10 @@
 
 #include <eel/eel.h>
 
+#ifndef EEL_GIT
+#error "EEL_GIT: tools/version.mk passes it to the objects in VERSION_SRC; list this file there"
+#endif
+
 #include "mpi/bell.h"
 #include "mpi/eel_side.h"
 #include "mpi/fig2.h"
@@ -39,40 +43,40 @@ struct opts {
 	const char *json;
 };
 
+/* --help: one screen (at most ~35 lines of 80 columns); the full reference is
+ * the man page (docs/man/eel-mpi.1.md). */
 static const char usage[] =
-"usage: mpirun -np N eel-mpi [options]      (N >= 2; srun -n N --mpi=pmix eel-mpi)\n"
+"usage: mpirun -np N eel-mpi [options]   (N >= 2; srun -n N --mpi=pmix eel-mpi)\n"
 "\n"
-"MPI's eight send modes measured by Al-Tawil & Moritz 2001's Figure 2 (barrier, then\n"
-"timer11/12 on the sender, timer21/22 on the receiver), LogGP from them, the protocol\n"
-"decomposition (formulas (1)-(7)), intra- and inter-node tiers (LoGH{sSP}).\n"
+"MPI's eight send modes timed as Al-Tawil & Moritz 2001's Figure 2 (timer11/12\n"
+"on the sender, timer21/22 on the receiver), LogGP from them, the protocols\n"
+"(formulas (1)-(7)), intra- and inter-node tiers (LoGH{sSP}).\n"
 "\n"
-"  --sizes A,B,...    message sizes in bytes, 0 .. 1048576 (default 0,8,64,512,4096,\n"
-"                     32768,262144,1048576)\n"
-"  --reps N           timed repetitions per mode and size (default 600, the paper's)\n"
+"  --sizes A,B,...    message sizes in bytes, 0 .. 1048576\n"
+"                     (default 0,8,64,512,4096,32768,262144,1048576)\n"
+"  --reps N           timed repetitions per mode and size (default 600)\n"
 "  --warm N           untimed ones before (default 10)\n"
-"  --delta-us N       the sender's wait before its receive, plus 2 ns a byte (default 20)\n"
-"  --pp-iters N       blocking ping-pong round trips per run (default 1000), 5 runs\n"
-"  --netpipe FILE     NetPIPE's output (NPopenmpi -o FILE) on the same ranks: the\n"
-"                     ping-pong's half round trip at 8 B and bandwidth at 1 MiB beside it\n"
+"  --delta-us N       the sender's wait before its receive, + 2 ns a byte (20)\n"
+"  --pp-iters N       blocking ping-pong round trips per run (default 1000)\n"
+"  --netpipe FILE     NetPIPE's output (NPopenmpi -o FILE) on the same ranks\n"
 "\n"
-"Bell et al. 2003's set (section 4: EEL, o_s, o_r, g, G) over MPI_Isend/MPI_Irecv between\n"
+"Bell et al. 2003's set (EEL, o_s, o_r, g, G) over MPI_Isend/MPI_Irecv between\n"
 "ranks 0 and 1, with eel-bench's counts and their names:\n"
 "  --iters N          ping-pong round trips per run (default 10000)\n"
-"  --runs N           runs per ping-pong and flood point, their minimum (default 10)\n"
+"  --runs N           runs per ping-pong and flood point (default 10)\n"
 "  --warmup N         round trips before the first run (default 1000)\n"
-"  --flood-sizes L    flood sizes, A,B,C ascending, the first g's (default 8,16,..,131072)\n"
+"  --flood-sizes L    flood sizes A,B,C ascending (default 8,16,..,131072)\n"
 "  --depths L         flood queue depths A,B,C (default 1,2,4,8,16,32,64)\n"
-"  --flood-msgs N     messages per flood run, at most (default 10000)\n"
-"  --flood-bytes N    bytes per flood run, at most (default 16777216)\n"
-"  --overlap-msgs N   messages per CPU-overlap point (default 2000)\n"
-"  --overlap-runs N   runs per CPU-overlap point (default 5)\n"
-"  --overlap-sweeps N sweeps per side, o their median (default 3)\n"
-"  -d, --device URI   also eel's own figures on the same hosts and NIC: eel-bench's\n"
-"                     two-host mode, server on rank 1, client on rank 0, before MPI's\n"
+"  --flood-msgs N, --flood-bytes N, --overlap-msgs N, --overlap-runs N,\n"
+"  --overlap-sweeps N as eel-bench's (defaults 10000, 16777216, 2000, 5, 3)\n"
+"  -d, --device URI   eel-bench's own figures on the same hosts and NIC first\n"
 "  --eel-bench PATH   the eel-bench to run (default: the one beside eel-mpi)\n"
 "  --eel-timeout SEC  stop eel-bench after SEC s (default 600)\n"
 "  --json FILE        the whole run as JSON (schema eel.mpi, docs/launch.md)\n"
-"  -h, --help\n";
+"  -V, --version      the release and the git commit of this build\n"
+"  -h, --help\n"
+"\n"
+"Full reference: man eel-mpi (or docs/man/eel-mpi.1.md)\n";
 
 /* One line naming the problem and the fix (rank 0 says it), then out. */
 static void die(int rank, const char *fmt, const char *arg)
@@ -142,7 +146,7 @@ static void parse(int rank, int argc, char **argv, struct opts *o)
 		{ "overlap-runs", required_argument, 0, 'P' }, { "overlap-sweeps", required_argument, 0, 'X' },
 		{ "device", required_argument, 0, 'D' }, { "eel-bench", required_argument, 0, 'E' },
 		{ "eel-timeout", required_argument, 0, 'T' }, { "json", required_argument, 0, 'J' },
-		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
+		{ "version", no_argument, 0, 'V' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 	};
 	static const uint32_t qdef[] = { 1, 2, 4, 8, 16, 32, 64 };
 	static const uint32_t def[] = { 0, 8, 64, 512, 4096, 32768, 262144, 1048576 };
@@ -159,7 +163,7 @@ static void parse(int rank, int argc, char **argv, struct opts *o)
 	o->b.ndepths = 7;
 	o->e.timeout_s = 600;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "hd:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Vhd:", lo, NULL)) != -1) {
 		switch (c) {
 		case 's': o->nsizes = parse_list(rank, "--sizes", optarg, o->size, MPI_MAX_SIZES, 0, MAX_SIZE); break;
 		case 'r': o->f.reps = (int)num(rank, "--reps", optarg, 1, 1000000); break;
@@ -184,6 +188,11 @@ static void parse(int rank, int argc, char **argv, struct opts *o)
 		case 'E': o->e.bench = optarg; break;
 		case 'T': o->e.timeout_s = (int)num(rank, "--eel-timeout", optarg, 1, 86400); break;
 		case 'J': o->json = optarg; break;
+		case 'V':
+			if (rank == 0)
+				printf("eel-mpi %s (git %s)\n", EEL_VERSION, EEL_GIT);
+			MPI_Finalize();
+			exit(0);
 		case 'h':
 			if (rank == 0)
 				fputs(usage, stdout);

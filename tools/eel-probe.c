@@ -8,12 +8,17 @@
  * functions named. Facts come from userlib/pci/pci_facts.c (libpci, pci.ids,
  * sysfs); this file only prints them: a table, or JSON with --json.
  */
+#include <eel/eel.h>
 #include <eel/pci_facts.h>
 
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifndef EEL_GIT
+#error "EEL_GIT: tools/version.mk passes it to the objects in VERSION_SRC; list this file there"
+#endif
 
 #define PROBE_JSON_VERSION 1
 
@@ -26,7 +31,9 @@ static const char *usage_text =
 	"  --all        every function, not only network controllers\n"
 	"  --json       JSON instead of a table\n"
 	"  --dump FILE  read `lspci -xxx` output instead of this machine\n"
-	"  ADDRESS      DDDD:BB:DD.F or BB:DD.F: only these functions\n";
+	"  ADDRESS      DDDD:BB:DD.F or BB:DD.F: only these functions\n"
+	"  --version    the release and the git commit of this build\n"
+	"Full reference: man eel-probe (or docs/man/eel-probe.1.md)\n";
 
 static const char *pcie_type_name(int t)
 {
@@ -262,6 +269,7 @@ int main(int argc, char **argv)
 		{ "all", no_argument, NULL, 'a' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "dump", required_argument, NULL, 'd' },
+		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -272,7 +280,7 @@ int main(int argc, char **argv)
 	int c, i, err;
 
 	opterr = 0;	/* one line of our own instead of getopt's */
-	while ((c = getopt_long(argc, argv, "ajd:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ajd:Vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			opts.all = true;
@@ -283,6 +291,9 @@ int main(int argc, char **argv)
 		case 'd':
 			opts.dump_file = optarg;
 			break;
+		case 'V':
+			printf("eel-probe %s (git %s)\n", EEL_VERSION, EEL_GIT);
+			return 0;
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;

@@ -20,11 +20,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <eel/eel.h>
+
 #include "tools/report/doc.h"
 #include "tools/report/gnuplot.h"
 #include "tools/report/hist.h"
 #include "tools/report/html.h"
 #include "tools/report/plots.h"
+
+#ifndef EEL_GIT
+#error "EEL_GIT: tools/version.mk passes it to the objects in VERSION_SRC; list this file there"
+#endif
 
 #define MARKER ".eel-report"
 
@@ -61,23 +67,25 @@ static void usage(FILE *f)
 	fprintf(f, "usage: eel-report RUN.json [-o DIR] [--historical FILE]\n"
 		   "\n"
 		   "Renders a run written by eel-bench --json: SVG and PNG plots (gnuplot), each\n"
-		   "after a figure of the methods' papers, and DIR/index.html with the run's tables and\n"
-		   "every plot inline.\n"
+		   "after a figure of the methods' papers, and DIR/index.html with the run's\n"
+		   "tables and every plot inline.\n"
 		   "\n"
 		   "  -o, --output DIR       where (default: RUN without .json, plus -report)\n"
 		   "      --historical FILE  the papers' machines for the latency/bandwidth map\n"
 		   "                         (default: data/historical.csv beside the binary's\n"
 		   "                         folder, or in eel's source tree)\n"
+		   "  -V, --version          the release and the git commit of this build\n"
 		   "  -h, --help\n"
 		   "\n"
-		   "Exit status: 0 done, 1 rendering failed, 2 bad input.\n");
+		   "Exit status: 0 done, 1 rendering failed, 2 bad input.\n"
+		   "Full reference: man eel-report (or docs/man/eel-report.1.md)\n");
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, 0, 'o' }, { "historical", required_argument, 0, 'H' },
-		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
+		{ "version", no_argument, 0, 'V' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 	};
 	const char *out = NULL, *histpath = NULL;
 	char dir[4096], tmp[4200], old[4300], err[1024], herr[1024];
@@ -91,7 +99,7 @@ int main(int argc, char **argv)
 	int o, hrc;
 	FILE *f;
 
-	while ((o = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "o:Vh", opts, NULL)) != -1) {
 		switch (o) {
 		case 'o':
 			if (!*optarg) {
@@ -103,6 +111,9 @@ int main(int argc, char **argv)
 		case 'H':
 			histpath = optarg;
 			break;
+		case 'V':
+			printf("eel-report %s (git %s)\n", EEL_VERSION, EEL_GIT);
+			return 0;
 		case 'h':
 			usage(stdout);
 			return 0;

@@ -17,6 +17,7 @@
  *                                       "bar=ok|sigbus dma=ok|sigbus"
  * DEV is /dev/eel_pci/<address>.
  */
+#include <eel/eel.h>
 #include <eel/eel_pci_ioctl.h>
 
 #include <errno.h>
@@ -32,6 +33,10 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+
+#ifndef EEL_GIT
+#error "EEL_GIT: tools/version.mk passes it to the objects in VERSION_SRC; list this file there"
+#endif
 
 /* QEMU edu device, docs/specs/edu.rst ("MMIO area spec", "DMA controller") */
 #define EDU_VENDOR		0x1234
@@ -759,6 +764,10 @@ int main(int argc, char **argv)
 	const char *cmd = argc > 1 ? argv[1] : "";
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 2 && !strcmp(cmd, "--version")) {
+		printf("eel-pci-check %s (git %s)\n", EEL_VERSION, EEL_GIT);
+		return 0;
+	}
 	if (argc == 3 && !strcmp(cmd, "info"))
 		return cmd_info(argv[2]);
 	if (argc == 3 && !strcmp(cmd, "edu-dma"))
