@@ -653,6 +653,13 @@ int engine_parse(struct engine *e, struct eel_dev *dev, struct eel_uri *u, const
 	if ((rc = eel_uri_u64(u, "rto_us", 1, 10000000, &v)) < 0)
 		return rc;
 	e->rto_cycles = eel_ns_to_cycles(eel_clock(), (double)v * 1000);
+	/* the adaptive timer's floor (firmware/fw_rto.c, RFC 6298 §2.4): by
+	 * default the initial timeout, as long as a host's scheduler may keep
+	 * the peer's firmware (a process, or a thread) off its core: a
+	 * descheduled peer is not a loss. The timer adapts above it. */
+	if ((rc = eel_uri_u64(u, "rto_min_us", 1, 10000000, &v)) < 0)
+		return rc;
+	e->rto_min_cycles = eel_ns_to_cycles(eel_clock(), (double)v * 1000);
 	/* loss recovery (firmware/wire.h): go-back-N, as an InfiniBand RC NIC, or
 	 * selective repeat, as newer RoCE NICs offer */
 	e->recovery = EEL_FW_RECOVERY_GBN;
@@ -798,6 +805,7 @@ int engine_start(struct engine *e)
 	bar->trace_size = ENGINE_TRACE_RECS;
 	bar->mtu = e->mtu;
 	bar->rto = e->rto_cycles;
+	bar->rto_min = e->rto_min_cycles;
 	bar->retry_limit = 0; /* never give up: the host's timeout and peer watch decide */
 	bar->recovery = e->recovery;
 	bar->delay_fetch = e->delay_fetch;
