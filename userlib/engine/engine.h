@@ -54,7 +54,8 @@ struct engine {
 	struct wire_faults faults;  /* between the firmware and the carrier, when asked */
 	int faulty;
 	int mode;
-	int oversubscribe;          /* thread mode on too few cores: every loop yields */
+	int oversubscribe;          /* more busy threads than cores: waits yield (engine.c idle, fw_thread) */
+	uint32_t idle_passes;       /* inline, oversubscribed: idle passes in a row */
 	int fw_cpu;                 /* thread mode: pin the firmware here (-1: no) */
 	pthread_t thread;
 	int thread_running;
