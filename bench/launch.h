@@ -12,6 +12,7 @@
 
 struct launch {
 	int rank, size;
+	int local_size;      /* ranks on this machine, as the launcher says (PMIX_LOCAL_SIZE); 0: not said */
 	void *priv;          /* the PMIx state (launch_pmix.c) */
 	char err[256];       /* the last failure: what and the fix */
 };

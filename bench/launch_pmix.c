@@ -27,6 +27,23 @@ const char *launch_missing(void)
 	return NULL;
 }
 
+/* The ranks on this machine: PMIx's PMIX_LOCAL_SIZE, else Open MPI's
+ * OMPI_COMM_WORLD_LOCAL_SIZE; 0 when neither says. */
+static int local_size(struct lpmix *p)
+{
+	pmix_value_t *v = NULL;
+	const char *env = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+	int n = 0;
+
+	if (PMIx_Get(&p->all, PMIX_LOCAL_SIZE, NULL, 0, &v) == PMIX_SUCCESS && v && v->type == PMIX_UINT32)
+		n = (int)v->data.uint32;
+	if (v)
+		PMIX_VALUE_RELEASE(v);
+	if (!n && env)
+		n = atoi(env);
+	return n > 0 ? n : 0;
+}
+
 int launch_init(struct launch *l)
 {
 	struct lpmix *p = calloc(1, sizeof(*p));
@@ -56,6 +73,7 @@ int launch_init(struct launch *l)
 	l->rank = (int)p->me.rank;
 	l->size = (int)v->data.uint32;
 	PMIX_VALUE_RELEASE(v);
+	l->local_size = local_size(p);
 	return 0;
 }
 

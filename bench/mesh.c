@@ -22,7 +22,7 @@
 #include "safe_text.h"
 
 #define EP_MAGIC 0x50454c45u  /* "ELEP" */
-#define EP_VERSION 1u
+#define EP_VERSION 2u /* 2: oversub */
 
 const char *mesh_who(const struct mesh *m, int rank, char *buf, size_t n)
 {
@@ -76,6 +76,19 @@ int mesh_shared_core(const struct mesh *m, int *a, int *b)
 	return 0;
 }
 
+/* Is this machine oversubscribed: more busy threads than online cores? A
+ * rank in a NIC's call spins (inline: the firmware runs in it; thread mode:
+ * its firmware thread spins as well), so its machine's busy threads are the
+ * launcher's local rank count, twice that in thread mode. */
+static void judge_oversub(struct mesh *m, const struct cli *c)
+{
+	int per_rank = strstr(c->uri, "thread") ? 2 : 1;
+
+	m->local_size = m->l.local_size;
+	m->cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	m->oversub = m->local_size > 0 && m->cores > 0 && m->local_size * per_rank > m->cores;
+}
+
 /* This rank's NICs, one a peer, and what each tells its peer. */
 static int open_nics(struct mesh *m, const struct cli *c)
 {
@@ -90,6 +103,7 @@ static int open_nics(struct mesh *m, const struct cli *c)
 		eel_opts_default(&o);
 		o.timeout_ms = c->plan.timeout_ms;
 		o.backend_args = c->eal;
+		o.oversubscribe = m->oversub; /* its waits yield rather than spin */
 		if (eel_open(c->uri, &o, &m->s[p].dev))
 			return bench_fail("opening the NIC");
 		if (eel_conn_info(m->s[p].dev, m->rank < p, info, sizeof(info), &len))
@@ -187,12 +201,13 @@ int mesh_open(struct mesh *m, const struct cli *c)
 			m->size, MESH_MAX);
 		return -1;
 	}
+	judge_oversub(m, c);
 	if (eel_oob_listen(NULL, 0, &m->lis))
 		return bench_fail("listening for the other ranks");
 	if (open_nics(m, c))
 		return -1;
 	*me = (struct mesh_ep){ .magic = EP_MAGIC, .version = EP_VERSION, .rank = m->rank, .pid = getpid(),
-				.port = eel_oob_listener_port(m->lis), .cpu = bound_core() };
+				.port = eel_oob_listener_port(m->lis), .cpu = bound_core(), .oversub = m->oversub };
 	gethostname(me->host, sizeof(me->host));
 	me->host[sizeof(me->host) - 1] = 0;
 	snprintf(me->nic, sizeof(me->nic), "%s", eel_caps(m->s[m->rank ? 0 : 1].dev)->name);
@@ -217,6 +232,9 @@ int mesh_open(struct mesh *m, const struct cli *c)
 		e.host[sizeof(e.host) - 1] = e.nic[sizeof(e.nic) - 1] = e.pci[sizeof(e.pci) - 1] = 0;
 		m->ep[p] = e;
 	}
+	m->serial = c->serial;
+	for (int p = 0; p < m->size; p++)
+		m->serial |= m->ep[p].oversub; /* every rank the same schedule */
 	if (m->rank) {
 		struct plan p0;
 

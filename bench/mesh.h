@@ -23,7 +23,7 @@ struct mesh_ep {
 	char nic[64];        /* the NIC's caps name ("softnic:inline", "rxe0", a PCI address) */
 	char pci[16];        /* its PCI function, "" for none */
 	int32_t cpu;         /* the one core the launcher bound it to, -1: more than one */
-	int32_t rsvd2;
+	int32_t oversub;     /* 1: its machine has more busy ranks (threads, in thread mode) than cores */
 };
 
 struct mesh {
@@ -32,6 +32,10 @@ struct mesh {
 	struct mesh_ep ep[MESH_MAX];     /* every rank's, this one's too */
 	struct session s[MESH_MAX];      /* s[p]: this rank's end of its connection to p */
 	struct eel_oob_listener *lis;
+	int oversub;                     /* this machine: local ranks x busy threads each > cores */
+	int local_size, cores;           /* what that was judged from */
+	int serial;                      /* allpairs one pair at a time: --serial, or a rank's machine
+					  * oversubscribed (its pairs at once would take turns on its cores) */
 };
 
 /* Bring up the mesh: PMIx_Init, a NIC opened for each peer, each NIC's

@@ -132,7 +132,7 @@ static int allpairs(struct mesh *m, const struct cli *c, struct rank_res *mine)
 	for (int round = 0; round < rr_rounds(n); round++) {
 		int partner = rr_partner(n, round, m->rank);
 
-		if (!c->serial) {
+		if (!m->serial) {
 			if (barrier(m) || (partner >= 0 && pair_both(m, partner, &c->plan, mine)))
 				return -1;
 			continue;

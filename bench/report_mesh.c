@@ -40,6 +40,16 @@ static int flagged_g(const struct mesh_flags *f, const struct pair_res *p)
 	return p->done && p->g_median > f->g_limit;
 }
 
+/* Any rank's machine oversubscribed (mesh.c judge_oversub): its waits
+ * yielded, and allpairs went one pair at a time. */
+static int oversubscribed(const struct mesh *m)
+{
+	for (int r = 0; r < m->size; r++)
+		if (m->ep[r].oversub)
+			return 1;
+	return 0;
+}
+
 static const char *host(const struct mesh *m, int r, char *buf, size_t n)
 {
 	return safe_text(m->ep[r].host, buf, n);
@@ -54,7 +64,9 @@ static void allpairs_table(FILE *f, const struct mesh *m, const struct cli *c, c
 
 	mesh_flags_of(m, all, c->flag_k, &fl);
 	fprintf(f, "\n  allpairs: every ordered pair, %s (Bell et al. 2003 §4.1, §4.2)\n",
-		c->serial ? "one pair at a time (--serial)" : "each round's disjoint pairs at once (round-robin schedule)");
+		c->serial ? "one pair at a time (--serial)" :
+		m->serial ? "one pair at a time (oversubscribed: a machine with more busy ranks than cores)" :
+			    "each round's disjoint pairs at once (round-robin schedule)");
 	fprintf(f, "  EEL: RTT/2 of each 8-byte round trip (%u runs x %u); g: ns per %u-byte put at the best depth "
 		"of %u..%u, over %u runs\n", p->runs, p->iters, p->sizes[0], p->depths[0], p->depths[p->ndepths - 1],
 		p->flood_runs);
@@ -147,6 +159,10 @@ void report_mesh_table(FILE *f, const struct mesh *m, const struct cli *c, const
 		fprintf(f, "  WARNING: ranks %d and %d are bound to one core (%d): between them every message waits for "
 			"the other's timeslice; launch with --bind-to none (mpirun) or --cpu-bind=none (srun), or "
 			"fewer ranks than cores\n", a, b, m->ep[a].cpu);
+	if (oversubscribed(m))
+		fprintf(f, "  oversubscribed: more busy ranks than cores (rank 0's machine: %d ranks, %d cores): the "
+			"NICs' waits yield their core, allpairs measures one pair at a time; k-to-1 and 1-to-many "
+			"share the cores\n", m->local_size, m->cores);
 	if (c->plan.tests & T_ALLPAIRS)
 		allpairs_table(f, m, c, all);
 	if (c->plan.tests & T_KTO1)
@@ -182,7 +198,7 @@ static void allpairs_json(struct json *j, const struct mesh *m, const struct cli
 
 	mesh_flags_of(m, all, c->flag_k, &fl);
 	json_obj(j, "allpairs");
-	json_str(j, "schedule", c->serial ? "serial" : "round-robin");
+	json_str(j, "schedule", m->serial ? "serial" : "round-robin");
 	json_num(j, "flag_k", fl.k);
 	flag_json(j, "eel_flag", fl.eel_median, fl.eel_mad, fl.eel_limit);
 	flag_json(j, "g_flag", fl.g_median, fl.g_mad, fl.g_limit);
@@ -254,6 +270,7 @@ int report_mesh_json(const char *path, const struct mesh *m, const struct cli *c
 	json_str(&j, "by", "pmix");
 	json_u64(&j, "ranks", (uint64_t)m->size);
 	json_str(&j, "uri", c->uri);
+	json_bool(&j, "oversubscribed", oversubscribed(m));
 	json_arr(&j, "ranks_at");
 	for (int r = 0; r < m->size; r++) {
 		json_obj(&j, NULL);

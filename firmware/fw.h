@@ -19,7 +19,8 @@
  * its functions in its own header (fw_main.h, fw_recv.h, fw_send.h,
  * fw_ereg.h, fw_mr.h, fw_sr.h, fw_host.h); calls point one way:
  * fw_main -> fw_recv, fw_ereg -> fw_send -> fw_host -> hal.h, and fw_mr and
- * fw_sr are called by fw_recv only. The firmware touches the
+ * fw_sr are called by fw_recv only; fw_rto (the retransmission timer's
+ * value, RFC 6298) by fw_send and fw_main. The firmware touches the
  * outside only through its HAL (hal.h) and includes nothing but <stdint.h>,
  * <stddef.h> and the shared ABI headers, so it builds freestanding
  * (tests/firmware_freestanding.sh).
@@ -39,7 +40,7 @@
 #define FW_WINDOW 128u    /* packets sent and not yet acknowledged */
 #define FW_RX_BUDGET 32u  /* frames handled per step */
 #define FW_MR_CACHE 4u    /* memory-region entries kept on chip */
-#define FW_RTO_BACKOFF 3u /* the timeout doubles at most this many times */
+#define FW_RTO_BACKOFF 3u /* the timeout's ceiling: the initial timeout doubled this many times */
 #define FW_TIMER_PASSES 16u /* fw_send reads the clock for the timer once in this many */
 #define FW_NAK_EVERY 8u   /* past a gap, the receiver NAKs it again every this many packets */
 #define FW_QUIET_PASSES 16u /* the wire is quiet after this many empty receive passes in a row */
@@ -100,7 +101,7 @@ struct fw {
 	/* configuration, taken from BAR0 at enable */
 	uint64_t sq_base, cq_base, mr_base, status_base, trace_base;
 	uint32_t sq_mask, cq_mask, mr_size, trace_size, mtu, retry_limit;
-	uint64_t rto, delay_fetch, delay_tx, delay_rx, delay_dma, delay_payload;
+	uint64_t rto, rto_min, delay_fetch, delay_tx, delay_rx, delay_dma, delay_payload;
 
 	/* send side: PSNs are assigned when a message is taken */
 	uint64_t sq_fetched;    /* descriptors taken from the SQ */
@@ -126,7 +127,12 @@ struct fw {
 	uint8_t tx_probe;       /* FW_PKT_PROBE on the packet being sent, or 0 */
 	uint64_t rto_deadline;  /* 0: timer off */
 	uint32_t timer_pass;    /* passes since the timer's clock was last read */
-	uint32_t rto_shift;
+	uint64_t rto_cur;       /* the timeout now: RTO of RFC 6298, backed off after expiries (fw_rto.c) */
+	uint64_t srtt8;         /* SRTT << 3 (RFC 6298 §2; Jacobson 1988's scaled integers) */
+	uint64_t rttvar4;       /* RTTVAR << 2 */
+	int rtt_on;             /* a PSN is being timed: rtt_psn, sent at rtt_t0 */
+	uint32_t rtt_psn;
+	uint64_t rtt_t0;
 	uint32_t timeouts;      /* in a row, without progress */
 	uint32_t ack_in;        /* the newest cumulative ACK received, not yet applied (fw_ack_in) */
 	int ack_in_new;         /* ack_in waits to be applied */

@@ -5,6 +5,7 @@
 #include "fw_send.h"
 #include "fw_ereg.h"
 #include "fw_host.h"
+#include "fw_rto.h"
 
 /* Power-on reset: everything cleared, the ABI version published. */
 void fw_reset(struct fw *fw, const struct fw_hal *hal)
@@ -42,6 +43,8 @@ static void fw_start(struct fw *fw)
 	fw->trace_size = hal_reg_read32(h, FW_REG(trace_size));
 	fw->mtu = hal_reg_read32(h, FW_REG(mtu));
 	fw->rto = hal_reg_read64(h, FW_REG(rto));
+	fw->rto_min = hal_reg_read64(h, FW_REG(rto_min));
+	fw_rto_init(fw);
 	fw->retry_limit = hal_reg_read32(h, FW_REG(retry_limit));
 	fw->recovery = hal_reg_read32(h, FW_REG(recovery));
 	fw->delay_fetch = hal_reg_read64(h, FW_REG(delay_fetch));

@@ -5,6 +5,7 @@
 #include "fw_send.h"
 #include "fw_host.h"
 #include "fw_mr.h"
+#include "fw_rto.h"
 
 static struct fw_msg *msg_at(struct fw *fw, uint32_t i)
 {
@@ -189,8 +190,9 @@ static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
 		if (last && m->trace)
 			fw_trace_tx(fw, m, t_tx); /* the frame is out: off its path */
 	}
+	fw_rto_sent(fw, psn, first_tx);
 	if (!fw->rto_deadline)
-		fw->rto_deadline = hal_now(h) + (fw->rto << fw->rto_shift);
+		fw->rto_deadline = hal_now(h) + fw->rto_cur;
 	return 1;
 }
 
@@ -351,8 +353,8 @@ void fw_on_ack(struct fw *fw, uint32_t ack)
 	if (fw_psn_before(fw->msg_tx, fw->msg_head))
 		fw->msg_tx = fw->msg_head;
 	fw->timeouts = 0;
-	fw->rto_shift = 0;
-	fw->rto_deadline = fw->snd_una == fw->snd_max ? 0 : hal_now(h) + fw->rto;
+	fw_rto_acked(fw, ack); /* a sample (RFC 6298 §2.3), the backoff ends (§5.7) */
+	fw->rto_deadline = fw->snd_una == fw->snd_max ? 0 : hal_now(h) + fw->rto_cur;
 }
 
 /* A cumulative ACK received (on any packet): remembered, applied by
@@ -520,8 +522,7 @@ int fw_send(struct fw *fw)
 			fw_fail(fw, EEL_FW_ERR_RETRY, fw->snd_una);
 			return 1;
 		}
-		if (fw->rto_shift < FW_RTO_BACKOFF)
-			fw->rto_shift++;
+		fw_rto_backoff(fw); /* RFC 6298 §5.5: RTO doubles; §3: no sample from a resend */
 		if (!fw->frto && fw->snd_max - fw->snd_una > 1 && fw_psn_before(fw->snd_una, fw->snd_nxt)) {
 			/* F-RTO (RFC 5682): the oldest PSN alone, and the next
 			 * ACK tells a loss from a slow peer (fw_on_ack). A peer
@@ -544,7 +545,7 @@ int fw_send(struct fw *fw)
 		}
 		fw->probe_due = 0; /* the timer's round ends with the timer */
 		fw->probe_left = 0;
-		fw->rto_deadline = hal_now(&fw->hal) + (fw->rto << fw->rto_shift);
+		fw->rto_deadline = hal_now(&fw->hal) + fw->rto_cur;
 		work = 1;
 	}
 

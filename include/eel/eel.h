@@ -51,6 +51,12 @@ struct eel_opts {
 				   * during eel_open only (dpdk: EAL arguments,
 				   * whitespace-separated, e.g. "--no-huge -m 512");
 				   * NULL: none (default) */
+	int oversubscribe;    /* 1: more busy processes or threads than cores on
+			       * this machine (a launcher's local ranks > cores):
+			       * the NIC's waits yield the core rather than spin,
+			       * and thread mode runs on too few cores; the
+			       * softnic URI's oversubscribe= overrides it
+			       * (default 0) */
 };
 
 /* Fill opts with the defaults. */

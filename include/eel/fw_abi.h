@@ -29,9 +29,9 @@
 
 #include "stamps.h"
 
-#define EEL_FW_ABI_VERSION 3u /* 2: the recovery register, out_of_order_kept; 3: a traced put chooses
+#define EEL_FW_ABI_VERSION 4u /* 2: the recovery register, out_of_order_kept; 3: a traced put chooses
 			       * its stamps (the SQE's and E-register's stamps, struct eel_trace's want,
-			       * EEL_FW_LAST_RX_DETECT) */
+			       * EEL_FW_LAST_RX_DETECT); 4: rto_min, the adaptive timer's floor */
 #define EEL_FW_EREGS 16u           /* E-registers in BAR0 */
 #define EEL_FW_MAX_INLINE 16u      /* payload bytes carried in a descriptor */
 #define EEL_FW_MTU_MIN 256u        /* payload bytes per wire packet, bounds */
@@ -203,7 +203,7 @@ struct eel_fw_bar {
 	uint32_t trace_size;     /* records per direction, power of two */
 	uint32_t mtu;            /* payload bytes per wire packet */
 	/* 0x050: tunables, in firmware clock ticks */
-	uint64_t rto;            /* retransmission timeout */
+	uint64_t rto;            /* retransmission timeout before the first RTT sample */
 	uint32_t retry_limit;    /* timeouts in a row before the peer is declared gone */
 	uint32_t recovery;       /* enum eel_fw_recovery: this end as a receiver */
 	uint64_t delay_fetch;    /* emulated stage costs (softnic "slower NIC" options) */
@@ -211,7 +211,9 @@ struct eel_fw_bar {
 	uint64_t delay_rx;
 	uint64_t delay_dma;
 	uint64_t delay_payload;  /* a DMA read of a put's payload (not inline) */
-	uint8_t pad0[0x100 - 0x088];
+	uint64_t rto_min;        /* the retransmission timeout's floor (RFC 6298 §2.4); rto is its
+				  * initial value (§2.1), rto << 3 its ceiling (§2.5) */
+	uint8_t pad0[0x100 - 0x090];
 	/* 0x100: doorbells, a cache line of their own */
 	uint64_t sq_doorbell;    /* host: new SQ producer index */
 	uint64_t ereg_doorbell;  /* host: bumped by one after each E-register cmd store (the NIC

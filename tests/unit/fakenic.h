@@ -360,7 +360,8 @@ static const struct fw_hal_ops fn_hal_ops = {
 struct fn_config {
 	uint32_t cq_size;       /* power of two, <= FN_CQ_MAX */
 	uint32_t mtu;
-	uint64_t rto;           /* ticks */
+	uint64_t rto;           /* ticks: the initial timeout (RFC 6298 §2.1) */
+	uint64_t rto_min;       /* ticks: its floor (§2.4); 0: rto, a timer that stays at rto until it backs off */
 	uint32_t retry_limit;
 	uint32_t recovery;      /* enum eel_fw_recovery */
 };
@@ -392,6 +393,7 @@ static inline void fn_nic_config(struct fn_nic *n, const char *name, const uint6
 	n->bar.trace_size = FN_TR;
 	n->bar.mtu = c->mtu;
 	n->bar.rto = c->rto;
+	n->bar.rto_min = c->rto_min ? c->rto_min : c->rto;
 	n->bar.retry_limit = c->retry_limit;
 	n->bar.recovery = c->recovery;
 	n->bar.ctrl = EEL_FW_CTRL_ENABLE | EEL_FW_CTRL_LINK;

@@ -14,6 +14,7 @@ void eel_opts_default(struct eel_opts *o)
 	o->stamp_every = 64;
 	o->sq_depth = 256;
 	o->backend_args = NULL;
+	o->oversubscribe = 0;
 }
 
 int eel_open(const char *uri, const struct eel_opts *opts, struct eel_dev **out)

@@ -39,7 +39,7 @@ enum engine_mode { ENGINE_INLINE = 0, ENGINE_THREAD = 1 };
 
 /* URI options every engine-hosting backend takes. */
 #define ENGINE_OPTIONS "doorbell_ns fetch_ns payload_ns tx_ns wire_ns rx_ns dma_ns drop dup reorder corrupt seed " \
-		       "mtu rto_us recovery oversubscribe fw_cpu timeout_ms stamp_every sq_depth " BUS_OPTIONS
+		       "mtu rto_us rto_min_us recovery oversubscribe fw_cpu timeout_ms stamp_every sq_depth " BUS_OPTIONS
 
 /* What one end tells the other about its engine, inside its connection info. */
 struct engine_conn {
@@ -54,7 +54,8 @@ struct engine {
 	struct wire_faults faults;  /* between the firmware and the carrier, when asked */
 	int faulty;
 	int mode;
-	int oversubscribe;          /* thread mode on too few cores: every loop yields */
+	int oversubscribe;          /* more busy threads than cores: waits yield (engine.c idle, fw_thread) */
+	uint32_t idle_passes;       /* inline, oversubscribed: idle passes in a row */
 	int fw_cpu;                 /* thread mode: pin the firmware here (-1: no) */
 	pthread_t thread;
 	int thread_running;
@@ -92,6 +93,7 @@ struct engine {
 	/* options */
 	uint32_t mtu;
 	uint64_t rto_cycles;
+	uint64_t rto_min_cycles;    /* the timer's floor (fw_rto.c) */
 	uint32_t recovery;          /* enum eel_fw_recovery: how this end receives through loss */
 	uint64_t doorbell_cycles;   /* emulated stage costs */
 	uint64_t delay_fetch, delay_tx, delay_rx, delay_dma, delay_payload;

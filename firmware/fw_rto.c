@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/* firmware/fw_rto.c — the retransmission timer's value, after RFC 6298
+ * ("Computing TCP's Retransmission Timer"), in integer arithmetic with the
+ * scaled SRTT (x8) and RTTVAR (x4) of Jacobson 1988, as the RFC's rules are
+ * written for: alpha = 1/8 and beta = 1/4 become shifts.
+ *
+ *   §2.1  before the first sample, RTO = the configured initial value (BAR0
+ *         rto; rto_us, 4 ms by default on the software NIC).
+ *   §2.2  the first sample R: SRTT = R, RTTVAR = R/2, RTO = SRTT + max(G, 4 RTTVAR).
+ *   §2.3  each later R': RTTVAR = 3/4 RTTVAR + 1/4 |SRTT - R'| (with the old
+ *         SRTT), then SRTT = 7/8 SRTT + 1/8 R', and RTO as in §2.2.
+ *   §2.4  RTO is raised to a floor. The RFC's 1 s is for a host's coarse
+ *         timers and a peer's delayed ACKs; this NIC's clock is fine-grained
+ *         (G, the clock's granularity, one tick), but its peer is firmware
+ *         run by a host process (or a host thread) which the host's
+ *         scheduler may hold off its core for a time slice: on a busy
+ *         machine a descheduled peer, not a lost packet. The floor is
+ *         configured with the rest of the timer (BAR0 rto_min; the engine's
+ *         rto_min_us, by default the initial rto_us: a scheduler's time
+ *         slice and more), so it is a property of the wire the host knows.
+ *   §2.5  a ceiling: the initial RTO doubled FW_RTO_BACKOFF times (the RFC's
+ *         60 s is a WAN's).
+ *   §3    Karn's rule: no sample from a PSN that was sent again (its ACK may
+ *         answer either transmission). One PSN is timed at a time, as in
+ *         Jacobson's code: a retransmission while it is timed ends the timing.
+ *   §5.5  each expiry doubles RTO, up to the ceiling; §5.7's spirit: an ACK
+ *         of new data ends the backoff (the RTO from SRTT and RTTVAR again).
+ */
+#include "fw_rto.h"
+
+#define FW_RTO_G 1u /* G: the NIC clock's granularity, in ticks */
+
+uint64_t fw_rto_max(const struct fw *fw)
+{
+	uint64_t base = fw->rto > fw->rto_min ? fw->rto : fw->rto_min;
+
+	return base << FW_RTO_BACKOFF;
+}
+
+/* RTO = SRTT + max(G, 4 RTTVAR) (§2.2, §2.3), within the floor (§2.4) and
+ * the ceiling (§2.5). rttvar4 is 4 RTTVAR already. */
+static uint64_t rto_of(const struct fw *fw)
+{
+	uint64_t v = fw->rttvar4 > FW_RTO_G ? fw->rttvar4 : FW_RTO_G;
+	uint64_t rto = (fw->srtt8 >> 3) + v;
+
+	if (rto < fw->rto_min)
+		rto = fw->rto_min; /* §2.4 */
+	if (rto > fw_rto_max(fw))
+		rto = fw_rto_max(fw); /* §2.5 */
+	return rto;
+}
+
+/* No samples yet: RTO is the initial value (§2.1). */
+void fw_rto_init(struct fw *fw)
+{
+	fw->srtt8 = 0;
+	fw->rttvar4 = 0;
+	fw->rtt_on = 0;
+	fw->rto_cur = fw->rto;
+}
+
+/* An RTT sample r, in ticks (§2.2, §2.3). */
+void fw_rto_sample(struct fw *fw, uint64_t r)
+{
+	if (!r)
+		r = 1;
+	if (!fw->srtt8) {
+		fw->srtt8 = r << 3;   /* §2.2: SRTT = R */
+		fw->rttvar4 = r << 1; /* RTTVAR = R/2, x4 */
+	} else {
+		uint64_t srtt = fw->srtt8 >> 3;
+		uint64_t err = r > srtt ? r - srtt : srtt - r;
+
+		/* §2.3: RTTVAR first, from the old SRTT; then SRTT */
+		fw->rttvar4 = fw->rttvar4 - (fw->rttvar4 >> 2) + err;
+		fw->srtt8 = fw->srtt8 - (fw->srtt8 >> 3) + r;
+	}
+	fw->rto_cur = rto_of(fw);
+}
+
+/* Packet psn went out: time it when nothing is timed and this is its first
+ * transmission; a retransmission while one is timed ends the timing (§3,
+ * Karn's rule: its ACK could answer either transmission). */
+void fw_rto_sent(struct fw *fw, uint32_t psn, int first_tx)
+{
+	if (!first_tx) {
+		fw->rtt_on = 0;
+		return;
+	}
+	if (!fw->rtt_on) {
+		fw->rtt_on = 1;
+		fw->rtt_psn = psn;
+		fw->rtt_t0 = hal_now(&fw->hal);
+	}
+}
+
+/* An ACK of new data, everything before ack: a sample if it covers the PSN
+ * timed, and the backoff ends (§5.7; RTO from SRTT and RTTVAR, or the
+ * initial value before any sample, §2.1). */
+void fw_rto_acked(struct fw *fw, uint32_t ack)
+{
+	if (fw->rtt_on && fw_psn_before(fw->rtt_psn, ack)) {
+		fw->rtt_on = 0;
+		fw_rto_sample(fw, hal_now(&fw->hal) - fw->rtt_t0);
+		return;
+	}
+	fw->rto_cur = fw->srtt8 ? rto_of(fw) : fw->rto;
+}
+
+/* The timer expired: RTO doubles, up to the ceiling (§5.5), and what is
+ * timed may be sent again: no sample from it (§3). */
+void fw_rto_backoff(struct fw *fw)
+{
+	uint64_t max = fw_rto_max(fw);
+
+	fw->rto_cur = fw->rto_cur >= max / 2 ? max : fw->rto_cur << 1;
+	fw->rtt_on = 0;
+}

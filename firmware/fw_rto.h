@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/* firmware/fw_rto.h — the retransmission timer's value (fw_rto.c): RFC 6298's
+ * SRTT, RTTVAR and RTO from RTT samples, Karn's rule, backoff. */
+#ifndef EEL_FW_RTO_H
+#define EEL_FW_RTO_H
+
+#include "fw.h"
+
+void fw_rto_init(struct fw *fw);
+void fw_rto_sample(struct fw *fw, uint64_t r);
+void fw_rto_sent(struct fw *fw, uint32_t psn, int first_tx);
+void fw_rto_acked(struct fw *fw, uint32_t ack);
+void fw_rto_backoff(struct fw *fw);
+uint64_t fw_rto_max(const struct fw *fw);
+
+#endif
