@@ -20,7 +20,7 @@
 #include "userlib/core/dev.h"
 
 #define OOB_MAGIC 0x4f4c4545u   /* "EELO" */
-#define OOB_PROTO 2u            /* bump when any message layout changes (2: struct eel_trace's want) */
+#define OOB_PROTO 3u            /* bump when any message layout changes (2: struct eel_trace's want; 3: softnic's wire name in a message of its own) */
 #define OOB_HELLO 1
 #define OOB_MAX_MSG (1u << 24)
 
