@@ -307,6 +307,35 @@ static void end_close(struct session *s)
 	s->oob = NULL;
 }
 
+/* The pair's server end, reaped without waiting on it for ever: after a
+ * failure it is ended (SIGTERM, and SIGCONT: a stopped process acts on
+ * SIGTERM only once continued, and the client would wait for whoever
+ * stopped it); a server that outlives the client's failure by a second, or
+ * its success by the timeout, is killed. wait4's result. */
+static pid_t reap_server(pid_t child, int failed, uint32_t timeout_ms, int *st, struct rusage *ru)
+{
+	int64_t left_ms = failed ? 1000 : timeout_ms;
+	pid_t got;
+
+	if (failed) {
+		kill(child, SIGTERM);
+		kill(child, SIGCONT);
+	}
+	while ((got = wait4(child, st, WNOHANG, ru)) == 0 && left_ms > 0) {
+		struct timespec ts = { 0, 10 * 1000000 };
+
+		nanosleep(&ts, NULL);
+		left_ms -= 10;
+	}
+	if (got)
+		return got;
+	fprintf(stderr, "eel-bench: the server end did not end within %lld ms%s: killed\n",
+		(long long)(failed ? 1000 : timeout_ms), failed ? " of SIGTERM" : " of the client's goodbye");
+	kill(child, SIGKILL);
+	kill(child, SIGCONT);
+	return wait4(child, st, 0, ru);
+}
+
 /* One whole measurement of uri_in: both ends (--pair), or this end. The
  * server end exits here; the client returns 0 with *s and *r filled, and the
  * URI it opened (thread mode may add fw_cpu) in uri_buf. */
@@ -392,9 +421,7 @@ static int measure(struct cli *c, const char *uri_in, struct session *s, struct 
 	if (child > 0) {
 		int st = 0;
 
-		if (rc)
-			kill(child, SIGTERM);
-		if (wait4(child, &st, 0, &ru_peer) == child)
+		if (reap_server(child, rc, c->plan.timeout_ms, &st, &ru_peer) == child)
 			r->preempted_peer = ru_peer.ru_nivcsw;
 		if (!rc && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
 			fprintf(stderr, "eel-bench: the server end failed (see its message above)\n");

@@ -369,6 +369,12 @@ int eel_oob_peer_gone(struct eel_oob *oob)
 	return poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLRDHUP | POLLHUP | POLLERR));
 }
 
+/* Which end the peer is, for messages that say who went away. */
+const char *eel_oob_peer_role(const struct eel_oob *oob)
+{
+	return oob->server ? "client" : "server";
+}
+
 void eel_oob_close(struct eel_oob *oob)
 {
 	if (!oob)
