@@ -178,7 +178,7 @@ static int join_wire(struct engine *e, struct softnic *sn, const char *name)
 		return eel_err(-ENOMEM, "softnic: cannot map the peer's wire");
 	if (m->max_frame != engine_max_frame(e) || shm_wire_attach(&sn->wire, m, size, 1)) {
 		munmap(m, size);
-		return eel_err(-EPROTO, "softnic: the peer's wire %s is not a wire of this version and mtu", name);
+		return eel_err(-EPROTO, "softnic: the peer's wire /dev/shm%s is not a wire of this version and mtu (its header is wrong)", name);
 	}
 	m->pid[1] = getpid();
 	return 0;

@@ -151,7 +151,9 @@ int wire_name_open_peer(const char *name, size_t size)
 	if (fd < 0) {
 		err = errno;
 		return eel_err(-err, "softnic: cannot open the peer's wire " SHM_DIR "%s: %s", name,
-			       err == ELOOP ? "it is a symbolic link" : strerror(err));
+			       err == ELOOP ? "it is a symbolic link" :
+			       /* glibc's shm_open turns EISDIR into EINVAL */
+			       err == EINVAL ? "not a shared-memory object (a folder?)" : strerror(err));
 	}
 	if (fstat(fd, &st)) {
 		err = errno;
