@@ -21,7 +21,7 @@ mine=()
 
 # 1. names squatted: the next names an older eel would take, made first
 port=$((port + 1))
-bash -c 'for n in 0 1 2; do : >/dev/shm/eel-wire-$$-$n; done; exec timeout 30 '"$B"'/eel-bench --server -p '$port' --timeout 5' 2>"$d/srv" &
+bash -c 'for n in 0 1 2; do : >/dev/shm/eel-wire-$$-$n; done; exec '"$B"'/eel-bench --server -p '$port' --timeout 5' 2>"$d/srv" &
 pids+=($!)
 sleep 0.4
 timeout 30 "$B/eel-bench" -t pingpong -n 200 -r 1 --warmup 10 -p $port --timeout 5 127.0.0.1 >/dev/null 2>"$d/err"
