@@ -121,9 +121,11 @@ def plan(tests=1, sizes=(8,), flood_bytes=16 << 20, timeout_ms=3000):
 
 
 def pointers(b):
-    """8-byte words that look like user-space addresses of x86-64 Linux."""
-    return [hex(v) for (v,) in struct.iter_unpack("<Q", b[: len(b) // 8 * 8])
-            if 0x550000000000 <= v < 0x800000000000]
+    """8-byte words that look like user-space addresses of x86-64 Linux (not
+    text: a boot id or a wire name's hex digits can look like one)."""
+    text = lambda w: all(c == 0 or 0x20 <= c < 0x7F for c in w)
+    return [hex(v) for w, (v,) in ((b[i:i + 8], struct.unpack_from("<Q", b, i)) for i in range(0, len(b) - 7, 8))
+            if 0x550000000000 <= v < 0x800000000000 and not text(w)]
 
 
 def fake_client(port, case):
