@@ -502,6 +502,9 @@ void bus_table(FILE *f, const struct bus_run *b, int n, double total_s);
 /* ---- the parts ---- */
 
 /* session.c */
+/* The bytes of the data region a plan needs at each end (the server's budget
+ * for a client's plan, --max-mem, is checked against it). */
+size_t session_data_bytes(const struct plan *p);
 int session_setup(struct session *s);
 void session_teardown(struct session *s);
 uint64_t token(struct session *s, uint32_t i);

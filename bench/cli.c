@@ -246,7 +246,7 @@ static void launched_checks(struct cli *c)
 
 enum { O_PAIR = 256, O_SERVER, O_WARMUP, O_SIZES, O_DEPTHS, O_FMSGS, O_FBYTES, O_FRUNS, O_FMEM, O_OMSGS,
        O_ORUNS, O_OSWEEPS, O_VERIFY, O_STAMP, O_CPU, O_TIMEOUT, O_JSON, O_EAL, O_SIGS, O_BSIZES, O_BREPS,
-       O_SERIAL, O_FLAGK, O_BUSDATA, O_BUS };
+       O_SERIAL, O_FLAGK, O_BUSDATA, O_BUS, O_BIND, O_MAXMEM };
 
 void cli_parse(struct cli *c, int argc, char **argv)
 {
@@ -272,6 +272,7 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		{ "json", required_argument, 0, O_JSON }, { "quiet", no_argument, 0, 'q' },
 		{ "eal", required_argument, 0, O_EAL },
 		{ "serial", no_argument, 0, O_SERIAL }, { "flag-k", required_argument, 0, O_FLAGK },
+		{ "bind", required_argument, 0, O_BIND }, { "max-mem", required_argument, 0, O_MAXMEM },
 		{ "verbose", no_argument, 0, 'v' }, { "version", no_argument, 0, 'V' },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 	};
@@ -301,6 +302,7 @@ void cli_parse(struct cli *c, int argc, char **argv)
 	p->bulk_reps = 150;
 	p->sig_max_samples = 500;
 	c->flag_k = 3;
+	c->max_mem = MAX_MEM_DEFAULT;
 	c->launched = launch_detected();
 
 	opterr = 0;
@@ -350,6 +352,8 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		case O_EAL: c->eal = optarg; break;
 		case O_SERIAL: c->serial = 1; break;
 		case O_FLAGK: c->flag_k = (double)number("--flag-k", optarg, 1, 100); break;
+		case O_BIND: c->bind = optarg; break;
+		case O_MAXMEM: c->max_mem = number("--max-mem", optarg, 1u << 20, FLOOD_MAX_BYTES * 2); break;
 		case 'q': c->quiet = 1; break;
 		case 'v': verbose = 1; break;
 		case 'V': printf("eel-bench %s (git %s)\n", EEL_VERSION, EEL_GIT); exit(0);
@@ -413,6 +417,9 @@ void cli_parse(struct cli *c, int argc, char **argv)
 	if (c->server && c->json)
 		bad("%s", "--json on the server: the server keeps no results",
 		    "give --json to the client (eel-bench ... --json FILE SERVER-HOST)");
+	if ((c->bind || c->max_mem != MAX_MEM_DEFAULT) && !c->server)
+		bad("%s", "--bind and --max-mem are the server's (what a client may make it do)",
+		    "give them to eel-bench --server");
 	if (c->server && c->quiet)
 		bad("%s", "--quiet on the server: the server prints only errors anyway", "drop --quiet");
 	for (uint32_t i = 0; i < p->ndepths; i++)

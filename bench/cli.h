@@ -8,6 +8,10 @@
 #define T_ALL (1u << 31) /* "all" was asked: tests that cannot run here are left out quietly */
 #define TESTS_ALL (T_PINGPONG | T_FLOOD | T_OVERLAP | T_LIMIT | T_SIGNATURE | T_BULK | T_DECOMPOSE)
 
+/* A client's plan may make the server commit at most this much buffer memory
+ * unless --max-mem says otherwise: 64 times what the default plan needs. */
+#define MAX_MEM_DEFAULT (1ull << 30)
+
 struct cli {
 	const char *uri;
 	const char *host;
@@ -26,6 +30,8 @@ struct cli {
 	int launched;         /* started by mpirun or srun (PMIx in the environment): the patterns */
 	int serial;           /* --serial: allpairs one pair at a time */
 	double flag_k;        /* --flag-k: a pair is flagged beyond median + k x MAD */
+	const char *bind;     /* --bind: the server's listening address (NULL: all) */
+	uint64_t max_mem;     /* --max-mem: the most buffer memory a client's plan may make this end commit */
 	struct plan plan;
 };
 

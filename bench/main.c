@@ -59,9 +59,26 @@ static const char *thread_uri(const char *uri, int fw_cpu, char *buf, size_t n)
 	return buf;
 }
 
-static int exchange_plan(struct session *s, struct plan *p)
+/* The server's own bounds on a client's plan: its waits no longer than its
+ * own --timeout, its buffers within --max-mem (a pair's plan is its own). */
+static int plan_within(const struct session *s, struct plan *p, uint32_t own_timeout_ms, uint64_t max_mem)
 {
-	uint32_t n;
+	size_t need = session_data_bytes(p);
+
+	if (p->timeout_ms > own_timeout_ms)
+		p->timeout_ms = own_timeout_ms;
+	if (!s->pair && need > max_mem) {
+		fprintf(stderr, "eel-bench: the client's plan needs %zu MiB of buffers here, more than --max-mem "
+			"(%llu MiB): refused; give the server a larger --max-mem, or the client smaller "
+			"--sizes/--flood-bytes/--bulk-sizes\n", need >> 20, (unsigned long long)(max_mem >> 20));
+		return -1;
+	}
+	return 0;
+}
+
+static int exchange_plan(struct session *s, struct plan *p, uint64_t max_mem)
+{
+	uint32_t n, own_timeout_ms = p->timeout_ms;
 
 	if (!s->server)
 		return eel_oob_send(s->oob, OOB_PLAN, p, sizeof(*p)) ? bench_fail("sending the plan") : 0;
@@ -95,7 +112,7 @@ static int exchange_plan(struct session *s, struct plan *p)
 			fprintf(stderr, "eel-bench: the client's plan asks for impossible flood sizes\n");
 			return -1;
 		}
-	return 0;
+	return plan_within(s, p, own_timeout_ms, max_mem);
 }
 
 static int counters(struct session *s, struct results *r)
@@ -247,7 +264,7 @@ static int run_end(struct cli *c, struct session *s, struct results *r, const ch
 	if (eel_connect(s->dev, s->oob))
 		return bench_fail("connecting the NICs");
 	s->plan = c->plan;
-	if (exchange_plan(s, &s->plan) || session_setup(s))
+	if (exchange_plan(s, &s->plan, c->max_mem) || session_setup(s))
 		return -1;
 	if (s->server && !s->pair)
 		fprintf(stderr, "eel-bench: serving a client on %s\n", eel_caps(s->dev)->name);
@@ -288,6 +305,35 @@ static void end_close(struct session *s)
 	eel_oob_close(s->oob);
 	s->dev = NULL;
 	s->oob = NULL;
+}
+
+/* The pair's server end, reaped without waiting on it for ever: after a
+ * failure it is ended (SIGTERM, and SIGCONT: a stopped process acts on
+ * SIGTERM only once continued, and the client would wait for whoever
+ * stopped it); a server that outlives the client's failure by a second, or
+ * its success by the timeout, is killed. wait4's result. */
+static pid_t reap_server(pid_t child, int failed, uint32_t timeout_ms, int *st, struct rusage *ru)
+{
+	int64_t left_ms = failed ? 1000 : timeout_ms;
+	pid_t got;
+
+	if (failed) {
+		kill(child, SIGTERM);
+		kill(child, SIGCONT);
+	}
+	while ((got = wait4(child, st, WNOHANG, ru)) == 0 && left_ms > 0) {
+		struct timespec ts = { 0, 10 * 1000000 };
+
+		nanosleep(&ts, NULL);
+		left_ms -= 10;
+	}
+	if (got)
+		return got;
+	fprintf(stderr, "eel-bench: the server end did not end within %lld ms%s: killed\n",
+		(long long)(failed ? 1000 : timeout_ms), failed ? " of SIGTERM" : " of the client's goodbye");
+	kill(child, SIGKILL);
+	kill(child, SIGCONT);
+	return wait4(child, st, 0, ru);
 }
 
 /* One whole measurement of uri_in: both ends (--pair), or this end. The
@@ -357,7 +403,7 @@ static int measure(struct cli *c, const char *uri_in, struct session *s, struct 
 		uri = uri_in;
 		if (pin(s->cpu))
 			return 1;
-		if (s->server && eel_oob_listen(NULL, c->port, &l))
+		if (s->server && eel_oob_listen(c->bind, c->port, &l))
 			return bench_fail("listening") ? 1 : 1;
 	}
 
@@ -375,9 +421,7 @@ static int measure(struct cli *c, const char *uri_in, struct session *s, struct 
 	if (child > 0) {
 		int st = 0;
 
-		if (rc)
-			kill(child, SIGTERM);
-		if (wait4(child, &st, 0, &ru_peer) == child)
+		if (reap_server(child, rc, c->plan.timeout_ms, &st, &ru_peer) == child)
 			r->preempted_peer = ru_peer.ru_nivcsw;
 		if (!rc && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
 			fprintf(stderr, "eel-bench: the server end failed (see its message above)\n");

@@ -6,30 +6,9 @@
 #include "bench.h"
 #include "post.h"
 
-/* An 8-byte put of value to the peer's control slot. */
-int put_slot(struct session *s, int slot, uint64_t value)
-{
-	uint64_t *src = SLOT(s, CTRL_SLOTS - 1);
-	unsigned flags = 0;
-	int rc;
-
-	if (s->caps->max_inline >= 8) {
-		src = &value;
-		flags = EEL_PUT_INLINE;
-	} else {
-		*src = value;
-	}
-	while ((rc = eel_put(s->dev, s->ctrl_mr, src, 8, &s->peer_ctrl, (uint64_t)slot * 64, flags, 0, 0)) == -EAGAIN)
-		if (eel_poll(s->dev, (struct eel_cqe[8]){ 0 }, 8) < 0)
-			break;
-	return rc;
-}
-
-/* Wait until at least `want` completions arrived (an error completion is a
- * failure); returns how many, or -1. */
 /* The peer, about once a millisecond of empty polls: a lost peer is named at
  * once, not after the timeout as missing completions. */
-static int peer_lost(struct session *s, uint64_t *next, const char *what)
+static int peer_lost_rc(struct session *s, uint64_t *next)
 {
 	uint64_t now = eel_cycles();
 
@@ -43,9 +22,38 @@ static int peer_lost(struct session *s, uint64_t *next, const char *what)
 	if (now < *next)
 		return 0;
 	*next = now + (uint64_t)(s->clk->hz / 1000);
-	return eel_peer_check(s->dev) ? bench_fail(what) : 0;
+	return eel_peer_check(s->dev);
 }
 
+static int peer_lost(struct session *s, uint64_t *next, const char *what)
+{
+	return peer_lost_rc(s, next) ? bench_fail(what) : 0;
+}
+
+/* An 8-byte put of value to the peer's control slot. */
+int put_slot(struct session *s, int slot, uint64_t value)
+{
+	uint64_t *src = SLOT(s, CTRL_SLOTS - 1);
+	unsigned flags = 0;
+	int rc;
+
+	if (s->caps->max_inline >= 8) {
+		src = &value;
+		flags = EEL_PUT_INLINE;
+	} else {
+		*src = value;
+	}
+	/* a full send queue: poll its completions, and wait for it to drain
+	 * through eel_quiet, whose wait is bounded by the timeout and names a
+	 * peer that vanished (polling alone spun for ever on a stopped peer) */
+	while ((rc = eel_put(s->dev, s->ctrl_mr, src, 8, &s->peer_ctrl, (uint64_t)slot * 64, flags, 0, 0)) == -EAGAIN)
+		if (eel_poll(s->dev, (struct eel_cqe[8]){ 0 }, 8) < 0 || (rc = eel_quiet(s->dev)))
+			break;
+	return rc;
+}
+
+/* Wait until at least `want` completions arrived (an error completion is a
+ * failure); returns how many, or -1. */
 int poll_at_least(struct session *s, int want, const char *what)
 {
 	struct eel_cqe c[64];

@@ -37,7 +37,7 @@ uint64_t token(struct session *s, uint32_t i)
 /* The data region must hold the largest flood run and the overlap runs:
  * every message of a run has its own destination (--verify checks them all).
  * The patterns of many ranks flood too (allpairs' g, k-to-1, 1-to-many). */
-static size_t data_bytes(const struct plan *p)
+size_t session_data_bytes(const struct plan *p)
 {
 	size_t need = (size_t)p->overlap_msgs * 8;
 
@@ -65,7 +65,7 @@ int session_setup(struct session *s)
 	s->caps = &s->caps_copy;
 	s->clk = eel_clock();
 	s->ctrl = aligned_alloc(4096, 4096);
-	s->data_len = data_bytes(&s->plan);
+	s->data_len = session_data_bytes(&s->plan);
 	s->data = mmap(NULL, s->data_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (!s->ctrl || s->data == MAP_FAILED) {
 		s->data = NULL;

@@ -101,11 +101,14 @@ enum eel_fw_mr_access {
 	EEL_FW_MR_REMOTE_READ = 1u << 3,
 };
 
-/* A key is (table index << 8) | tag; the tag is checked against the entry,
- * so a stale or forged key fails even when its index is in range. */
-#define EEL_FW_KEY(index, tag) (((uint32_t)(index) << 8) | ((tag)&0xffu))
-#define EEL_FW_KEY_INDEX(key) ((key) >> 8)
-#define EEL_FW_KEY_TAG(key) ((key)&0xffu)
+/* A key is (table index << 24) | tag: 256 entries at most, and a 24-bit tag
+ * checked against the entry, so a stale or forged key fails even when its
+ * index is in range (the host draws the tag at random: a peer guesses a
+ * key of another region or run one time in 16 million). */
+#define EEL_FW_KEY_TAG_BITS 24
+#define EEL_FW_KEY(index, tag) (((uint32_t)(index) << EEL_FW_KEY_TAG_BITS) | ((tag)&0xffffffu))
+#define EEL_FW_KEY_INDEX(key) ((key) >> EEL_FW_KEY_TAG_BITS)
+#define EEL_FW_KEY_TAG(key) ((key)&0xffffffu)
 
 struct eel_fw_mr {
 	uint64_t addr;

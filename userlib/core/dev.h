@@ -116,6 +116,8 @@ static inline uint32_t eel_stamp_want(uint32_t every, uint32_t *pos, struct eel_
 
 /* oob.c: does the peer's end of the channel still exist? */
 int eel_oob_peer_gone(struct eel_oob *oob);
+/* "server" or "client": the other end's role. */
+const char *eel_oob_peer_role(const struct eel_oob *oob);
 int eel_oob_is_server(const struct eel_oob *oob);
 
 #endif

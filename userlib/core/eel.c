@@ -224,8 +224,9 @@ int eel_progress(struct eel_dev *dev)
 int eel_peer_check(struct eel_dev *dev)
 {
 	if (dev->oob && eel_oob_peer_gone(dev->oob))
-		return eel_err(-ECONNRESET, "the peer's process is gone (its out-of-band connection closed): "
-			       "check the peer's output");
+		return eel_err(-ECONNRESET, "the peer's process is gone (the %s: its out-of-band connection "
+			       "closed): check the %s's output", eel_oob_peer_role(dev->oob),
+			       eel_oob_peer_role(dev->oob));
 	return 0;
 }
 

@@ -20,7 +20,7 @@
 #include "userlib/core/dev.h"
 
 #define OOB_MAGIC 0x4f4c4545u   /* "EELO" */
-#define OOB_PROTO 2u            /* bump when any message layout changes (2: struct eel_trace's want) */
+#define OOB_PROTO 3u            /* bump when any message layout changes (2: struct eel_trace's want; 3: softnic's wire name in a message of its own) */
 #define OOB_HELLO 1
 #define OOB_MAX_MSG (1u << 24)
 
@@ -367,6 +367,12 @@ int eel_oob_peer_gone(struct eel_oob *oob)
 	struct pollfd pfd = { .fd = oob->fd, .events = POLLRDHUP };
 
 	return poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLRDHUP | POLLHUP | POLLERR));
+}
+
+/* Which end the peer is, for messages that say who went away. */
+const char *eel_oob_peer_role(const struct eel_oob *oob)
+{
+	return oob->server ? "client" : "server";
 }
 
 void eel_oob_close(struct eel_oob *oob)

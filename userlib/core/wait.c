@@ -35,8 +35,9 @@ int eel_wait_slow(struct eel_dev *dev, struct eel_wait *w)
 	if (now >= w->next) {
 		w->next = now + (uint64_t)(c->hz / 1000);
 		if (dev->oob && eel_oob_peer_gone(dev->oob))
-			return eel_err(-ECONNRESET, "%s: the peer's process is gone (its out-of-band "
-				       "connection closed): check the peer's output", w->what);
+			return eel_err(-ECONNRESET, "%s: the peer's process is gone (the %s: its out-of-band "
+				       "connection closed): check the %s's output", w->what,
+				       eel_oob_peer_role(dev->oob), eel_oob_peer_role(dev->oob));
 	}
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -139,6 +140,19 @@ static int cqe_status(uint8_t s)
 
 /* ---- memory regions ---- */
 
+/* A region's key tag: random (getrandom), so keys differ from run to run and
+ * a peer cannot derive one region's key from another's; never the tag this
+ * entry had before, so a stale key of a re-registered entry still fails. */
+static uint32_t mr_tag_new(uint32_t old)
+{
+	uint32_t r = 0;
+
+	if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+		r = (uint32_t)eel_stamp() * 2654435761u; /* no entropy yet: the cycle counter, mixed */
+	r = EEL_FW_KEY_TAG(r);
+	return r == old ? EEL_FW_KEY_TAG(r + 1) : r;
+}
+
 int engine_mr_reg(struct eel_dev *dev, struct eel_mr *mr, unsigned access)
 {
 	struct engine *e = ENGINE(dev);
@@ -149,7 +163,7 @@ int engine_mr_reg(struct eel_dev *dev, struct eel_mr *mr, unsigned access)
 
 		if (m->access & EEL_FW_MR_VALID)
 			continue;
-		tag = (++e->mr_tag * 167u + 13u) & 0xff;
+		tag = mr_tag_new(m->tag);
 		m->addr = (uintptr_t)mr->addr;
 		m->len = mr->len;
 		m->tag = tag;

@@ -33,7 +33,7 @@
 
 enum engine_mode { ENGINE_INLINE = 0, ENGINE_THREAD = 1 };
 
-#define ENGINE_MR_ENTRIES 256u
+#define ENGINE_MR_ENTRIES 256u /* a key holds the index in its top 8 bits (fw_abi.h) */
 #define ENGINE_TRACE_RECS 1024u
 #define ENGINE_BUS_MEMO 4           /* transaction lengths whose cost is remembered */
 
@@ -88,7 +88,6 @@ struct engine {
 	uint32_t ereg_seq[EEL_FW_EREGS];
 	uint32_t ereg_next;
 	uint64_t ereg_db;
-	uint32_t mr_tag;
 
 	/* options */
 	uint32_t mtu;

@@ -12,9 +12,13 @@
  *   recovery=gbn|sr (go-back-N or selective repeat, firmware/wire.h),
  *   oversubscribe=1 (thread mode on too few cores), fw_cpu (pin the firmware)
  *
- * Connecting: the server end creates the wire in /dev/shm and sends its name
- * over the out-of-band channel; the client maps it and says so; the server
- * then unlinks the name, so nothing is left behind.
+ * Connecting: both ends exchange their connection information (struct
+ * sn_conn); once the client's has been checked, the server creates the wire
+ * in /dev/shm under a random name (wire_name.c) and sends the name over the
+ * out-of-band channel (SN_OOB_WIRE); the client checks the object before it
+ * maps it, removes the name and says so (SN_OOB_ATTACHED); the server removes
+ * the name too. The name lives only until the client has attached, so a
+ * SIGKILL of either end after that leaves nothing behind.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,15 +30,16 @@
 
 #include "userlib/core/backends.h"
 #include "userlib/engine/engine.h"
+#include "userlib/softnic/wire_name.h"
 #include "userlib/softnic/wire_shm.h"
 
 #define SN_CONN_MAGIC 0x4e534e53u /* "SNSN" */
 #define SN_OOB_ATTACHED 3
+#define SN_OOB_WIRE 4     /* the server's wire name (struct sn_wire) */
 
 struct softnic {
 	struct shm_wire wire;
-	char shm_name[64];
-	int shm_owner;      /* this end created the name (and unlinks it) */
+	char shm_name[WIRE_NAME_MAX]; /* the wire's name until the client attached */
 };
 
 /* What an end tells its peer to connect (sent as is over the OOB channel). */
@@ -44,7 +49,11 @@ struct sn_conn {
 	struct engine_conn engine;
 	int32_t pid;
 	char boot_id[40];   /* the shared wire needs both ends on one running kernel */
-	char shm[64];       /* the server's wire object */
+};
+
+/* The server's wire, sent once the client's connection info was checked. */
+struct sn_wire {
+	char name[WIRE_NAME_MAX];
 };
 
 static struct softnic *SOFTNIC(struct eel_dev *dev)
@@ -58,8 +67,7 @@ static void sn_release(struct engine *e)
 
 	if (sn->wire.shm)
 		munmap(sn->wire.shm, sn->wire.shm_len);
-	if (sn->shm_owner && sn->shm_name[0])
-		shm_unlink(sn->shm_name);
+	wire_name_remove(sn->shm_name);
 	free(sn);
 }
 
@@ -119,21 +127,12 @@ static void boot_id(char *out, size_t n)
 /* The server end creates the wire; the client joins it in sn_connect. */
 static int create_wire(struct engine *e, struct softnic *sn)
 {
-	static unsigned counter;
 	size_t size = shm_wire_size(engine_max_frame(e));
+	int fd = wire_name_create(sn->shm_name, size);
 	void *p;
-	int fd;
 
-	snprintf(sn->shm_name, sizeof(sn->shm_name), "/eel-wire-%d-%u", (int)getpid(), counter++);
-	fd = shm_open(sn->shm_name, O_RDWR | O_CREAT | O_EXCL, 0600);
 	if (fd < 0)
-		return eel_err(-errno, "softnic: cannot create the wire %s in /dev/shm: %s", sn->shm_name,
-			       strerror(errno));
-	sn->shm_owner = 1;
-	if (ftruncate(fd, (off_t)size)) {
-		close(fd);
-		return eel_err(-errno, "softnic: cannot size the wire (%zu bytes): %s", size, strerror(errno));
-	}
+		return fd;
 	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	if (p == MAP_FAILED)
@@ -150,17 +149,11 @@ static int create_wire(struct engine *e, struct softnic *sn)
 static int sn_conn_info(struct eel_dev *dev, int server, void *buf, uint32_t cap, uint32_t *len)
 {
 	struct engine *e = ENGINE(dev);
-	struct softnic *sn = SOFTNIC(dev);
 	struct sn_conn c = { .magic = SN_CONN_MAGIC, .wire_version = SHM_WIRE_VERSION, .pid = getpid() };
-	int rc;
 
+	(void)server;
 	engine_conn_info(e, &c.engine);
 	boot_id(c.boot_id, sizeof(c.boot_id));
-	if (server) {
-		if ((rc = create_wire(e, sn)))
-			return rc;
-		snprintf(c.shm, sizeof(c.shm), "%s", sn->shm_name);
-	}
 	if (cap < sizeof(c))
 		return eel_err(-EINVAL, "softnic: connection info does not fit");
 	memcpy(buf, &c, sizeof(c));
@@ -168,24 +161,62 @@ static int sn_conn_info(struct eel_dev *dev, int server, void *buf, uint32_t cap
 	return 0;
 }
 
+/* The client maps the wire the server named, once it has checked the object
+ * (wire_name_open_peer) and the header (shm_wire_attach): a peer that names
+ * a file of the wrong size, owner or kind gets a message, never a SIGBUS. */
 static int join_wire(struct engine *e, struct softnic *sn, const char *name)
 {
 	size_t size = shm_wire_size(engine_max_frame(e));
-	int fd = shm_open(name, O_RDWR, 0);
-	void *m;
+	int fd = wire_name_open_peer(name, size);
+	struct shm_wire_hdr *m;
 
 	if (fd < 0)
-		return eel_err(-errno, "softnic: cannot open the peer's wire %s: %s", name, strerror(errno));
+		return fd;
 	m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	if (m == MAP_FAILED)
 		return eel_err(-ENOMEM, "softnic: cannot map the peer's wire");
-	if (shm_wire_attach(&sn->wire, m, size, 1)) {
+	if (m->max_frame != engine_max_frame(e) || shm_wire_attach(&sn->wire, m, size, 1)) {
 		munmap(m, size);
-		return eel_err(-EPROTO, "softnic: the peer's wire %s is not a wire of this version", name);
+		return eel_err(-EPROTO, "softnic: the peer's wire /dev/shm%s is not a wire of this version and mtu (its header is wrong)", name);
 	}
-	((struct shm_wire_hdr *)m)->pid[1] = getpid();
+	m->pid[1] = getpid();
 	return 0;
+}
+
+/* Server: the wire is made only now, for a client whose connection info
+ * passed, and its name exists until the client attached (or failed to). */
+static int serve_wire(struct eel_dev *dev, struct engine *e, struct softnic *sn, struct eel_oob *oob)
+{
+	struct sn_wire w = { { 0 } };
+	uint32_t got = 0;
+	int rc = create_wire(e, sn);
+
+	if (!rc) {
+		memcpy(w.name, sn->shm_name, sizeof(w.name));
+		rc = eel_oob_send(oob, SN_OOB_WIRE, &w, sizeof(w));
+	}
+	if (!rc)
+		rc = eel_oob_recv(oob, SN_OOB_ATTACHED, NULL, 0, &got, dev->opts.timeout_ms, NULL);
+	wire_name_remove(sn->shm_name); /* on every path: attached, failed or silent */
+	return rc;
+}
+
+/* Client: the name from the server, checked, joined, removed, acknowledged. */
+static int join_served_wire(struct eel_dev *dev, struct engine *e, struct softnic *sn, struct eel_oob *oob)
+{
+	struct sn_wire w;
+	int rc = eel_oob_recv(oob, SN_OOB_WIRE, &w, sizeof(w), NULL, dev->opts.timeout_ms, NULL);
+
+	if (rc)
+		return rc;
+	w.name[sizeof(w.name) - 1] = 0;
+	if ((rc = join_wire(e, sn, w.name)))
+		return rc;
+	/* mapped: the name is no longer needed, and removing it here too means
+	 * a server killed before it could leaves nothing behind */
+	shm_unlink(w.name);
+	return eel_oob_send(oob, SN_OOB_ATTACHED, NULL, 0);
 }
 
 static int sn_connect(struct eel_dev *dev, int server, const void *peer, uint32_t len, struct eel_oob *oob)
@@ -194,14 +225,13 @@ static int sn_connect(struct eel_dev *dev, int server, const void *peer, uint32_
 	struct softnic *sn = SOFTNIC(dev);
 	struct sn_conn p;
 	char mine[40];
-	uint32_t got = 0;
 	int rc;
 
 	if (len != sizeof(p))
 		return eel_err(-EPROTO, "the peer is not a softnic (connection info of %u bytes): both ends "
 			       "must use the same kind of NIC", len);
 	memcpy(&p, peer, sizeof(p));
-	p.boot_id[sizeof(p.boot_id) - 1] = p.shm[sizeof(p.shm) - 1] = 0;
+	p.boot_id[sizeof(p.boot_id) - 1] = 0;
 	boot_id(mine, sizeof(mine));
 	if (p.magic != SN_CONN_MAGIC || p.wire_version != SHM_WIRE_VERSION)
 		return eel_err(-EPROTO, "the peer is not a softnic of this version: use the same eel and the "
@@ -212,16 +242,7 @@ static int sn_connect(struct eel_dev *dev, int server, const void *peer, uint32_
 	if (p.engine.mtu != e->mtu)
 		return eel_err(-EINVAL, "softnic mtu differs: %u here, %u at the peer: give both the same mtu=",
 			       e->mtu, p.engine.mtu);
-	if (!server) {
-		if ((rc = join_wire(e, sn, p.shm)))
-			return rc;
-		rc = eel_oob_send(oob, SN_OOB_ATTACHED, NULL, 0);
-	} else {
-		/* The client has mapped the wire: its name is no longer needed. */
-		rc = eel_oob_recv(oob, SN_OOB_ATTACHED, NULL, 0, &got, dev->opts.timeout_ms, NULL);
-		shm_unlink(sn->shm_name);
-		sn->shm_name[0] = 0;
-	}
+	rc = server ? serve_wire(dev, e, sn, oob) : join_served_wire(dev, e, sn, oob);
 	if (rc)
 		return rc;
 	return engine_link_up(e, (struct wire){ &shm_wire_ops, &sn->wire }, &p.engine);

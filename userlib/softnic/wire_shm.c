@@ -9,6 +9,12 @@ static uint32_t slot_size_for(uint32_t max_frame)
 	return (SHM_SLOT_HDR + max_frame + 63) & ~63u;
 }
 
+/* Ring d's offset: a page for the header, then ring 0, then ring 1. */
+static size_t ring_at(uint32_t max_frame, int d)
+{
+	return 4096 + (size_t)d * (64 + (size_t)SHM_SLOTS * slot_size_for(max_frame));
+}
+
 size_t shm_wire_size(uint32_t max_frame)
 {
 	return 4096 + 2 * (64 + (size_t)SHM_SLOTS * slot_size_for(max_frame));
@@ -16,46 +22,52 @@ size_t shm_wire_size(uint32_t max_frame)
 
 void shm_wire_format(struct shm_wire_hdr *shm, uint32_t max_frame)
 {
-	size_t ring = 64 + (size_t)SHM_SLOTS * slot_size_for(max_frame);
-
 	memset(shm, 0, shm_wire_size(max_frame));
 	shm->version = SHM_WIRE_VERSION;
 	shm->nslots = SHM_SLOTS;
 	shm->slot_size = slot_size_for(max_frame);
 	shm->max_frame = max_frame;
-	shm->ring_off[0] = 4096;
-	shm->ring_off[1] = 4096 + ring;
+	shm->ring_off[0] = ring_at(max_frame, 0);
+	shm->ring_off[1] = ring_at(max_frame, 1);
 	__atomic_store_n(&shm->magic, SHM_WIRE_MAGIC, __ATOMIC_RELEASE);
 }
 
 /* A ring: a line holding the consumer's count, then the slots. */
-static uint8_t *ring_slots(struct shm_wire_hdr *shm, int d)
+static uint8_t *ring_slots(struct shm_wire_hdr *shm, uint32_t max_frame, int d)
 {
-	return (uint8_t *)shm + shm->ring_off[d] + 64;
+	return (uint8_t *)shm + ring_at(max_frame, d) + 64;
 }
 
-static volatile uint32_t *ring_cons(struct shm_wire_hdr *shm, int d)
+static volatile uint32_t *ring_cons(struct shm_wire_hdr *shm, uint32_t max_frame, int d)
 {
-	return (volatile uint32_t *)((uint8_t *)shm + shm->ring_off[d]);
+	return (volatile uint32_t *)((uint8_t *)shm + ring_at(max_frame, d));
 }
 
 int shm_wire_attach(struct shm_wire *w, struct shm_wire_hdr *shm, size_t len, int side)
 {
+	uint32_t max_frame;
+
 	memset(w, 0, sizeof(*w));
-	if (len < sizeof(*shm) || __atomic_load_n(&shm->magic, __ATOMIC_ACQUIRE) != SHM_WIRE_MAGIC ||
-	    shm->version != SHM_WIRE_VERSION || shm->nslots != SHM_SLOTS ||
-	    shm->slot_size != slot_size_for(shm->max_frame) || len < shm_wire_size(shm->max_frame))
+	if (len < sizeof(*shm) || __atomic_load_n(&shm->magic, __ATOMIC_ACQUIRE) != SHM_WIRE_MAGIC)
+		return -1;
+	/* The header is the peer's: read each field once, and take the ring
+	 * offsets only where shm_wire_format puts them (inside len). */
+	max_frame = shm->max_frame;
+	if (shm->version != SHM_WIRE_VERSION || shm->nslots != SHM_SLOTS || max_frame > (1u << 20) ||
+	    shm->slot_size != slot_size_for(max_frame) || len < shm_wire_size(max_frame) ||
+	    shm->ring_off[0] != 4096 || shm->ring_off[1] != 4096 + 64 + (size_t)SHM_SLOTS * slot_size_for(max_frame))
 		return -1;
 	w->shm = shm;
 	w->shm_len = len;
 	w->side = side;
 	w->nslots = shm->nslots;
-	w->slot_size = shm->slot_size;
-	w->max_frame = shm->max_frame;
-	w->tx_slots = ring_slots(shm, side);
-	w->tx_cons = ring_cons(shm, side);
-	w->rx_slots = ring_slots(shm, !side);
-	w->rx_cons_pub = ring_cons(shm, !side);
+	w->slot_size = slot_size_for(max_frame);
+	w->max_frame = max_frame;
+	/* the offsets this end computes, not the ones in the shared header */
+	w->tx_slots = ring_slots(shm, max_frame, side);
+	w->tx_cons = ring_cons(shm, max_frame, side);
+	w->rx_slots = ring_slots(shm, max_frame, !side);
+	w->rx_cons_pub = ring_cons(shm, max_frame, !side);
 	return 0;
 }
 
