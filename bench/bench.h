@@ -514,6 +514,8 @@ int client_await_ready(struct session *s);
 int server_done(struct session *s, const struct point_done *d);
 int client_await_done(struct session *s, struct point_done *d);
 int bench_fail(const char *what);
+/* Out of memory for what: one line on stderr, -1. */
+int bench_oom(const char *what);
 double cyc_ns(const struct session *s, double cycles);
 
 /* the methods */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "outfile.h"
 #include "safe_text.h"
 #include "cli.h"
 
@@ -459,6 +460,7 @@ int main(int argc, char **argv)
 	struct cli c;
 	char uri_buf[512];
 
+	out_check_stdout_at_exit();
 	cli_parse(&c, argc, argv);
 	if (c.json && report_json_check(c.json))
 		return 1;
