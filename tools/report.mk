@@ -10,7 +10,7 @@
 # its fuzz target (tests/fuzz/fuzz_json.c) is built by tests/fuzz.mk and
 # exercised by tests/host/report_fuzz_json.sh.
 
-REPORT_COMMON := tools/json_read.c tools/report/doc.c
+REPORT_COMMON := tools/json_read.c tools/report/doc.c tools/stdout_check.c
 REPORT_SRC    := tools/eel-report.c $(filter-out tools/report/doc.c,$(wildcard tools/report/*.c)) $(REPORT_COMMON)
 COMPARE_SRC   := tools/eel-compare.c tools/compare.c tools/compare_mesh.c $(REPORT_COMMON)
 
