@@ -86,7 +86,7 @@ static mode_t new_mode(const struct stat *st, int exists)
 	mode_t um;
 
 	if (exists && S_ISREG(st->st_mode))
-		return st->st_mode & 07777;
+		return st->st_mode & 0777;   /* not set-id bits: the file is root's now */
 	um = umask(0);
 	umask(um);
 	return 0666 & ~um;
@@ -94,7 +94,7 @@ static mode_t new_mode(const struct stat *st, int exists)
 
 int out_open(const char *path, struct out *o, int check)
 {
-	struct stat st;
+	struct stat st, dst;
 	char dir[4096];
 	int fd, exists;
 
@@ -128,7 +128,7 @@ int out_open(const char *path, struct out *o, int check)
 		return 0;
 	}
 	folder_of(path, dir, sizeof(dir));
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+	if (stat(dir, &dst) || !S_ISDIR(dst.st_mode))
 		return out_fail(path, "its folder does not exist", "create it, or give a path in an existing folder");
 	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), "%s/.eel-json-XXXXXX", dir) >= sizeof(o->tmp))
 		return out_fail(path, "the path is too long", "give a shorter one");
