@@ -48,12 +48,16 @@ struct busmodel_row {
 	int within;
 };
 struct busmodel_res {
+	char data[4200];          /* the figures' file */
 	int n, outside;
 	struct busmodel_row row[BUSMODEL_ROWS];
 };
 /* 0 when every figure is within its tolerance, 1 when one is not, -1 when the
  * data cannot be read (said on stderr). out: the table, or NULL. */
 int busmodel_run(FILE *out, const char *data, struct busmodel_res *res);
+/* -t busmodel --json FILE: its own small document (schema eel.busmodel,
+ * docs/json.md); 0, or -1 said on stderr. */
+int busmodel_json(const char *path, const struct busmodel_res *res, int argc, char **argv);
 
 /* What to measure; the client sends it to the server as is. */
 struct plan {
@@ -513,6 +517,8 @@ int client_await_ready(struct session *s);
 int server_done(struct session *s, const struct point_done *d);
 int client_await_done(struct session *s, struct point_done *d);
 int bench_fail(const char *what);
+/* Out of memory for what: one line on stderr, -1. */
+int bench_oom(const char *what);
 double cyc_ns(const struct session *s, double cycles);
 
 /* the methods */

@@ -211,6 +211,29 @@ static int chose_stamps(const struct eel_trace *snd)
 	return (snd->want & EEL_TRACE_CHOSEN) && (snd->want & EEL_TRACE_STAMPS) != EEL_TRACE_STAMPS;
 }
 
+/* The sample arrays, all or none: a failed allocation leaves every one
+ * NULL (a later call would otherwise find v[0] and write through a NULL alt).
+ * -1 said on stderr. */
+static int samples_alloc(struct breakdown *bd)
+{
+	int ok = 1;
+
+	bd->cap = 2 * 65536;
+	for (int k = 0; k <= STAGE_PARTS; k++)
+		ok &= (bd->v[k] = calloc((size_t)bd->cap, sizeof(double))) != NULL;
+	ok &= (bd->alt = calloc((size_t)bd->cap, sizeof(double))) != NULL;
+	if (ok)
+		return 0;
+	for (int k = 0; k <= STAGE_PARTS; k++) {
+		free(bd->v[k]);
+		bd->v[k] = NULL;
+	}
+	free(bd->alt);
+	bd->alt = NULL;
+	bd->cap = 0;
+	return bench_oom("the breakdown's samples");
+}
+
 static int add_records(const struct session *s, struct breakdown *bd, const struct eel_trace *tx, int ntx,
 		       const struct eel_trace *rx, int nrx)
 {
@@ -226,14 +249,8 @@ static int add_records(const struct session *s, struct breakdown *bd, const stru
 		bd->chosen |= chose_stamps(&tx[r]);
 	bd->nic_stamps = s->caps->nic_stamp_mask;
 	bd->mask = s->caps->stamp_mask ? s->caps->stamp_mask : (1u << EEL_STAGES) - 1;
-	if (!bd->v[0]) {
-		bd->cap = 2 * 65536;
-		for (int k = 0; k <= STAGE_PARTS; k++)
-			if (!(bd->v[k] = calloc((size_t)bd->cap, sizeof(double))))
-				return -1;
-		if (!(bd->alt = calloc((size_t)bd->cap, sizeof(double))))
-			return -1;
-	}
+	if (!bd->v[0] && samples_alloc(bd))
+		return -1;
 	/* within one end: the sender's stages, then the receiver's */
 	for (i = 0; i < ntx; i++) {
 		bd->samples++;
@@ -321,7 +338,7 @@ int breakdown_add(const struct session *s, struct breakdown *bd, const struct ee
 		  const struct eel_trace *rx, int nrx)
 {
 	struct eel_trace *ctx = records_taken(tx, ntx), *crx = records_taken(rx, nrx);
-	int rc = ctx && crx ? add_records(s, bd, ctx, ntx, crx, nrx) : -1;
+	int rc = ctx && crx ? add_records(s, bd, ctx, ntx, crx, nrx) : bench_oom("the stamps' records");
 
 	free(ctx);
 	free(crx);
@@ -377,7 +394,7 @@ int breakdown_rounds(const struct session *s, struct breakdown *bd, const struct
 
 	bd->shared = !!(s->caps->flags & EEL_CAP_SHARED_CLOCK);
 	if (!bd->rounds && !(bd->rounds = calloc(MAX_ROUNDS, sizeof(*bd->rounds))))
-		return -1;
+		return bench_oom("the breakdown's rounds");
 	for (int k = 0; k < rd->n && bd->nround < MAX_ROUNDS; k++) {
 		struct bd_round *r = &bd->rounds[bd->nround];
 		const struct eel_trace *ping, *pong, *ping_rx = NULL, *pong_tx = NULL;

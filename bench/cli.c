@@ -212,6 +212,11 @@ static void bus_list(struct cli *c, const char *s)
 		for (int i = 0; i < c->nbus; i++)
 			if (!strcmp(c->buses[i], w))
 				bad("--bus: '%s' is named twice", w, "name each bus once");
+		/* pasted into the NIC's URI as bus=NAME: an & ? = # or % in it would
+		 * add options of its own (none&drop=0.2: a lossy wire called no bus) */
+		if (strpbrk(w, "&?=#%") || strpbrk(w, " \t\r\n"))
+			bad("--bus '%s': a bus is a preset's name or a preset file's path, without & ? = # %% or spaces", w,
+			    "give URI options to the NIC's URI (softnic:inline?drop=0.2), bus parameters in a preset file");
 		c->buses[c->nbus++] = w;
 	}
 	if (!c->nbus)
@@ -414,6 +419,9 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		    "use the software NIC with both ends on this machine (--pair, the default for softnic)");
 	if (c->nbus && strstr(c->uri, "bus="))
 		bad("%s", "--bus and a bus= in the NIC's URI", "give the buses to --bus only");
+	if (c->json && (p->tests & T_BUSMODEL) && (p->tests & ~T_BUSMODEL))
+		bad("%s", "--json with busmodel and other tests: busmodel's document (eel.busmodel) is not a run's",
+		    "run -t busmodel --json FILE on its own, the other tests with another --json");
 	if (c->server && c->json)
 		bad("%s", "--json on the server: the server keeps no results",
 		    "give --json to the client (eel-bench ... --json FILE SERVER-HOST)");

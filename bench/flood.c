@@ -448,7 +448,7 @@ int flood_run(struct session *s, struct results *r)
 
 	f->pt = calloc(p->nsizes * p->ndepths, sizeof(*f->pt));
 	if (!f->pt)
-		return -1;
+		return bench_oom("the flood's points");
 	for (uint32_t a = 0; a < p->nsizes; a++)
 		for (uint32_t b = 0; b < p->ndepths; b++) {
 			uint32_t size = p->sizes[a], q = p->depths[b], n = flood_msgs_for(p, size);

@@ -109,9 +109,16 @@ int json_end(struct json *j)
 	json_t *doc = j->open[0];
 	int rc = -1;
 
-	if (!j->failed && j->depth == 1 && doc &&
-	    !json_dumpf(doc, j->f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)))
-		rc = fputc('\n', j->f) == EOF ? -1 : 0;
+	/* A write that fails (a full disk, a FIFO whose reader left) is not a
+	 * document that could not be built: it is left in ferror(f), for the
+	 * caller to say with errno's words, and 0 returned. */
+	if (!j->failed && j->depth == 1 && doc) {
+		int bad = json_dumpf(doc, j->f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+
+		if (!bad)
+			fputc('\n', j->f);
+		rc = bad && !ferror(j->f) ? -1 : 0;
+	}
 	json_decref(doc);
 	j->open[0] = NULL;
 	j->depth = 0;

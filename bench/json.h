@@ -27,7 +27,7 @@ struct json {
 void json_begin(struct json *j, FILE *f);      /* opens the top-level object */
 /* Closes it and writes the document to the FILE; 0, or -1 when it could not
  * be built (out of memory, calls out of place: nothing is written then). A
- * write error shows in ferror(f). */
+ * write error (a full disk) is not -1: it shows in ferror(f), errno set. */
 int json_end(struct json *j);
 void json_obj(struct json *j, const char *key);   /* key may be NULL inside arrays */
 void json_obj_end(struct json *j);

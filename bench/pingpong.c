@@ -164,7 +164,7 @@ static int exchange_traces(struct session *s, struct traces *t, struct breakdown
 		int rc;
 
 		if (!buf)
-			return -1;
+			return bench_oom("the stamps sent to the client");
 		memcpy(buf, hdr, sizeof(hdr));
 		memcpy(buf + sizeof(hdr), t->tx, (size_t)t->ntx * rec);
 		memcpy(buf + sizeof(hdr) + (size_t)t->ntx * rec, t->rx, (size_t)t->nrx * rec);
@@ -178,7 +178,7 @@ static int exchange_traces(struct session *s, struct traces *t, struct breakdown
 		int rc = -1;
 
 		if (!buf)
-			return -1;
+			return bench_oom("the server's stamps");
 		if (eel_oob_recv(s->oob, OOB_TRACES, buf, (uint32_t)cap, &len, s->plan.timeout_ms, s->dev)) {
 			bench_fail("receiving the server's stamps");
 		} else {
@@ -188,10 +188,11 @@ static int exchange_traces(struct session *s, struct traces *t, struct breakdown
 				const struct eel_trace *ptx = (const void *)(buf + sizeof(hdr));
 				const struct eel_trace *prx = ptx + hdr[0];
 
-				rc = breakdown_add(s, bd, t->tx, t->ntx, prx, (int)hdr[1]);
-				rc |= breakdown_add(s, bd, ptx, (int)hdr[0], t->rx, t->nrx);
-				rc |= breakdown_rounds(s, bd, &t->rd, t->tx, t->ntx, t->rx, t->nrx, ptx, (int)hdr[0],
-						       prx, (int)hdr[1]);
+				/* the first failure stops the rest (one line said, not three) */
+				rc = breakdown_add(s, bd, t->tx, t->ntx, prx, (int)hdr[1]) ||
+				     breakdown_add(s, bd, ptx, (int)hdr[0], t->rx, t->nrx) ||
+				     breakdown_rounds(s, bd, &t->rd, t->tx, t->ntx, t->rx, t->nrx, ptx, (int)hdr[0],
+						      prx, (int)hdr[1]) ? -1 : 0;
 				breakdown_finish(bd);
 			} else {
 				fprintf(stderr, "eel-bench: the server's stamps are malformed\n");
@@ -210,7 +211,7 @@ static int traces_alloc(struct traces *t)
 	t->rd.start = calloc(MAX_TRACES, sizeof(uint64_t));
 	t->rd.end = calloc(MAX_TRACES, sizeof(uint64_t));
 	t->rd.cap = MAX_TRACES;
-	return t->tx && t->rx && t->rd.start && t->rd.end ? 0 : -1;
+	return t->tx && t->rx && t->rd.start && t->rd.end ? 0 : bench_oom("the ping-pong's stamp records");
 }
 
 static void traces_free(struct traces *t)

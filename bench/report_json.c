@@ -819,9 +819,7 @@ int report_json_finish(const char *path, struct json *j, struct out *o)
 	if (json_end(j)) {
 		/* nothing was written: the document could not be built (out of memory) */
 		fputs("eel-bench: the JSON document could not be built (out of memory)\n", stderr);
-		fclose(o->f);
-		if (!o->direct)
-			unlink(o->tmp);
+		out_abort(o);
 		return -1;
 	}
 	return out_close(path, o);

@@ -24,6 +24,14 @@ int bench_fail(const char *what)
 	return -1;
 }
 
+/* An allocation that failed: one line, -1 (the caller gives up the test). */
+int bench_oom(const char *what)
+{
+	fprintf(stderr, "eel-bench: %s%sout of memory for %s: free some memory, or run fewer iterations or "
+		"smaller tests\n", bench_who, bench_who[0] ? ": " : "", what);
+	return -1;
+}
+
 double cyc_ns(const struct session *s, double cycles)
 {
 	return cycles * s->clk->ns_per_cycle;

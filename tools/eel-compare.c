@@ -40,6 +40,7 @@
 #include "tools/compare.h"
 #include "tools/compare_mesh.h"
 #include "tools/report/doc.h"
+#include "tools/stdout_check.h"
 
 #ifndef EEL_GIT
 #error "EEL_GIT: tools/version.mk passes it to the objects in VERSION_SRC; list this file there"
@@ -374,13 +375,21 @@ static void collect(struct cmp *c)
 /* The two runs, and what a reader must know before trusting the comparison. */
 static void head(const struct run *A, const struct run *B)
 {
-	char na[160], nb[160], ha[80], hb[80];
+	char na[160], nb[160], ha[80], hb[80], ca[40], cb[40];
 	const char *sha = jr_str(A->root, "machine.hostname"), *shb = jr_str(B->root, "machine.hostname");
 
+	/* the documents' text as the terminal may print it: no escape sequence
+	 * from a file reaches it (jr_printable, as compare_mesh.c does) */
 	run_nic_name(A, na, sizeof(na));
 	run_nic_name(B, nb, sizeof(nb));
-	printf("eel-compare: A = %s (%s, %s)\n", A->path, na, jr_str(A->root, "created") ? jr_str(A->root, "created") : "?");
-	printf("             B = %s (%s, %s)\n", B->path, nb, jr_str(B->root, "created") ? jr_str(B->root, "created") : "?");
+	snprintf(ca, sizeof(ca), "%s", jr_str(A->root, "created") ? jr_str(A->root, "created") : "?");
+	snprintf(cb, sizeof(cb), "%s", jr_str(B->root, "created") ? jr_str(B->root, "created") : "?");
+	jr_printable(na);
+	jr_printable(nb);
+	jr_printable(ca);
+	jr_printable(cb);
+	printf("eel-compare: A = %s (%s, %s)\n", A->path, na, ca);
+	printf("             B = %s (%s, %s)\n", B->path, nb, cb);
 	if (strcmp(na, nb))
 		printf("  note: A and B measured different NICs: the comparison says how they differ, not whether one regressed\n");
 	if (sha && shb && strcmp(sha, shb)) {
@@ -523,6 +532,7 @@ int main(int argc, char **argv)
 	char err[1024];
 	int o, rc;
 
+	stdout_check_at_exit("eel-compare");
 	while ((o = getopt_long(argc, argv, "t:Vh", opts, NULL)) != -1) {
 		char *end;
 

@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,25 +209,43 @@ static void parse(int rank, int argc, char **argv, struct opts *o)
 
 /* NetPIPE's output file (-o): "bytes Mbps seconds" a line, the seconds
  * those of half a round trip. Latency at 8 B (ns), bandwidth at 1 MiB
- * (bytes/ns); -1: unreadable. */
-static int netpipe_read(const char *path, double *lat_ns, double *bw)
+ * (bytes/ns). Read before anything is measured, so a bad file costs no run:
+ * a regular file of at most 16 MiB (eel_input_open: a FIFO or /dev/zero is
+ * refused, not waited on or read forever), every figure finite and positive.
+ * -1 with one line in err. */
+static int netpipe_read(const char *path, double *lat_ns, double *bw, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
 	double bytes, mbps, sec;
 	char line[256];
+	int n = 0;
+	FILE *f;
 
 	*lat_ns = *bw = 0;
-	if (!f)
+	if (eel_input_open(path, 16u << 20, &f)) {
+		snprintf(err, errlen, "--netpipe %s", eel_errmsg());
 		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%lf %lf %lf", &bytes, &mbps, &sec) == 3) {
-			if (bytes == 8)
-				*lat_ns = sec * 1e9;
-			if (bytes == MAX_SIZE)
-				*bw = mbps * 1e6 / 8 / 1e9;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		n++;
+		if (sscanf(line, "%lf %lf %lf", &bytes, &mbps, &sec) != 3)
+			continue;
+		if (!isfinite(bytes) || !isfinite(mbps) || !isfinite(sec) || bytes < 0 || mbps < 0 || sec < 0) {
+			snprintf(err, errlen, "--netpipe: line %d holds a number that is not finite and positive (inf, "
+				 "nan or below 0): give NetPIPE's own output (NPopenmpi -o FILE)", n);
+			fclose(f);
+			return -1;
 		}
+		if (bytes == 8)
+			*lat_ns = sec * 1e9;
+		if (bytes == MAX_SIZE)
+			*bw = mbps * 1e6 / 8 / 1e9;
+	}
 	fclose(f);
-	return *lat_ns > 0 && *bw > 0 ? 0 : -1;
+	if (*lat_ns > 0 && *bw > 0)
+		return 0;
+	snprintf(err, errlen, "--netpipe: no NetPIPE latency at 8 B and bandwidth at 1048576 B in it: run "
+		 "NPopenmpi -l 8 -u 1048576 -o FILE on the same ranks");
+	return -1;
 }
 
 /* Figure 2 for every mode and size between world ranks 0 and p; rank 0 gets f. */
@@ -368,7 +387,7 @@ int main(int argc, char **argv)
 	static struct eel_figs ef;
 	static char cmd[4096], err[512];
 	struct mpi_loggp l[2];
-	double pp[2][2] = { { 0 } };
+	double pp[2][2] = { { 0 } }, np_lat = 0, np_bw = 0;
 	struct opts o;
 	int rank, n, tier_peer[2] = { -1, -1 }, *node, rc = 0;
 	MPI_Comm shm;
@@ -385,6 +404,13 @@ int main(int argc, char **argv)
 		die(rank, "eel-mpi measures between two ranks, this job has %s: launch it with mpirun -np 2 or more", "1");
 	if (o.json) {
 		int bad = rank == 0 && mpi_json_check(o.json, err, sizeof(err));
+
+		MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+		if (bad)
+			die(rank, "%s", err);
+	}
+	if (o.netpipe) {
+		int bad = rank == 0 && netpipe_read(o.netpipe, &np_lat, &np_bw, err, sizeof(err));
 
 		MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
 		if (bad)
@@ -445,13 +471,10 @@ int main(int argc, char **argv)
 		}
 		print_bell(&o, &b, &ef);
 		if (o.netpipe) {
-			double lat, bw;
+			double lat = np_lat, bw = np_bw;
 			int t = tier_peer[1] > 0 ? 1 : 0;
 
-			if (netpipe_read(o.netpipe, &lat, &bw))
-				fprintf(stderr, "eel-mpi: %s: no NetPIPE latency at 8 B and bandwidth at 1048576 B in it: "
-					"run NPopenmpi -l 8 -u 1048576 -o FILE on the same ranks\n", o.netpipe);
-			else {
+			{
 				printf("\n  beside NetPIPE (NPopenmpi, same ranks): latency at 8 B %.1f ns (NetPIPE) "
 				       "vs %.1f (eel-mpi): ratio %.2f (goal <= 1.00); bandwidth at 1 MiB %.2f GB/s vs %.2f: "
 				       "ratio %.2f (goal >= 0.98)\n", lat, pp[t][0], pp[t][0] / lat, bw,

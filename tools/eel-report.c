@@ -25,6 +25,7 @@
 #include "tools/report/doc.h"
 #include "tools/report/gnuplot.h"
 #include "tools/report/hist.h"
+#include "tools/stdout_check.h"
 #include "tools/report/html.h"
 #include "tools/report/plots.h"
 
@@ -99,6 +100,7 @@ int main(int argc, char **argv)
 	int o, hrc;
 	FILE *f;
 
+	stdout_check_at_exit("eel-report");
 	while ((o = getopt_long(argc, argv, "o:Vh", opts, NULL)) != -1) {
 		switch (o) {
 		case 'o':

@@ -11,7 +11,8 @@ MPI_CFLAGS := $(patsubst -I%,-isystem %,$(shell $(MPICC) --showme:compile 2>/dev
 MPI_LIBS   := $(shell $(MPICC) --showme:link 2>/dev/null)
 EEL_MPI_SRC := tools/eel-mpi.c tools/mpi/fig2.c tools/mpi/model.c tools/mpi/sweep.c tools/mpi/bell.c \
 	tools/mpi/bell_pingpong.c tools/mpi/bell_flood.c tools/mpi/bell_overlap.c tools/mpi/eel_side.c \
-	tools/mpi/report_json.c tools/mpi/wtime.c tools/json_read.c
+	tools/mpi/report_json.c tools/mpi/wtime.c tools/json_read.c \
+	userlib/core/input.c userlib/core/error.c
 EEL_MPI_WITH_MPI := tools/eel-mpi.c tools/mpi/fig2.c tools/mpi/bell.c tools/mpi/bell_pingpong.c \
 	tools/mpi/bell_flood.c tools/mpi/bell_overlap.c tools/mpi/eel_side.c tools/mpi/report_json.c tools/mpi/wtime.c
 

@@ -10,7 +10,7 @@
 # its fuzz target (tests/fuzz/fuzz_json.c) is built by tests/fuzz.mk and
 # exercised by tests/host/report_fuzz_json.sh.
 
-REPORT_COMMON := tools/json_read.c tools/report/doc.c
+REPORT_COMMON := tools/json_read.c tools/report/doc.c tools/stdout_check.c
 REPORT_SRC    := tools/eel-report.c $(filter-out tools/report/doc.c,$(wildcard tools/report/*.c)) $(REPORT_COMMON)
 COMPARE_SRC   := tools/eel-compare.c tools/compare.c tools/compare_mesh.c $(REPORT_COMMON)
 
@@ -23,7 +23,7 @@ $(BUILD)/eel-compare: $(call OBJ,$(COMPARE_SRC))
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # data/historical.csv is found by libeel's eel_data_path (userlib/core/data_path.c).
-$(BUILD)/eel-report: $(call OBJ,userlib/core/data_path.c userlib/core/error.c)
+$(BUILD)/eel-report: $(call OBJ,userlib/core/data_path.c userlib/core/error.c userlib/core/input.c)
 
 # The reader's unit test needs the reader only (not libeel and the bench, as tests/tests.mk's rule links).
 $(BUILD)/tests/test_json_read: tests/unit/test_json_read.c $(call OBJ,tools/json_read.c) tests/unit/check.h

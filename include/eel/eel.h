@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cycles.h"
 #include "stamps.h"
@@ -84,6 +85,16 @@ const char *eel_backend_name(int i, int *built);
  * from. 0 with the path in out (n bytes), or -ENOENT with eel_errmsg() naming
  * the places looked in. */
 int eel_data_path(const char *name, char *out, size_t n);
+
+/* Opens a file a person named (a bus preset, eel's data files, a NetPIPE
+ * output, an lspci dump) for reading, if it is a regular file that is not
+ * empty and holds at most max_bytes (0: any size). Never blocks: a FIFO is
+ * refused without waiting for a writer, a device (/dev/zero) without being
+ * read. 0 with *f open for reading (fclose it), or a negative errno with
+ * eel_errmsg() naming the path, what is wrong and the fix: the open's own
+ * error (-ENOENT, -EACCES, ...), -EISDIR for a folder, -EINVAL for a FIFO, a
+ * device or a socket, -ENODATA for an empty file, -EFBIG for a larger one. */
+int eel_input_open(const char *path, size_t max_bytes, FILE **f);
 
 /* What the NIC can do and how it is attached. */
 enum eel_cap_flag {

@@ -50,7 +50,7 @@ echo 'not,a,figure,of,this,model' >"$out/junk.csv"
 printf 'measurement,size_bytes,value,unit,tolerance_pct,note\nlatency_of_everything,8,1,ns,5,x\n' >"$out/junk2.csv"
 expect "is not a figure this model gives" -t busmodel --bus-data "$out/junk2.csv"
 expect "has no figures" -t busmodel --bus-data "$out/junk.csv"
-expect "cannot read" -t busmodel --bus-data "$out/missing.csv"
+expect "cannot open: No such file" -t busmodel --bus-data "$out/missing.csv"
 expect "unknown bus 'pcie-gen9x1'" -d 'softnic?bus=pcie-gen9x1' -t pingpong
 expect "is negative" -d 'softnic?bus=pcie-gen3x8&iommu_miss_ns=-300' -t pingpong
 expect "is not a number" -d 'softnic?bus=pcie-gen3x8&posted_ns=fast' -t pingpong

@@ -6,6 +6,20 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A string holding a NUL (\u0000): the reader keeps it (json_read.h), but
+ * the tools print and plot strings as C strings, which would cut it there.
+ * eel-bench never writes one, so a document with one is refused whole. */
+static int has_nul(const struct jr_val *v)
+{
+	if (v->type == JR_STR)
+		return strlen(v->str) != v->len;
+	if (v->type == JR_ARR || v->type == JR_OBJ)
+		for (size_t i = 0; i < v->len; i++)
+			if (has_nul(v->kids[i]))   /* keys: jansson refuses a NUL in one */
+				return 1;
+	return 0;
+}
+
 int run_open(struct run *r, const char *path, const char *tool, char *err, size_t errlen)
 {
 	char e[512];
@@ -46,6 +60,11 @@ int run_open(struct run *r, const char *path, const char *tool, char *err, size_
 	if (v > RUN_SCHEMA_MAX) {
 		snprintf(err, errlen, "%s: %s: schema_version %.0f is newer than this %s reads (1..%d): "
 			 "use the %s of the eel that wrote it", tool, path, v, tool, RUN_SCHEMA_MAX, tool);
+		goto fail;
+	}
+	if (has_nul(r->root)) {
+		snprintf(err, errlen, "%s: %s: a string in it holds a NUL character (\\u0000), which eel-bench never "
+			 "writes: the file is damaged or not eel's; run eel-bench --json again", tool, path);
 		goto fail;
 	}
 	r->version = (int)v;

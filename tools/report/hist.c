@@ -87,14 +87,19 @@ static int number(const char *s, double *v)
 	return *end || !isfinite(*v) ? -1 : 0;
 }
 
+/* The table is a few hundred rows; this is far beyond any. */
+#define HIST_MAX_BYTES (16u << 20)
+
 static int load(struct hist *h, const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f;
 	char buf[2048], *field[MAX_FIELDS];
 	int idx[NCOL], n, line = 0;
 
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+	/* a regular file, not empty, of at most 16 MiB: a FIFO or a device
+	 * given as --historical is refused, never waited on or read forever */
+	if (eel_input_open(path, HIST_MAX_BYTES, &f)) {
+		snprintf(err, errlen, "%s", eel_errmsg());
 		return -1;
 	}
 	if (!realpath(path, h->path))

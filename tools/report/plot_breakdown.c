@@ -129,6 +129,17 @@ int plot_breakdown(const struct plot *self, const struct report *r, struct sbuf 
 		nbars++;
 	}
 
+	if (!(top > 0)) {
+		/* every figure 0 or null (a run that measured nothing): said, not
+		 * plotted (gnuplot refuses an empty y range, and that would cost
+		 * the whole report) */
+		sb_printf(caption, "not measured: every figure of the breakdown, decompose and EEL is 0 or null");
+		sb_free(&boxes);
+		sb_free(&labels);
+		sb_free(&keys);
+		sb_free(&tics);
+		return 0;
+	}
 	gp_title(gp, r, self);
 	sb_printf(gp, "$boxes << EOD\n%sEOD\n$totals << EOD\n%sEOD\n", sb_str(&boxes), sb_str(&labels));
 	sb_printf(gp, "set ylabel \"ns (one 8-byte put)\"\nset xrange [0.3:%g]\nset yrange [0:%g]\n", x - STEP + 1.6,

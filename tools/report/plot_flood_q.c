@@ -41,6 +41,10 @@ int plot_flood_q(const struct plot *self, const struct report *r, struct sbuf *g
 		sb_printf(caption, "not measured: no flood point at the smallest size");
 		return 0;
 	}
+	if (!(top > 0)) {   /* all 0: an empty y range, which gnuplot refuses */
+		sb_printf(caption, "not measured: every flood figure at the smallest size is 0");
+		return 0;
+	}
 	if (isfinite(g) && isfinite(gq))
 		sb_printf(gp, "set label 1 \"g = %.1f ns at q = %.0f\" at first %g, first %g right offset -1.5,-1 font \",9\" front\n"
 			      "set object 1 circle at first %g, first %g size screen 0.012 fs empty border lc rgb \"#d62728\" lw 2 front\n",

@@ -71,6 +71,10 @@ int plot_overlap(const struct plot *self, const struct report *r, struct sbuf *g
 		sb_printf(caption, "not measured: the overlap curves hold no points");
 		return 0;
 	}
+	if (!(top > 0)) {   /* all 0: an empty y range, which gnuplot refuses */
+		sb_printf(caption, "not measured: every point of the overlap curves is 0");
+		return 0;
+	}
 	mark(gp, 1, jr_get(root, "parameters.o_s"), "send", "#1f77b4", top, dmax);
 	mark(gp, 2, jr_get(root, "parameters.o_r"), "receive", "#d62728", top, dmax);
 	sb_printf(gp, "set xrange [0:%g]\nset yrange [0:%g]\n", dmax * 1.05 + 1, top * 1.1);

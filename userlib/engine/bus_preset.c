@@ -179,15 +179,37 @@ static char *trim(char *s)
 	return s;
 }
 
+/* The bus as a whole, once every parameter is in: parameters over no bus
+ * are refused (the URI's rule, bus_from_uri, now the file's too), and a
+ * coherent bus needs its link's rate (a PCIe preset has none: 0 GB/s would
+ * model an infinitely fast link). */
+static int bus_check(const struct eel_bus *p, int with_params, const char *where)
+{
+	if (with_params && p->kind == EEL_BUS_NONE)
+		return eel_err(-EINVAL, "%s: bus parameters without a bus: add bus=pcie-gen3x8 (or %s)", where,
+			       EEL_BUS_PRESETS);
+	if (p->kind == EEL_BUS_COHERENT && !(p->link_gbs > 0))
+		return eel_err(-EINVAL, "%s: a coherent bus without link_gbs (its link's GB/s): add link_gbs=25.6, "
+			       "or start from bus=membus or bus=cxl", where);
+	return 0;
+}
+
+/* A preset file is at most this long: a few dozen key = value lines. */
+#define BUS_FILE_MAX (64 * 1024)
+
 int bus_load_file(const char *path, struct eel_bus *p)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f;
 	char line[256], where[200];
-	int n = 0, rc = 0, params_seen = 0;
+	int n = 0, rc, params_seen = 0, lines = 0;
 
-	if (!f)
-		return eel_err(-errno, "bus preset file %s: %s: give the path of a file of key = value lines", path,
-			       strerror(errno));
+	snprintf(where, sizeof(where), "bus preset file %.150s", path);
+	if ((rc = eel_input_open(path, BUS_FILE_MAX, &f))) {
+		char why[400];
+
+		snprintf(why, sizeof(why), "%s", eel_errmsg());
+		return eel_err(rc, "bus preset file %s (key = value lines)", why);
+	}
 	eel_bus_preset("none", p);
 	while (!rc && fgets(line, sizeof(line), f)) {
 		char *s, *eq, *key, *val;
@@ -210,6 +232,7 @@ int bus_load_file(const char *path, struct eel_bus *p)
 		*eq = 0;
 		key = trim(s);
 		val = trim(eq + 1);
+		lines++;
 		if (!strcmp(key, "bus")) {
 			if (params_seen) {
 				rc = eel_err(-EINVAL, "%s: bus = %s after other parameters: put it first", where, val);
@@ -223,6 +246,11 @@ int bus_load_file(const char *path, struct eel_bus *p)
 		}
 	}
 	fclose(f);
+	snprintf(where, sizeof(where), "bus preset file %.150s", path);
+	if (!rc && !lines)
+		rc = eel_err(-EINVAL, "%s: no key = value line: give bus = <preset> and its parameters", where);
+	if (!rc)
+		rc = bus_check(p, params_seen, where);
 	if (!rc)
 		snprintf(p->name, sizeof(p->name), "%.47s", strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
 	return rc;
@@ -251,10 +279,7 @@ int bus_from_uri(struct eel_uri *u, struct eel_bus *p)
 		if ((rc = bus_set(p, o->key, o->val, where)))
 			return rc;
 	}
-	if (any && p->kind == EEL_BUS_NONE)
-		return eel_err(-EINVAL, "%s: bus parameters without a bus: add bus=pcie-gen3x8 (or %s)", u->text,
-			       EEL_BUS_PRESETS);
-	return 0;
+	return bus_check(p, any, u->text);
 }
 
 const char *eel_bus_param(const struct eel_bus *p, int i, double *v)

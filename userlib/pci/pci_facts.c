@@ -9,6 +9,7 @@
  * libpci reports fatal errors through a callback that must not return; ours
  * records the message and longjmp()s back to the call that entered libpci.
  */
+#include <eel/eel.h>
 #include <eel/pci_facts.h>
 
 #include <errno.h>
@@ -352,11 +353,17 @@ static int scan(const struct eel_pci_facts_opts *opts, struct scan *sc)
 
 	facts_err[0] = '\0';
 	if (opts && opts->dump_file) {
-		FILE *fp = fopen(opts->dump_file, "r");
+		/* libpci opens it blocking and reads it whole: a FIFO would hang
+		 * it, /dev/zero spin it. eel_input_open refuses both without
+		 * waiting. An lspci -xxx of a large machine is a few MiB; 64 MiB
+		 * is beyond any. */
+		FILE *fp;
 
-		if (!fp)
-			return fail(-errno, "cannot read the dump file %s: %s",
-				    opts->dump_file, strerror(errno));
+		err = eel_input_open(opts->dump_file, 64u << 20, &fp);
+		if (err == -EISDIR || err == -EINVAL || err == -ENODATA || err == -EFBIG)
+			return fail(err, "the dump file %s: make one with `lspci -xxx > FILE`", eel_errmsg());
+		if (err)   /* the open's own error, worded as before */
+			return fail(err, "cannot read the dump file %s: %s", opts->dump_file, strerror(-err));
 		fclose(fp);
 	}
 	facts_jmp = &env;
