@@ -20,6 +20,7 @@ FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/%,$(wildcard tests/fuzz/fu
 FUZZ_SRC_fuzz_pkt := $(wildcard firmware/*.c)
 FUZZ_SRC_fuzz_oob := userlib/core/oob.c userlib/core/error.c
 FUZZ_SRC_fuzz_uri := userlib/core/uri.c userlib/core/error.c
+FUZZ_SRC_fuzz_json := userlib/core/input.c userlib/core/error.c
 # and the libraries it links
 FUZZ_LIBS_fuzz_json := -ljansson
 

@@ -7,15 +7,14 @@
 #include "json_read.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+
+#include <eel/eel.h>
 
 #define DEF_MAX_BYTES ((size_t)16 << 20)
 #define DEF_MAX_NODES ((size_t)2000000)
@@ -272,67 +271,36 @@ fail:
 	return NULL;
 }
 
+/* The file through eel_input_open (include/eel/eel.h): a regular file, not
+ * empty, not over the limit, opened without blocking on a FIFO. */
 struct jr_doc *jr_parse_file(const char *path, const struct jr_limits *lim, char *err, size_t errlen)
 {
-	size_t max = lim && lim->max_bytes ? lim->max_bytes : DEF_MAX_BYTES, len = 0, cap = 0;
-	char *buf = NULL, e[256];
+	size_t max = lim && lim->max_bytes ? lim->max_bytes : DEF_MAX_BYTES, len;
+	char *buf, e[256];
 	struct jr_doc *d;
-	struct stat st;
-	/* O_NONBLOCK: a FIFO with no writer must not hang the open */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	FILE *f;
 
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+	if (eel_input_open(path, max, &f)) {
+		snprintf(err, errlen, "%s", eel_errmsg());
 		return NULL;
 	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: is %s, not a regular file", path,
-			 S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO" :
-			 S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "not a file");
-		close(fd);
+	buf = malloc(max + 1);
+	if (!buf) {
+		fclose(f);
+		snprintf(err, errlen, "%s: out of memory", path);
 		return NULL;
 	}
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	for (;;) {
-		ssize_t r;
-
-		if (len == cap) {
-			char *nb;
-
-			if (cap > max) {
-				snprintf(err, errlen, "%s: too large: more than the limit of %zu bytes for one document",
-					 path, max);
-				goto fail;
-			}
-			cap = cap ? cap * 2 : 65536;
-			nb = realloc(buf, cap + 1);
-			if (!nb) {
-				snprintf(err, errlen, "%s: out of memory", path);
-				goto fail;
-			}
-			buf = nb;
-		}
-		r = read(fd, buf + len, cap - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-			goto fail;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
-	close(fd);
-	d = jr_parse(buf, len, lim, e, sizeof(e));
-	free(buf);
-	if (!d)
+	len = fread(buf, 1, max + 1, f);   /* max + 1: a file that grew past the limit */
+	d = NULL;
+	if (ferror(f))
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+	else if (len > max)
+		snprintf(err, errlen, "%s: too large: more than the limit of %zu bytes for one document", path, max);
+	else if (!(d = jr_parse(buf, len, lim, e, sizeof(e))))
 		snprintf(err, errlen, "%s: %s", path, e);
-	return d;
-fail:
-	close(fd);
+	fclose(f);
 	free(buf);
-	return NULL;
+	return d;
 }
 
 const struct jr_val *jr_root(const struct jr_doc *d)

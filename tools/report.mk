@@ -24,11 +24,14 @@ $(BUILD)/eel-compare: $(call OBJ,$(COMPARE_SRC))
 
 # data/historical.csv is found by libeel's eel_data_path (userlib/core/data_path.c).
 $(BUILD)/eel-report: $(call OBJ,userlib/core/data_path.c userlib/core/error.c userlib/core/input.c)
+# tools/json_read.c opens a document with libeel's eel_input_open.
+$(BUILD)/eel-compare: $(call OBJ,userlib/core/error.c userlib/core/input.c)
 
 # The reader's unit test needs the reader only (not libeel and the bench, as tests/tests.mk's rule links).
-$(BUILD)/tests/test_json_read: tests/unit/test_json_read.c $(call OBJ,tools/json_read.c) tests/unit/check.h
+JSON_READ_OBJ := $(call OBJ,tools/json_read.c userlib/core/input.c userlib/core/error.c)
+$(BUILD)/tests/test_json_read: tests/unit/test_json_read.c $(JSON_READ_OBJ) tests/unit/check.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(call OBJ,tools/json_read.c) $(LDLIBS)
+	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(JSON_READ_OBJ) $(LDLIBS)
 
 # The fuzz target includes the reader's source (one translation unit, so tests/fuzz.mk's
 # generic rule builds it); rebuild it when the reader changes.
