@@ -30,10 +30,12 @@ trap 'rm -rf "$out"' EXIT
 args=(-t pingpong -n 2000 -r 4 --warmup 100 -q)
 median() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
 # 2% (issue 22) on the optimised build; under ASan 5%: its poll loop is ~3x
-# slower, and a spin's surroundings with it; there a delay of tens of ns is
-# reported, not judged (the instrumented firmware's work around a 30 ns spin
-# overlaps it: 30 came back as 16-30 ns in fetch, rx and dma)
-case $B in *asan*) tol=0.05 least=300 ;; *) tol=0.02 least=0 ;; esac
+# slower, and a spin's surroundings with it; there delays under 1 us are
+# reported, not judged (the instrumented firmware's work around a spin
+# overlaps it: 30 came back as 16-30 ns in fetch, rx and dma, and a CI run
+# got a 300 ns fetch delay, lasting 319, back as 291). The optimised build
+# judges every delay.
+case $B in *asan*) tol=0.05 least=1000 ;; *) tol=0.02 least=0 ;; esac
 # (a build before the trimmed mean and the measured delays: the mean, the
 # delay asked; so that this test can be run against it)
 stage() { jq ".breakdown.parts[] | select(.name == \"$1\") | (.trimmed_ns // .ns.mean)" "$2"; }
