@@ -172,7 +172,7 @@ bad "not an eel.run document (its \"schema\" is \"other.thing\")" "$d/a.json" "$
 bad "not an eel.run document (the JSON is an array, not an object)" "$d/array.json" "$d/a.json"
 bad "schema_version 8 is newer than this eel-compare reads (1..7)" "$d/a.json" "$d/v8.json"
 bad "\"schema_version\" is missing or not a whole number" "$d/a.json" "$d/vstr.json"
-bad "truncated at byte 0 (line 1, column 1): the document is empty" "$d/zero.json" "$d/a.json"
+bad "zero.json: is empty: give a file with something in it" "$d/zero.json" "$d/a.json"
 bad "is a folder" "$d" "$d/a.json"
 bad "have no parameter in common" "$d/a.json" "$d/empty.json"
 bad "give two runs" "$d/a.json"

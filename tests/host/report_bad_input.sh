@@ -71,7 +71,7 @@ expect 2 "malformed at byte 43 (line 1, column 44): string or '}' expected near 
 expect 2 "duplicate object key near '\"schema_version\"' (an object may not repeat a key)" dup.json
 expect 2 "too deep at [0][0][0]" deep.json
 expect 2 "nested deeper than 64 levels" deep.json
-expect 2 "empty.json: truncated at byte 0 (line 1, column 1): the document is empty" empty.json
+expect 2 "empty.json: is empty: give a file with something in it" empty.json
 expect 2 "is a folder, not a regular file" notmine
 expect 2 "notmine exists and is not a folder eel-report made: give -o a new folder, or remove it" good.json -o notmine
 expect 2 "afile exists and is not a folder eel-report made" good.json -o afile

@@ -24,7 +24,7 @@ one() {  # one EXIT 'text' CMD...: exactly one line holding text, that exit, wit
 mkfifo "$d/fifo"
 one 2 "is a FIFO, not a regular file" "$B/eel-report" -o "$d/rep" "$d/fifo"
 one 2 "is a FIFO, not a regular file" "$B/eel-compare" "$d/fifo" "$d/r.json"
-one 2 "is a device, not a regular file" "$B/eel-report" -o "$d/rep" /dev/zero
+one 2 "is a character device, not a regular file" "$B/eel-report" -o "$d/rep" /dev/zero
 one 2 "-o ''" "$B/eel-report" -o '' "$d/r.json"
 jq '.parameters.eel.ns.min = 1e300' "$d/r.json" >"$d/big.json"
 one 2 "more than eel ever writes" "$B/eel-report" -o "$d/rep" "$d/big.json"
