@@ -118,7 +118,7 @@ kill "$reader" 2>/dev/null; wait "$reader" 2>/dev/null
 # out of memory: one line from each end (the pair's two processes), never a crash
 # (not under ASan: its shadow memory needs more address space than any of these)
 oom_sizes="16000 30000 60000 100000"
-if ldd "$B/eel-bench" 2>/dev/null | grep -q libasan; then
+if grep -q libasan <<<"$(ldd "$B/eel-bench" 2>/dev/null)"; then
   echo "skipped: the ulimit -v cases (an ASan build)"; oom_sizes=
 fi
 for v in $oom_sizes; do
