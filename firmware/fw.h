@@ -34,7 +34,7 @@
 #include <eel/fw_abi.h>
 
 #include "hal.h"
-#include "wire.h"
+#include "pkt.h"
 
 #define FW_MSGS 256u      /* messages in flight, power of two */
 #define FW_WINDOW 128u    /* packets sent and not yet acknowledged */

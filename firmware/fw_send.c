@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* firmware/fw_send.c — the send side: descriptor fetch, packets onto the wire,
  * acknowledgements, resends on a NAK (go-back-N, or only the missing PSNs)
- * and the retransmission timer. Protocol: firmware/wire.h. */
+ * and the retransmission timer. Protocol: firmware/pkt.h. */
 #include "fw_send.h"
 #include "fw_host.h"
 #include "fw_mr.h"
@@ -269,7 +269,7 @@ static int lost_before(const struct fw *fw, uint32_t psn, uint16_t tx_seq)
 	return !fw_tx_before(tx_seq, fw->tx_seq_of[psn & (FW_WINDOW - 1)]);
 }
 
-/* A NAK(SEQ) or NAK(MISSING) (firmware/wire.h; IBTA Vol. 1 §9.7.5.2): the
+/* A NAK(SEQ) or NAK(MISSING) (firmware/pkt.h; IBTA Vol. 1 §9.7.5.2): the
  * peer has everything before p->ack (already applied as an ACK). SEQ: resend
  * from p->psn on (go-back-N, the requester's side of the PSN sequence error
  * NAK); MISSING: resend just those PSNs. Each only if the NAK is news. */
