@@ -3,6 +3,7 @@
  * Protocol: firmware/pkt.h. */
 #include "fw_recv.h"
 #include "fw_send.h"
+#include "fw_ack.h"
 #include "fw_host.h"
 #include "fw_mr.h"
 #include "fw_sr.h"
