@@ -16,26 +16,26 @@
 
 #include "eel_pci.h"
 
-static void eel_dev_release(struct kref *ref)
+static void eel_pci_dev_release(struct kref *ref)
 {
-	struct eel_dev *edev = container_of(ref, struct eel_dev, ref);
+	struct eel_pci_dev *edev = container_of(ref, struct eel_pci_dev, ref);
 
 	pci_dev_put(edev->pdev);
 	mutex_destroy(&edev->lock);
 	kfree(edev);
 }
 
-void eel_dev_put(struct eel_dev *edev)
+void eel_pci_dev_put(struct eel_pci_dev *edev)
 {
-	kref_put(&edev->ref, eel_dev_release);
+	kref_put(&edev->ref, eel_pci_dev_release);
 }
 
-static int eel_open(struct inode *inode, struct file *filp)
+static int eel_pci_open(struct inode *inode, struct file *filp)
 {
 	/* misc_open() set private_data and holds misc_mtx: edev is alive */
 	struct miscdevice *misc = filp->private_data;
-	struct eel_dev *edev = container_of(misc, struct eel_dev, misc);
-	struct eel_file *ef;
+	struct eel_pci_dev *edev = container_of(misc, struct eel_pci_dev, misc);
+	struct eel_pci_file *ef;
 
 	if (!capable(CAP_SYS_RAWIO))
 		return -EPERM;
@@ -65,11 +65,11 @@ static int eel_open(struct inode *inode, struct file *filp)
 }
 
 /* Called once no descriptor and no mapping refers to the file any more. */
-static int eel_release(struct inode *inode, struct file *filp)
+static int eel_pci_release(struct inode *inode, struct file *filp)
 {
-	struct eel_file *ef = filp->private_data;
-	struct eel_dev *edev = ef->edev;
-	struct eel_buf *buf, *tmp;
+	struct eel_pci_file *ef = filp->private_data;
+	struct eel_pci_dev *edev = ef->edev;
+	struct eel_pci_buf *buf, *tmp;
 
 	mutex_lock(&edev->lock);
 	list_del(&ef->node);
@@ -81,25 +81,25 @@ static int eel_release(struct inode *inode, struct file *filp)
 	if (list_empty(&edev->files) && !edev->dead)
 		pci_clear_master(edev->pdev);
 	list_for_each_entry_safe(buf, tmp, &ef->bufs, node)
-		eel_dma_disown(ef, buf);
+		eel_pci_dma_disown(ef, buf);
 	mutex_unlock(&edev->lock);
 
-	eel_dev_put(edev);
+	eel_pci_dev_put(edev);
 	kfree(ef);
 	return 0;
 }
 
-static const struct file_operations eel_fops = {
+static const struct file_operations eel_pci_fops = {
 	.owner		= THIS_MODULE,
-	.open		= eel_open,
-	.release	= eel_release,
-	.unlocked_ioctl	= eel_ioctl,
+	.open		= eel_pci_open,
+	.release	= eel_pci_release,
+	.unlocked_ioctl	= eel_pci_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
-	.mmap		= eel_mmap,
+	.mmap		= eel_pci_mmap,
 	.llseek		= noop_llseek,
 };
 
-static void eel_map_bars(struct eel_dev *edev)
+static void eel_pci_map_bars(struct eel_pci_dev *edev)
 {
 	struct pci_dev *pdev = edev->pdev;
 	int i;
@@ -116,9 +116,9 @@ static void eel_map_bars(struct eel_dev *edev)
 	}
 }
 
-static int eel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+static int eel_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
-	struct eel_dev *edev;
+	struct eel_pci_dev *edev;
 	int err;
 
 	/* Host, PCI and ISA bridges belong to the PCI core and the platform. */
@@ -148,11 +148,11 @@ static int eel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		pci_err(pdev, "BARs are claimed by another driver: %d\n", err);
 		goto err_put;
 	}
-	eel_map_bars(edev);
+	eel_pci_map_bars(edev);
 
-	err = eel_dma_set_mask(edev, 64);
+	err = eel_pci_dma_set_mask(edev, 64);
 	if (err)
-		err = eel_dma_set_mask(edev, 32);
+		err = eel_pci_dma_set_mask(edev, 32);
 	if (err) {
 		pci_err(pdev, "no usable DMA mask: %d\n", err);
 		goto err_put;
@@ -167,7 +167,7 @@ static int eel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	edev->misc.name = edev->name;
 	edev->misc.nodename = edev->nodename;
 	edev->misc.mode = 0600;
-	edev->misc.fops = &eel_fops;
+	edev->misc.fops = &eel_pci_fops;
 	edev->misc.parent = &pdev->dev;
 	pci_set_drvdata(pdev, edev);
 
@@ -186,18 +186,18 @@ err_master:
 	pci_clear_master(pdev);
 	pci_set_drvdata(pdev, NULL);
 err_put:
-	eel_dev_put(edev);
+	eel_pci_dev_put(edev);
 	return err;
 }
 
-static void eel_remove(struct pci_dev *pdev)
+static void eel_pci_remove(struct pci_dev *pdev)
 {
-	struct eel_dev *edev = pci_get_drvdata(pdev);
-	struct eel_file *ef;
-	struct eel_buf *buf, *tmp;
+	struct eel_pci_dev *edev = pci_get_drvdata(pdev);
+	struct eel_pci_file *ef;
+	struct eel_pci_buf *buf, *tmp;
 	unsigned int left;
 
-	/* No new opens after this; misc_mtx orders us after eel_open(). */
+	/* No new opens after this; misc_mtx orders us after eel_pci_open(). */
 	misc_deregister(&edev->misc);
 
 	mutex_lock(&edev->lock);
@@ -219,8 +219,8 @@ static void eel_remove(struct pci_dev *pdev)
 			 * for its last VMA's close.
 			 */
 			left += buf->maps > 0;
-			eel_dma_release_memory(buf);
-			eel_dma_disown(ef, buf);
+			eel_pci_dma_release_memory(buf);
+			eel_pci_dma_disown(ef, buf);
 		}
 	memset(edev->bar, 0, sizeof(edev->bar));
 	mutex_unlock(&edev->lock);
@@ -231,19 +231,19 @@ static void eel_remove(struct pci_dev *pdev)
 	else
 		pci_info(pdev, "unbound\n");
 	pci_set_drvdata(pdev, NULL);
-	eel_dev_put(edev);
+	eel_pci_dev_put(edev);
 }
 
 /* Empty: eel_pci binds only through driver_override or new_id. */
-static const struct pci_device_id eel_ids[] = {
+static const struct pci_device_id eel_pci_ids[] = {
 	{ }
 };
 
 static struct pci_driver eel_pci_driver = {
 	.name		= EEL_PCI_NAME,
-	.id_table	= eel_ids,
-	.probe		= eel_probe,
-	.remove		= eel_remove,
+	.id_table	= eel_pci_ids,
+	.probe		= eel_pci_probe,
+	.remove		= eel_pci_remove,
 };
 
 module_pci_driver(eel_pci_driver);

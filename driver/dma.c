@@ -18,7 +18,7 @@
 
 #include "eel_pci.h"
 
-int eel_dma_set_mask(struct eel_dev *edev, unsigned int bits)
+int eel_pci_dma_set_mask(struct eel_pci_dev *edev, unsigned int bits)
 {
 	int err;
 
@@ -34,9 +34,9 @@ int eel_dma_set_mask(struct eel_dev *edev, unsigned int bits)
 }
 
 /* A buffer of this file by id, pending ones too or not. */
-static struct eel_buf *eel_dma_lookup(struct eel_file *ef, u32 id, bool pending)
+static struct eel_pci_buf *eel_pci_dma_lookup(struct eel_pci_file *ef, u32 id, bool pending)
 {
-	struct eel_buf *buf;
+	struct eel_pci_buf *buf;
 
 	list_for_each_entry(buf, &ef->bufs, node)
 		if (buf->id == id && (pending || !buf->pending))
@@ -45,32 +45,33 @@ static struct eel_buf *eel_dma_lookup(struct eel_file *ef, u32 id, bool pending)
 }
 
 /* A buffer user space knows of (not one whose id is still on its way). */
-struct eel_buf *eel_dma_find(struct eel_file *ef, u32 id)
+struct eel_pci_buf *eel_pci_dma_find(struct eel_pci_file *ef, u32 id)
 {
-	return eel_dma_lookup(ef, id, false);
+	return eel_pci_dma_lookup(ef, id, false);
 }
 
 /* Lowest id not in use by this file: ids stay below EEL_PCI_DMA_MAX_BUFS. */
-static u32 eel_dma_free_id(struct eel_file *ef)
+static u32 eel_pci_dma_free_id(struct eel_pci_file *ef)
 {
 	u32 id;
 
 	for (id = 0; id < EEL_PCI_DMA_MAX_BUFS; id++)
-		if (!eel_dma_lookup(ef, id, true))
+		if (!eel_pci_dma_lookup(ef, id, true))
 			break;
 	return id;
 }
 
 /*
  * The buffer is made pending: no FREE finds it and no ALLOC takes its id
- * until eel_dma_told() says whether user space got its id, so the ioctl can
+ * until eel_pci_dma_told() says whether user space got its id, so the ioctl can
  * drop the lock to copy the answer out and still free this very buffer if
  * the copy fails (freeing by id then could free another's new buffer).
  */
-int eel_dma_alloc(struct eel_file *ef, struct eel_pci_dma_alloc *req, struct eel_buf **made)
+int eel_pci_dma_alloc(struct eel_pci_file *ef, struct eel_pci_dma_alloc *req,
+		      struct eel_pci_buf **made)
 {
-	struct eel_dev *edev = ef->edev;
-	struct eel_buf *buf;
+	struct eel_pci_dev *edev = ef->edev;
+	struct eel_pci_buf *buf;
 	size_t size;
 
 	if (req->flags || req->id || req->bus_addr || req->mmap_offset ||
@@ -96,7 +97,7 @@ int eel_dma_alloc(struct eel_file *ef, struct eel_pci_dma_alloc *req, struct eel
 	}
 	buf->edev = edev;
 	buf->size = size;
-	buf->id = eel_dma_free_id(ef);
+	buf->id = eel_pci_dma_free_id(ef);
 	buf->owned = true;
 	buf->pending = true;
 	list_add_tail(&buf->node, &ef->bufs);
@@ -114,17 +115,17 @@ int eel_dma_alloc(struct eel_file *ef, struct eel_pci_dma_alloc *req, struct eel
 }
 
 /* User space has the buffer's id (ok), or could not be told: free it. */
-void eel_dma_told(struct eel_file *ef, struct eel_buf *buf, bool ok)
+void eel_pci_dma_told(struct eel_pci_file *ef, struct eel_pci_buf *buf, bool ok)
 {
 	buf->pending = false;
 	if (!ok)
-		eel_dma_disown(ef, buf);
+		eel_pci_dma_disown(ef, buf);
 }
 
 /* The buffer's DMA memory, now (its record may stay for a VMA's close). */
-void eel_dma_release_memory(struct eel_buf *buf)
+void eel_pci_dma_release_memory(struct eel_pci_buf *buf)
 {
-	struct eel_dev *edev = buf->edev;
+	struct eel_pci_dev *edev = buf->edev;
 
 	if (!buf->cpu)
 		return;
@@ -134,43 +135,43 @@ void eel_dma_release_memory(struct eel_buf *buf)
 	edev->dma_bytes -= buf->size;
 }
 
-static void eel_buf_free(struct eel_buf *buf)
+static void eel_pci_buf_free(struct eel_pci_buf *buf)
 {
-	eel_dma_release_memory(buf);
+	eel_pci_dma_release_memory(buf);
 	kfree(buf);
 }
 
 /* Take the buffer off its file's list; free it unless a VMA maps it. */
-void eel_dma_disown(struct eel_file *ef, struct eel_buf *buf)
+void eel_pci_dma_disown(struct eel_pci_file *ef, struct eel_pci_buf *buf)
 {
 	ef->nbufs--;
 	ef->dma_bytes -= buf->size;
 	list_del(&buf->node);
 	buf->owned = false;
 	if (!buf->maps)
-		eel_buf_free(buf);
+		eel_pci_buf_free(buf);
 }
 
-int eel_dma_free(struct eel_file *ef, u32 id)
+int eel_pci_dma_free(struct eel_pci_file *ef, u32 id)
 {
-	struct eel_buf *buf = eel_dma_find(ef, id);
+	struct eel_pci_buf *buf = eel_pci_dma_find(ef, id);
 
 	if (!buf)
 		return -EINVAL;
 	if (buf->maps)
 		return -EBUSY;
-	eel_dma_disown(ef, buf);
+	eel_pci_dma_disown(ef, buf);
 	return 0;
 }
 
-void eel_buf_get(struct eel_buf *buf)
+void eel_pci_buf_get(struct eel_pci_buf *buf)
 {
 	buf->maps++;
 }
 
 /* One VMA less; the last one frees a buffer its owner let go of. */
-void eel_buf_put(struct eel_buf *buf)
+void eel_pci_buf_put(struct eel_pci_buf *buf)
 {
 	if (--buf->maps == 0 && !buf->owned)
-		eel_buf_free(buf);
+		eel_pci_buf_free(buf);
 }

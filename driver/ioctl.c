@@ -10,7 +10,7 @@
 
 #include "eel_pci.h"
 
-static void eel_info_fill(struct eel_dev *edev, struct eel_pci_info *info)
+static void eel_pci_info_fill(struct eel_pci_dev *edev, struct eel_pci_info *info)
 {
 	struct pci_dev *pdev = edev->pdev;
 	int i;
@@ -26,7 +26,7 @@ static void eel_info_fill(struct eel_dev *edev, struct eel_pci_info *info)
 	info->revision = pdev->revision;
 	info->dma_mask_bits = edev->dma_mask_bits;
 	info->numa_node = dev_to_node(&pdev->dev);
-	info->cycles_khz = eel_cycles_khz();
+	info->cycles_khz = eel_pci_cycles_khz();
 
 	for (i = 0; i < EEL_PCI_NUM_BARS; i++) {
 		struct eel_pci_bar *b = &info->bar[i];
@@ -48,7 +48,7 @@ static void eel_info_fill(struct eel_dev *edev, struct eel_pci_info *info)
 	}
 }
 
-union eel_ioctl_arg {
+union eel_pci_ioctl_arg {
 	struct eel_pci_info info;
 	struct eel_pci_dma_mask mask;
 	struct eel_pci_dma_alloc alloc;
@@ -56,39 +56,39 @@ union eel_ioctl_arg {
 	struct eel_pci_mmio_time mmio;
 };
 
-static int eel_ioctl_locked(struct eel_file *ef, unsigned int cmd,
-			    union eel_ioctl_arg *u, struct eel_buf **made)
+static int eel_pci_ioctl_locked(struct eel_pci_file *ef, unsigned int cmd,
+				union eel_pci_ioctl_arg *u, struct eel_pci_buf **made)
 {
-	struct eel_dev *edev = ef->edev;
+	struct eel_pci_dev *edev = ef->edev;
 
 	switch (cmd) {
 	case EEL_PCI_IOC_INFO:
-		eel_info_fill(edev, &u->info);
+		eel_pci_info_fill(edev, &u->info);
 		return 0;
 	case EEL_PCI_IOC_SET_DMA_MASK:
 		if (u->mask.reserved)
 			return -EINVAL;
-		return eel_dma_set_mask(edev, u->mask.bits);
+		return eel_pci_dma_set_mask(edev, u->mask.bits);
 	case EEL_PCI_IOC_DMA_ALLOC:
-		return eel_dma_alloc(ef, &u->alloc, made);
+		return eel_pci_dma_alloc(ef, &u->alloc, made);
 	case EEL_PCI_IOC_DMA_FREE:
 		if (u->free.reserved)
 			return -EINVAL;
-		return eel_dma_free(ef, u->free.id);
+		return eel_pci_dma_free(ef, u->free.id);
 	case EEL_PCI_IOC_MMIO_TIME:
-		return eel_mmio_time(edev, &u->mmio);
+		return eel_pci_mmio_time(edev, &u->mmio);
 	}
 	return -ENOTTY;
 }
 
-long eel_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+long eel_pci_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
-	struct eel_file *ef = filp->private_data;
-	struct eel_dev *edev = ef->edev;
+	struct eel_pci_file *ef = filp->private_data;
+	struct eel_pci_dev *edev = ef->edev;
 	void __user *uarg = (void __user *)arg;
 	unsigned int size = _IOC_SIZE(cmd);
-	union eel_ioctl_arg u;
-	struct eel_buf *made = NULL;
+	union eel_pci_ioctl_arg u;
+	struct eel_pci_buf *made = NULL;
 	bool told;
 	int err;
 
@@ -106,7 +106,7 @@ long eel_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		return -EFAULT;
 
 	mutex_lock(&edev->lock);
-	err = edev->dead ? -ENODEV : eel_ioctl_locked(ef, cmd, &u, &made);
+	err = edev->dead ? -ENODEV : eel_pci_ioctl_locked(ef, cmd, &u, &made);
 	mutex_unlock(&edev->lock);
 	if (err)
 		return err;
@@ -119,7 +119,7 @@ long eel_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		 */
 		mutex_lock(&edev->lock);
 		if (!edev->dead)
-			eel_dma_told(ef, made, told);
+			eel_pci_dma_told(ef, made, told);
 		mutex_unlock(&edev->lock);
 	}
 	return told ? 0 : -EFAULT;

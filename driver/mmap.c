@@ -4,7 +4,7 @@
  *
  * The mmap offset names the region (include/eel/eel_pci_ioctl.h): its top
  * bits select BAR n (uncached or write-combining) or DMA buffer id, the low
- * bits are the page-aligned offset inside it. Every VMA gets eel_vm_ops, whose
+ * bits are the page-aligned offset inside it. Every VMA gets eel_pci_vm_ops, whose
  * fault handler answers SIGBUS: after unbind zaps the page tables, an access
  * faults there instead of reaching a disabled device or freed memory.
  */
@@ -12,52 +12,52 @@
 
 #include "eel_pci.h"
 
-static struct eel_dev *eel_vma_dev(struct vm_area_struct *vma)
+static struct eel_pci_dev *eel_pci_vma_dev(struct vm_area_struct *vma)
 {
-	struct eel_file *ef = vma->vm_file->private_data;
+	struct eel_pci_file *ef = vma->vm_file->private_data;
 
 	return ef->edev;
 }
 
 /* A VMA was split or copied: count the new one. */
-static void eel_vm_open(struct vm_area_struct *vma)
+static void eel_pci_vm_open(struct vm_area_struct *vma)
 {
-	struct eel_buf *buf = vma->vm_private_data;
-	struct eel_dev *edev = eel_vma_dev(vma);
+	struct eel_pci_buf *buf = vma->vm_private_data;
+	struct eel_pci_dev *edev = eel_pci_vma_dev(vma);
 
 	if (!buf)
 		return;
 	mutex_lock(&edev->lock);
-	eel_buf_get(buf);
+	eel_pci_buf_get(buf);
 	mutex_unlock(&edev->lock);
 }
 
-static void eel_vm_close(struct vm_area_struct *vma)
+static void eel_pci_vm_close(struct vm_area_struct *vma)
 {
-	struct eel_buf *buf = vma->vm_private_data;
-	struct eel_dev *edev = eel_vma_dev(vma);
+	struct eel_pci_buf *buf = vma->vm_private_data;
+	struct eel_pci_dev *edev = eel_pci_vma_dev(vma);
 
 	if (!buf)
 		return;
 	mutex_lock(&edev->lock);
-	eel_buf_put(buf);
+	eel_pci_buf_put(buf);
 	mutex_unlock(&edev->lock);
 }
 
 /* Mappings are populated in mmap; a fault means they were zapped on unbind. */
-static vm_fault_t eel_vm_fault(struct vm_fault *vmf)
+static vm_fault_t eel_pci_vm_fault(struct vm_fault *vmf)
 {
 	return VM_FAULT_SIGBUS;
 }
 
-static const struct vm_operations_struct eel_vm_ops = {
-	.open	= eel_vm_open,
-	.close	= eel_vm_close,
-	.fault	= eel_vm_fault,
+static const struct vm_operations_struct eel_pci_vm_ops = {
+	.open	= eel_pci_vm_open,
+	.close	= eel_pci_vm_close,
+	.fault	= eel_pci_vm_fault,
 };
 
-static int eel_mmap_bar(struct eel_dev *edev, struct vm_area_struct *vma,
-			unsigned int bar, bool wc, u64 off)
+static int eel_pci_mmap_bar(struct eel_pci_dev *edev, struct vm_area_struct *vma,
+			    unsigned int bar, bool wc, u64 off)
 {
 	struct pci_dev *pdev = edev->pdev;
 	unsigned long flags = pci_resource_flags(pdev, bar);
@@ -82,10 +82,10 @@ static int eel_mmap_bar(struct eel_dev *edev, struct vm_area_struct *vma,
 				  size, prot);
 }
 
-static int eel_mmap_dma(struct eel_file *ef, struct vm_area_struct *vma,
-			u32 id, u64 off)
+static int eel_pci_mmap_dma(struct eel_pci_file *ef, struct vm_area_struct *vma,
+			    u32 id, u64 off)
 {
-	struct eel_buf *buf = eel_dma_find(ef, id);
+	struct eel_pci_buf *buf = eel_pci_dma_find(ef, id);
 	unsigned long size = vma->vm_end - vma->vm_start;
 	int err;
 
@@ -98,14 +98,14 @@ static int eel_mmap_dma(struct eel_file *ef, struct vm_area_struct *vma,
 	if (err)
 		return err;
 	vma->vm_private_data = buf;
-	eel_buf_get(buf);
+	eel_pci_buf_get(buf);
 	return 0;
 }
 
-int eel_mmap(struct file *filp, struct vm_area_struct *vma)
+int eel_pci_mmap(struct file *filp, struct vm_area_struct *vma)
 {
-	struct eel_file *ef = filp->private_data;
-	struct eel_dev *edev = ef->edev;
+	struct eel_pci_file *ef = filp->private_data;
+	struct eel_pci_dev *edev = ef->edev;
 	u64 pos = (u64)vma->vm_pgoff << PAGE_SHIFT;
 	u64 region = pos >> EEL_PCI_REGION_SHIFT;
 	u64 off = pos & (BIT_ULL(EEL_PCI_REGION_SHIFT) - 1);
@@ -116,23 +116,23 @@ int eel_mmap(struct file *filp, struct vm_area_struct *vma)
 		return -EINVAL;
 	/*
 	 * The remap helpers set VM_IO/VM_PFNMAP (or VM_MIXEDMAP) and
-	 * VM_DONTEXPAND; a fork's copy is counted by eel_vm_open(), and its
+	 * VM_DONTEXPAND; a fork's copy is counted by eel_pci_vm_open(), and its
 	 * page tables are zapped on unbind with ours.
 	 */
-	vma->vm_ops = &eel_vm_ops;
+	vma->vm_ops = &eel_pci_vm_ops;
 
 	mutex_lock(&edev->lock);
 	if (edev->dead)
 		err = -ENODEV;
 	else if (region < EEL_PCI_NUM_BARS)
-		err = eel_mmap_bar(edev, vma, region, false, off);
+		err = eel_pci_mmap_bar(edev, vma, region, false, off);
 	else if (region >= EEL_PCI_REGION_WC &&
 		 region < EEL_PCI_REGION_WC + EEL_PCI_NUM_BARS)
-		err = eel_mmap_bar(edev, vma, region - EEL_PCI_REGION_WC, true,
-				   off);
+		err = eel_pci_mmap_bar(edev, vma, region - EEL_PCI_REGION_WC, true,
+				       off);
 	else if (region >= EEL_PCI_REGION_DMA &&
 		 region < EEL_PCI_REGION_DMA + EEL_PCI_DMA_MAX_BUFS)
-		err = eel_mmap_dma(ef, vma, region - EEL_PCI_REGION_DMA, off);
+		err = eel_pci_mmap_dma(ef, vma, region - EEL_PCI_REGION_DMA, off);
 	else
 		err = -EINVAL;
 	mutex_unlock(&edev->lock);

@@ -33,7 +33,7 @@
 #define EEL_MMIO_STALL_US	1000	/* one access this long: the device does not answer */
 
 /* Serialising cycle counter read: earlier loads finish before it. */
-static __always_inline u64 eel_cycles(void)
+static __always_inline u64 eel_pci_cycles(void)
 {
 #ifdef CONFIG_X86
 	return rdtsc_ordered();
@@ -47,7 +47,7 @@ static __always_inline u64 eel_cycles(void)
 #endif
 }
 
-u32 eel_cycles_khz(void)
+u32 eel_pci_cycles_khz(void)
 {
 #ifdef CONFIG_X86
 	return tsc_khz;
@@ -56,7 +56,7 @@ u32 eel_cycles_khz(void)
 #endif
 }
 
-static u64 eel_mmio_read(void __iomem *addr, u32 width)
+static u64 eel_pci_mmio_read(void __iomem *addr, u32 width)
 {
 	switch (width) {
 	case 1:
@@ -73,7 +73,7 @@ static u64 eel_mmio_read(void __iomem *addr, u32 width)
 	return 0;
 }
 
-static void eel_mmio_write(void __iomem *addr, u32 width, u64 val)
+static void eel_pci_mmio_write(void __iomem *addr, u32 width, u64 val)
 {
 	switch (width) {
 	case 1:
@@ -93,7 +93,7 @@ static void eel_mmio_write(void __iomem *addr, u32 width, u64 val)
 	}
 }
 
-static bool eel_width_ok(u32 width)
+static bool eel_pci_width_ok(u32 width)
 {
 	switch (width) {
 	case 1:
@@ -108,15 +108,15 @@ static bool eel_width_ok(u32 width)
 	return false;
 }
 
-static int eel_cmp_u64(const void *a, const void *b)
+static int eel_pci_cmp_u64(const void *a, const void *b)
 {
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
 
 	return x < y ? -1 : x > y;
 }
 
-static int eel_mmio_validate(struct eel_dev *edev,
-			     const struct eel_pci_mmio_time *req)
+static int eel_pci_mmio_validate(struct eel_pci_dev *edev,
+				 const struct eel_pci_mmio_time *req)
 {
 	resource_size_t len;
 
@@ -125,7 +125,7 @@ static int eel_mmio_validate(struct eel_dev *edev,
 		return -EINVAL;
 	if (req->bar >= EEL_PCI_NUM_BARS || !edev->bar[req->bar])
 		return -EINVAL;
-	if (req->op > EEL_PCI_MMIO_WRITE_READ || !eel_width_ok(req->width))
+	if (req->op > EEL_PCI_MMIO_WRITE_READ || !eel_pci_width_ok(req->width))
 		return -EINVAL;
 	if (!req->count || req->count > EEL_PCI_MMIO_MAX_COUNT)
 		return -EINVAL;
@@ -137,7 +137,7 @@ static int eel_mmio_validate(struct eel_dev *edev,
 }
 
 /* The timer's own cost: the same section with nothing inside. */
-static u64 eel_timer_min(u32 count)
+static u64 eel_pci_timer_min(u32 count)
 {
 	u64 best = U64_MAX, t0, t1;
 	unsigned long flags;
@@ -147,8 +147,8 @@ static u64 eel_timer_min(u32 count)
 	preempt_disable();
 	local_irq_save(flags);
 	for (i = 0; i < count; i++) {
-		t0 = eel_cycles();
-		t1 = eel_cycles();
+		t0 = eel_pci_cycles();
+		t1 = eel_pci_cycles();
 		best = min(best, t1 - t0);
 	}
 	local_irq_restore(flags);
@@ -156,7 +156,7 @@ static u64 eel_timer_min(u32 count)
 	return best;
 }
 
-int eel_mmio_time(struct eel_dev *edev, struct eel_pci_mmio_time *req)
+int eel_pci_mmio_time(struct eel_pci_dev *edev, struct eel_pci_mmio_time *req)
 {
 	void __iomem *addr;
 	u64 *s, t0, t1, val = 0;
@@ -164,7 +164,7 @@ int eel_mmio_time(struct eel_dev *edev, struct eel_pci_mmio_time *req)
 	u32 i, j, n, khz;
 	int err;
 
-	err = eel_mmio_validate(edev, req);
+	err = eel_pci_mmio_validate(edev, req);
 	if (err)
 		return err;
 	addr = edev->bar[req->bar] + req->offset;
@@ -173,21 +173,21 @@ int eel_mmio_time(struct eel_dev *edev, struct eel_pci_mmio_time *req)
 	if (!s)
 		return -ENOMEM;
 
-	khz = eel_cycles_khz();
+	khz = eel_pci_cycles_khz();
 	for (i = 0; i < req->count; i += n) {
 		u64 start;
 
 		n = min_t(u32, req->count - i, EEL_MMIO_CHUNK);
 		preempt_disable();
 		local_irq_save(flags);
-		start = eel_cycles();
+		start = eel_pci_cycles();
 		for (j = 0; j < n; j++) {
-			t0 = eel_cycles();
+			t0 = eel_pci_cycles();
 			if (req->op != EEL_PCI_MMIO_READ)
-				eel_mmio_write(addr, req->width, req->value);
+				eel_pci_mmio_write(addr, req->width, req->value);
 			if (req->op != EEL_PCI_MMIO_WRITE)
-				val = eel_mmio_read(addr, req->width);
-			t1 = eel_cycles();
+				val = eel_pci_mmio_read(addr, req->width);
+			t1 = eel_pci_cycles();
 			s[i + j] = t1 - t0;
 			/* the interrupts-off section ends early when it ran long */
 			if (khz && (t1 - t0 > (u64)khz * EEL_MMIO_STALL_US / 1000 ||
@@ -209,12 +209,12 @@ int eel_mmio_time(struct eel_dev *edev, struct eel_pci_mmio_time *req)
 		cond_resched();
 	}
 
-	sort(s, req->count, sizeof(*s), eel_cmp_u64, NULL);
+	sort(s, req->count, sizeof(*s), eel_pci_cmp_u64, NULL);
 	req->min_cycles = s[0];
 	req->median_cycles = s[req->count / 2];
 	req->max_cycles = s[req->count - 1];
-	req->timer_min_cycles = eel_timer_min(req->count);
-	req->cycles_khz = eel_cycles_khz();
+	req->timer_min_cycles = eel_pci_timer_min(req->count);
+	req->cycles_khz = eel_pci_cycles_khz();
 	if (req->op != EEL_PCI_MMIO_WRITE)
 		req->value = val;
 	kvfree(s);

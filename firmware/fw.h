@@ -6,24 +6,30 @@
  *
  *   fw_recv    frames off the wire: acknowledgements, puts into host memory,
  *              E-register loads and their answers            (fw_recv.c)
- *   fw_fetch   new descriptors from the send queue, new E-register commands
- *                                                             (fw_send.c, fw_ereg.c)
- *   fw_send    packets onto the wire within the window, resends on a NAK
- *              (go-back-N or selective repeat), the retransmission timer,
- *              owed ACKs                                     (fw_send.c)
+ *   fw_fetch   new descriptors from the send queue into the message table,
+ *              new E-register commands                       (fw_fetch.c, fw_ereg.c)
+ *   fw_send    packets onto the wire within the window, resends and probes
+ *              after a NAK, the retransmission timer, owed ACKs (fw_send.c)
  *
- * Completions, the status block, trace stamps, counters, E-register answers
- * and the error state are written by fw_host.c (the counters by fw_count,
- * inline in fw_host.h); key and bounds checks live in
- * fw_mr.c; selective repeat's receive buffer is fw_sr.c. Each part declares
- * its functions in its own header (fw_main.h, fw_recv.h, fw_send.h,
- * fw_ereg.h, fw_mr.h, fw_sr.h, fw_host.h); calls point one way:
- * fw_main -> fw_recv, fw_ereg -> fw_send -> fw_host -> hal.h, and fw_mr and
- * fw_sr are called by fw_recv only; fw_rto (the retransmission timer's
- * value, RFC 6298) by fw_send and fw_main. The firmware touches the
- * outside only through its HAL (hal.h) and includes nothing but <stdint.h>,
- * <stddef.h> and the shared ABI headers, so it builds freestanding
- * (tests/firmware_freestanding.sh).
+ * An ACK is taken in by fw_recv.c, applied by fw_ack.c (the sender's ACK and
+ * NAK handling: the messages it finishes, what a NAK or a timeout leaves to
+ * resend, go-back-N or selective repeat) and completed by fw_host.c, which
+ * also writes the status block, trace stamps, counters (fw_count, inline in
+ * fw_host.h), E-register answers and the error state. Key and bounds checks
+ * live in fw_mr.c; selective repeat's receive buffer is fw_sr.c; the
+ * retransmission timer's value (RFC 6298) is fw_rto.c; the packet format is
+ * pkt.h and pkt.c. Each part declares its functions in its own header
+ * (fw_main.h, fw_recv.h, fw_fetch.h, fw_ereg.h, fw_send.h, fw_ack.h, fw_mr.h,
+ * fw_sr.h, fw_rto.h, fw_host.h); calls point one way (tools/check-layers
+ * checks that no two files call each other, round any circle):
+ *   fw_main -> fw_recv, fw_ereg, fw_fetch, fw_send
+ *   fw_recv -> fw_send (ACKs and NAKs sent), fw_ack, fw_mr, fw_sr
+ *   fw_ereg -> fw_fetch -> fw_ack, fw_mr;  fw_send -> fw_ack
+ *   fw_ack, fw_send, fw_main -> fw_rto;  fw_recv, fw_send -> pkt
+ *   fw_main, fw_recv, fw_ereg, fw_fetch, fw_send, fw_ack -> fw_host
+ * The firmware touches the outside only through its HAL (hal.h) and
+ * includes nothing but <stdint.h>, <stddef.h> and the shared ABI headers, so
+ * it builds freestanding (tests/firmware_freestanding.sh).
  */
 #ifndef EEL_FW_H
 #define EEL_FW_H
@@ -34,7 +40,7 @@
 #include <eel/fw_abi.h>
 
 #include "hal.h"
-#include "wire.h"
+#include "pkt.h"
 
 #define FW_MSGS 256u      /* messages in flight, power of two */
 #define FW_WINDOW 128u    /* packets sent and not yet acknowledged */
@@ -183,6 +189,12 @@ struct fw {
 	uint32_t error_info;
 	uint64_t cnt[EEL_FW_COUNTERS];
 };
+
+/* Slot i of the message table (free-running indices, msg_head .. msg_tail). */
+static inline struct fw_msg *fw_msg_at(struct fw *fw, uint32_t i)
+{
+	return &fw->msg[i & (FW_MSGS - 1)];
+}
 
 #define FW_REG(field) ((uint32_t)offsetof(struct eel_fw_bar, field))
 #define EREG(i, field) FW_REG(ereg[0].field) + (uint32_t)(i) * (uint32_t)sizeof(struct eel_fw_ereg)

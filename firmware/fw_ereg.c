@@ -8,7 +8,7 @@
  * answer goes back into the same register: `value` for a load, then `status`.
  */
 #include "fw_ereg.h"
-#include "fw_send.h"
+#include "fw_fetch.h"
 #include "fw_host.h"
 
 _Static_assert((EEL_FW_EREGS & (EEL_FW_EREGS - 1)) == 0, "the scan wraps with a mask");

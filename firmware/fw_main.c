@@ -2,6 +2,7 @@
 /* firmware/fw_main.c — power-on, configuration, and the main loop. */
 #include "fw_main.h"
 #include "fw_recv.h"
+#include "fw_fetch.h"
 #include "fw_send.h"
 #include "fw_ereg.h"
 #include "fw_host.h"

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* firmware/fw_recv.c — the receive side: frames off the wire.
- * Protocol: firmware/wire.h. */
+ * Protocol: firmware/pkt.h. */
 #include "fw_recv.h"
 #include "fw_send.h"
+#include "fw_ack.h"
 #include "fw_host.h"
 #include "fw_mr.h"
 #include "fw_sr.h"
@@ -92,7 +93,7 @@ static int nak_again(struct fw *fw)
  * gone back (a new round, on_data) and rcv_nxt is missing from it again, at
  * a probe (FW_PKT_PROBE: sent after the resends, fw_send.c), and as more
  * packets come past the gap (nak_again). The sender ignores a NAK its
- * resends already answer (wire.h, tx_seq), so a NAK too many costs one
+ * resends already answer (pkt.h, tx_seq), so a NAK too many costs one
  * control packet.
  *
  * Selective repeat keeps the packet (fw_sr.c) and NAKs(MISSING) each new
@@ -337,7 +338,7 @@ static void on_nak(struct fw *fw, const struct fw_pkt *p)
 }
 
 /* NIC_RX of a traced message's first packet, read as the frame comes off
- * the wire, if the message asks for it (its syndrome, wire.h); else
+ * the wire, if the message asks for it (its syndrome, pkt.h); else
  * FW_RX_TRACED: traced, not stamped here. */
 static uint64_t rx_stamp(struct fw *fw, uint8_t syndrome)
 {
@@ -437,7 +438,7 @@ static int ack_repeat_due(struct fw *fw)
  * now and then), it would leave the sender to its timer. Quiet for a few
  * passes only is the wire between two packets of a flood, when a repeat
  * would be stale nearly always. A NAK the sender has answered already
- * changes nothing there (tx_seq, wire.h).
+ * changes nothing there (tx_seq, pkt.h).
  *
  * An ACK that went out alone goes again (FW_REPEATS times, ack_repeat_due
  * apart) when nothing came after it: lost, it would leave a sender with

@@ -3,7 +3,7 @@
  *
  * A receiver in selective repeat (EEL_FW_RECOVERY_SR, as newer RoCE NICs
  * offer beside go-back-N) keeps what arrives beyond a hole, so that the sender
- * resends only the missing PSNs (NAK(MISSING), firmware/wire.h). What is kept
+ * resends only the missing PSNs (NAK(MISSING), firmware/pkt.h). What is kept
  * is bounded twice: PSNs within FW_WINDOW after rcv_nxt (a bitmap, one slot
  * each, by psn % FW_WINDOW: the sender never has more in flight), and
  * FW_SR_BYTES of packet payload in a ring. A packet that finds no room is

@@ -2,9 +2,10 @@
 /* firmware/hal.h — everything the firmware may ask of the machine it runs on.
  *
  * The firmware is freestanding: it reaches its host only through these calls
- * (DESIGN.md "Firmware and HAL"). A host that runs the firmware — the software
- * NIC's inline and thread modes, the DPDK and raw backends, an embedded core —
- * fills in a struct fw_hal_ops. What each call stands for on a real NIC:
+ * (firmware/README.md; ARCHITECTURE.md, "Each folder: its job, what it may
+ * include"). A host that runs the firmware — the software NIC's inline and
+ * thread modes, the DPDK and raw backends, an embedded core — fills in a
+ * struct fw_hal_ops. What each call stands for on a real NIC:
  *
  *   now          the NIC's free-running clock, in ticks
  *   reg_*        the NIC's own registers (BAR0, struct eel_fw_bar)

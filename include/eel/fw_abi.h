@@ -139,7 +139,7 @@ enum eel_fw_ctrl {
 	EEL_FW_CTRL_LINK = 1u << 1,   /* host: the wire is attached */
 };
 
-/* How the receiver recovers from a lost packet (firmware/wire.h, loss recovery). */
+/* How the receiver recovers from a lost packet (firmware/pkt.h, loss recovery). */
 enum eel_fw_recovery {
 	EEL_FW_RECOVERY_GBN = 0, /* go-back-N: take only the next PSN, NAK(SEQ) a gap */
 	EEL_FW_RECOVERY_SR = 1,  /* selective repeat: keep what came out of order, NAK(MISSING) the holes */

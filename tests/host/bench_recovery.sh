@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # A flood over a wire that drops 3% of the frames both ways, with the
 # firmware's go-back-N and with selective repeat (recovery=gbn|sr,
-# firmware/wire.h): eel-bench --verify checks every byte of every message and
+# firmware/pkt.h): eel-bench --verify checks every byte of every message and
 # the NIC's count of deliveries (nothing lost, duplicated or corrupted); the
 # counters must show the repairs each mode makes (go-back-N drops what comes
 # past a gap, selective repeat keeps it and resends less: the timer's

@@ -7,7 +7,7 @@
  * frame delayed past its successors, and a flipped bit in every header
  * position.
  *
- * Go-back-N as firmware/wire.h states it: the receiver takes only the next
+ * Go-back-N as firmware/pkt.h states it: the receiver takes only the next
  * PSN, so every put lands exactly once and in order, whatever the wire did.
  */
 #include "check.h"

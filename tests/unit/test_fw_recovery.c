@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* tests/unit/test_fw_recovery.c — loss recovery that does not wait for the
- * timer (firmware/wire.h, IBTA Vol. 1 §9.7.5.2), in go-back-N and in
+ * timer (firmware/pkt.h, IBTA Vol. 1 §9.7.5.2), in go-back-N and in
  * selective repeat, on a wire the test controls frame by frame (fakenic.h).
  *
  *   go-back-N: a lost resend of the gap's first PSN, and a lost NAK, are

@@ -7,7 +7,7 @@
  * Bell et al. 2003, the GM/VIPL category): frames carry it and the
  * receiving end's firmware, polling its port, writes it into the registered
  * window. Puts, E-registers, key and bounds checks, sequence numbers and
- * retransmission are the firmware's (firmware/wire.h), the very code the
+ * retransmission are the firmware's (firmware/pkt.h), the very code the
  * software NIC runs; this file only brings the port up and joins the wire.
  *
  * URI: dpdk:<pci address or vdev args>[?options]

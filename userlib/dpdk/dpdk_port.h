@@ -23,7 +23,7 @@
 /* eel's frame on Ethernet: the 14-byte Ethernet header, the length of what
  * follows (2 bytes, big-endian: a short frame is padded to the Ethernet
  * minimum, and the padding must not reach the firmware), then the firmware's
- * frame (firmware/wire.h, with the fault layer's CRC when there is one).
+ * frame (firmware/pkt.h, with the fault layer's CRC when there is one).
  * 16 bytes in all: the firmware's header starts 16-byte aligned. */
 #define DPDK_HDR 16u
 #define DPDK_MIN_FRAME 60u /* RTE_ETHER_MIN_LEN without the 4-byte FCS */

@@ -18,7 +18,7 @@
 
 #include <eel/cycles.h>
 
-#include "firmware/wire.h"
+#include "firmware/pkt.h"
 #include "userlib/dpdk/wire_dpdk.h"
 
 const char *const dw_counter_names[DW_COUNTERS] = {

@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "firmware/wire.h"
+#include "firmware/pkt.h"
 
 #define WIRE_STAMPS 1024u   /* as many as the engine keeps trace records */
 

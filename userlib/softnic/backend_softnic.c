@@ -9,7 +9,7 @@
  *   emulate a slower NIC (ns): doorbell_ns fetch_ns payload_ns tx_ns wire_ns rx_ns dma_ns
  *   a bad wire (probability 0..1): drop dup reorder corrupt, and seed
  *   mtu (payload bytes per packet), rto_us (retransmission timeout),
- *   recovery=gbn|sr (go-back-N or selective repeat, firmware/wire.h),
+ *   recovery=gbn|sr (go-back-N or selective repeat, firmware/pkt.h),
  *   oversubscribe=1 (thread mode on too few cores), fw_cpu (pin the firmware)
  *
  * Connecting: both ends exchange their connection information (struct

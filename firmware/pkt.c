@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* firmware/wire.c — reading and writing eel packet headers (firmware/wire.h).
+/* firmware/pkt.c — reading and writing eel packet headers (firmware/pkt.h).
  * Everything received is checked here before any of it is believed. */
 #include "fw.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* firmware/wire.h — eel's wire protocol: the packet every eel NIC sends.
+/* firmware/pkt.h — the packet format: the packet every eel NIC sends (eel's wire protocol).
  *
  * One implementation, here: the software NIC, the DPDK backend and the raw
  * backend all run this firmware, so all speak exactly this protocol. A frame
@@ -40,8 +40,8 @@
  * EGET_RESP answers EGET_REQ `psn` and also acknowledges it.
  * All fields are little-endian.
  */
-#ifndef EEL_FW_WIRE_H
-#define EEL_FW_WIRE_H
+#ifndef EEL_FW_PKT_H
+#define EEL_FW_PKT_H
 
 #include <stdint.h>
 
