@@ -58,7 +58,7 @@ static int step(struct engine *e)
 	if (e->oversubscribe)
 		sched_yield();
 	else
-		engine_relax();
+		eel_cpu_relax();
 	return 0;
 }
 
@@ -371,7 +371,7 @@ static void detected(struct engine *e)
 	/* the NIC writes the payload, then last_rx: a host that saw the payload
 	 * may still read the message before's (its own thread: thread mode) */
 	for (int i = 0; i < 4096 && (uint32_t)last == e->rx_seen && e->mode == ENGINE_THREAD; i++) {
-		engine_relax();
+		eel_cpu_relax();
 		last = __atomic_load_n(&e->status->last_rx, __ATOMIC_ACQUIRE);
 	}
 	e->rx_seen = (uint32_t)last;

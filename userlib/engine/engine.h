@@ -206,13 +206,4 @@ extern const struct fw_hal_ops engine_hal_ops;
 int engine_thread_start(struct engine *e);
 void engine_thread_stop(struct engine *e);
 
-static inline void engine_relax(void)
-{
-#if defined(__x86_64__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ volatile("yield");
-#endif
-}
-
 #endif

@@ -154,7 +154,7 @@ static void *fw_thread(void *arg)
 			if (e->oversubscribe)
 				sched_yield();
 			else
-				engine_relax();
+				eel_cpu_relax();
 		}
 	return NULL;
 }
