@@ -13,6 +13,7 @@
 
 #include "firmware/fw_host.h"
 #include "userlib/engine/engine.h"
+#include "userlib/engine/engine_bus.h"
 
 static const char *const fw_counter_names[EEL_FW_COUNTERS] = {
 	[EEL_FW_CNT_TX_PKTS] = "tx_packets", [EEL_FW_CNT_RX_PKTS] = "rx_packets",

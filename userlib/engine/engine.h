@@ -99,7 +99,7 @@ struct engine {
 	double delay_ns[EEL_STAGES];        /* each as it lasts, measured (engine_start) */
 	struct wire_faults_opts fo;
 
-	/* the bus model (bus_model.h, engine_bus.c): none unless bus= */
+	/* the bus model (bus_model.c, engine_bus.h): none unless bus= */
 	struct eel_bus bus;
 	struct eel_bus_iotlb iotlb;
 	int bus_on;
@@ -117,7 +117,7 @@ struct engine {
 	uint64_t bus_write_cyc;     /* what a posted write too short to spin for costs itself */
 	uint64_t bus_credit[2];     /* cycles paid beyond the model, given back by the next
 				     * spin: the host's thread, the NIC's (one in inline mode) */
-	uint64_t bus_cnt[5];        /* transactions charged, by kind (ENGINE_BUS_CNT_*) */
+	uint64_t bus_cnt[5];        /* transactions charged, by kind (ENGINE_BUS_CNT_*, engine_bus.h) */
 
 	void *backend;              /* the hosting backend's own state */
 };
@@ -175,31 +175,6 @@ int engine_floor(struct eel_dev *dev, int server, uint32_t iters, double *one_wa
 	.mr_reg = engine_mr_reg, .mr_dereg = engine_mr_dereg, .put = engine_put, .eput = engine_eput, \
 	.eget = engine_eget, .poll = engine_poll, .quiet = engine_quiet, .wait_u64 = engine_wait_u64, \
 	.floor = engine_floor, .set_stamp_every = engine_set_stamp_every
-
-/* engine_bus.c: the bus model charged in live time (spins; no-ops without a bus) */
-void engine_bus_setup(struct engine *e);
-void engine_bus_read(struct engine *e, uint64_t bus, uint32_t len);
-void engine_bus_write(struct engine *e, uint64_t bus, uint32_t len);
-void engine_bus_observe(struct engine *e);
-/* the host rang a doorbell (now: the counter just read, or 0) */
-void engine_bus_doorbell(struct engine *e, int ereg, uint64_t now);
-void engine_bus_doorbell_seen(struct engine *e, uint32_t which, uint64_t value);
-void engine_bus_mmio_read(struct engine *e);
-/* The trace records: eel's instrumentation, no bus traffic. */
-static inline int engine_bus_is_trace(const struct engine *e, uint64_t bus)
-{
-	uint64_t t = (uintptr_t)e->trace;
-
-	return bus >= t && bus < t + 2ull * ENGINE_TRACE_RECS * sizeof(struct eel_trace);
-}
-/* The counters of charged transactions (eel_counters, with a bus). */
-enum { ENGINE_BUS_CNT_READS, ENGINE_BUS_CNT_WRITES, ENGINE_BUS_CNT_DOORBELLS, ENGINE_BUS_CNT_OBSERVES,
-       ENGINE_BUS_CNT_MMIO_READS, ENGINE_BUS_CNTS };
-extern const char *const engine_bus_counter_names[ENGINE_BUS_CNTS];
-#define ENGINE_BUS_SQ 0
-#define ENGINE_BUS_EREG 1
-#define ENGINE_BUS_READ 0
-#define ENGINE_BUS_ISSUE 1
 
 /* engine_hal.c: the HAL that hosts the firmware, and thread mode */
 extern const struct fw_hal_ops engine_hal_ops;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "userlib/engine/engine.h"
+#include "userlib/engine/engine_bus.h"
 
 static uint64_t now(void *ctx)
 {
