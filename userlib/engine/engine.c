@@ -14,6 +14,7 @@
 #include "firmware/fw_host.h"
 #include "userlib/engine/engine.h"
 #include "userlib/engine/engine_bus.h"
+#include "userlib/engine/engine_idle.h"
 
 static const char *const fw_counter_names[EEL_FW_COUNTERS] = {
 	[EEL_FW_CNT_TX_PKTS] = "tx_packets", [EEL_FW_CNT_RX_PKTS] = "rx_packets",
@@ -29,38 +30,13 @@ static const char *const fw_counter_names[EEL_FW_COUNTERS] = {
 
 #define WAIT_SEND_PASSES 16u /* engine_wait_u64 inline: an idle send half once in this many passes */
 
-#define IDLE_SPINS 2048u /* oversubscribed, inline: idle passes spun before each yield (~20-40 us) */
-
-/* An inline pass that did no work. Oversubscribed (more busy processes than
- * cores: the URI's oversubscribe=1, or eel_opts' oversubscribe, as a
- * launcher's local rank count says), a wait that spins takes the core from
- * the process it waits for, which then runs only when the scheduler's time
- * slice ends: after IDLE_SPINS idle passes every idle pass yields, as Open
- * MPI's ranks do when oversubscribed (mpi_yield_when_idle). Spinning first
- * keeps an answer that comes within microseconds as fast as it was. */
-static void idle(struct engine *e, int work)
-{
-	if (!e->oversubscribe)
-		return;
-	if (work)
-		e->idle_passes = 0;
-	else if (++e->idle_passes >= IDLE_SPINS)
-		sched_yield();
-}
-
+/* A pass of a blocking loop: inline, the firmware's; then the idle policy. */
 static int step(struct engine *e)
 {
-	if (e->mode == ENGINE_INLINE) {
-		int work = fw_step(&e->fw);
+	int work = e->mode == ENGINE_INLINE ? fw_step(&e->fw) : 0;
 
-		idle(e, work);
-		return work;
-	}
-	if (e->oversubscribe)
-		sched_yield();
-	else
-		eel_cpu_relax();
-	return 0;
+	engine_idle(e, work);
+	return work;
 }
 
 /* Inline mode: a doorbell runs the firmware once at once, so the NIC starts
@@ -350,14 +326,12 @@ int engine_poll(struct eel_dev *dev, struct eel_cqe *out, int max)
 		en->cq_cons++;
 		n++;
 	}
-	if (en->mode == ENGINE_INLINE)
-		idle(en, n);
+	/* nothing yet: a polling loop; oversubscribed, it yields to the firmware */
+	engine_idle(en, n);
 	if (n && en->bus_on)
 		engine_bus_observe(en);
 	if (n)
 		__atomic_store_n(&en->bar->cq_doorbell, en->cq_cons, __ATOMIC_RELEASE);
-	else if (en->mode == ENGINE_THREAD)
-		step(en); /* nothing yet: a polling loop; oversubscribed, it yields to the firmware */
 	return n;
 }
 
@@ -416,7 +390,7 @@ int engine_wait_u64(struct eel_dev *dev, const volatile uint64_t *addr, uint64_t
 				goto seen;
 			if (got || sending || e->tx_full || !(++pass % WAIT_SEND_PASSES))
 				sending = fw_doorbell(&e->fw);
-			idle(e, got | sending);
+			engine_idle(e, got | sending);
 		} else {
 			step(e);
 		}

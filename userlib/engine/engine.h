@@ -54,7 +54,7 @@ struct engine {
 	struct wire_faults faults;  /* between the firmware and the carrier, when asked */
 	int faulty;
 	int mode;
-	int oversubscribe;          /* more busy threads than cores: waits yield (engine.c idle, fw_thread) */
+	int oversubscribe;          /* more busy threads than cores: waits yield (engine_idle.h) */
 	uint32_t idle_passes;       /* inline, oversubscribed: idle passes in a row */
 	int fw_cpu;                 /* thread mode: pin the firmware here (-1: no) */
 	pthread_t thread;
@@ -176,8 +176,9 @@ int engine_floor(struct eel_dev *dev, int server, uint32_t iters, double *one_wa
 	.eget = engine_eget, .poll = engine_poll, .quiet = engine_quiet, .wait_u64 = engine_wait_u64, \
 	.floor = engine_floor, .set_stamp_every = engine_set_stamp_every
 
-/* engine_hal.c: the HAL that hosts the firmware, and thread mode */
+/* engine_hal.c: the HAL that hosts the firmware */
 extern const struct fw_hal_ops engine_hal_ops;
+/* engine_thread.c: thread mode's firmware thread, started and joined */
 int engine_thread_start(struct engine *e);
 void engine_thread_stop(struct engine *e);
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* userlib/engine/engine_hal.c — hosting the firmware on this machine: the HAL of
- * firmware/hal.h, and thread mode.
+ * firmware/hal.h.
  *
  * Bus addresses are the host's virtual addresses (an identity IOMMU); the
  * NIC clock is the host's cycle counter, so the firmware's stamps need no
@@ -11,8 +11,6 @@
  * With a bus (bus=, engine_bus.c) each DMA and each doorbell first costs its
  * transaction on that bus.
  */
-#include <errno.h>
-#include <sched.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -137,46 +135,3 @@ const struct fw_hal_ops engine_hal_ops = {
 	.wire_rx = wire_rx,
 	.wire_rx_done = wire_rx_done,
 };
-
-/* Thread mode: the NIC's embedded core, running the firmware's main loop. */
-static void *fw_thread(void *arg)
-{
-	struct engine *e = arg;
-
-	if (e->fw_cpu >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(e->fw_cpu, &set);
-		sched_setaffinity(0, sizeof(set), &set);
-	}
-	while (!__atomic_load_n(&e->stop, __ATOMIC_ACQUIRE))
-		if (!fw_step(&e->fw)) {
-			if (e->oversubscribe)
-				sched_yield();
-			else
-				eel_cpu_relax();
-		}
-	return NULL;
-}
-
-int engine_thread_start(struct engine *e)
-{
-	int rc;
-
-	e->stop = 0;
-	rc = pthread_create(&e->thread, NULL, fw_thread, e);
-	if (rc)
-		return eel_err(-rc, "cannot start the firmware thread: %s", strerror(rc));
-	e->thread_running = 1;
-	return 0;
-}
-
-void engine_thread_stop(struct engine *e)
-{
-	if (!e->thread_running)
-		return;
-	__atomic_store_n(&e->stop, 1, __ATOMIC_RELEASE);
-	pthread_join(e->thread, NULL);
-	e->thread_running = 0;
-}
