@@ -294,7 +294,7 @@ static int dpdk_connect(struct eel_dev *dev, int server, const void *peer, uint3
 	dpdk_wire_init(&b->wire, &b->port, &mac, p.nonce, engine_max_frame(e));
 	if ((rc = link_check(dev, &p, oob)))
 		return rc;
-	if ((rc = engine_link_up(e, (struct wire){ &dpdk_wire_ops, &b->wire }, &p.engine)))
+	if ((rc = engine_link_up(e, (struct wire){ .ops = &dpdk_wire_ops, .ctx = &b->wire }, &p.engine)))
 		return rc;
 	/* Two processes of one running kernel stamp with one counter (the
 	 * calibrated, invariant TSC); two machines do not. */

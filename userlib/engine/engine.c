@@ -190,7 +190,7 @@ static void delays_measure(struct engine *e)
 int engine_start(struct engine *e)
 {
 	struct eel_fw_bar *bar;
-	struct fw_hal hal = { &engine_hal_ops, e };
+	struct fw_hal hal = { .ops = &engine_hal_ops, .ctx = e, .wire = &e->wire };
 	int rc;
 
 	/* BAR0: a shared-memory page, as a PCI BAR mapped into the host */

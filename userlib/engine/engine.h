@@ -50,7 +50,7 @@ struct engine_conn {
 struct engine {
 	struct eel_fw_bar *bar;
 	struct fw fw;
-	struct wire wire;           /* what the firmware's frames go through */
+	struct wire wire;           /* what the firmware's frames go through: its HAL calls it */
 	struct wire_faults faults;  /* between the firmware and the carrier, when asked */
 	int faulty;
 	int mode;
@@ -60,7 +60,6 @@ struct engine {
 	pthread_t thread;
 	int thread_running;
 	int stop;
-	int tx_full;                /* the wire last had no room for a frame (engine_hal.c) */
 
 	/* host memory the NIC reaches by DMA (one mapping) */
 	void *mem;

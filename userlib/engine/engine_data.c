@@ -303,7 +303,7 @@ int engine_wait_u64(struct eel_dev *dev, const volatile uint64_t *addr, uint64_t
 		 * its send half, as soon as a frame can have landed. The send
 		 * half runs on every pass while either half has work (frames in,
 		 * which may open the window or want an ACK; packets, an ACK or a
-		 * resend out) or the wire had no room for a packet (tx_full),
+		 * resend out) or the wire had no room for a packet (wire.full),
 		 * else once in WAIT_SEND_PASSES: an idle send half
 		 * between two looks at the wire delays seeing a frame. On a DPDK
 		 * memif pair here, EEL - floor one way went from a median of 248
@@ -315,7 +315,7 @@ int engine_wait_u64(struct eel_dev *dev, const volatile uint64_t *addr, uint64_t
 
 			if (*addr == value)
 				goto seen;
-			if (got || sending || e->tx_full || !(++pass % WAIT_SEND_PASSES))
+			if (got || sending || e->wire.full || !(++pass % WAIT_SEND_PASSES))
 				sending = fw_doorbell(&e->fw);
 			engine_idle(e, got | sending);
 		} else {

@@ -6,8 +6,9 @@
  * NIC clock is the host's cycle counter, so the firmware's stamps need no
  * mapping. Register and DMA accesses carry the orderings a PCIe NIC gives:
  * a register read acquires what the host wrote before its doorbell store,
- * and DMA writes land in order (payload before completion). Frames go to the
- * backend's wire (engine->wire), through the fault layer when one is set.
+ * and DMA writes land in order (payload before completion). Frames are not
+ * the HAL's: the firmware's wire calls reach the backend's carrier (e->wire,
+ * the fault layer when one is set) directly (firmware/hal.h, struct wire).
  * With a bus (bus=, engine_bus.c) each DMA and each doorbell first costs its
  * transaction on that bus.
  */
@@ -90,38 +91,6 @@ static void dma_write(void *ctx, uint64_t bus, const void *src, uint32_t len)
 	dma_copy((void *)(uintptr_t)bus, src, len);
 }
 
-/* A full wire is noted: a host waiting for data keeps running the send half,
- * whose packets wait for room (engine_wait_u64). */
-static void *wire_tx_alloc(void *ctx, uint32_t len)
-{
-	struct engine *e = ctx;
-	void *f = e->wire.ops->tx_alloc(e->wire.ctx, len);
-
-	e->tx_full = !f;
-	return f;
-}
-
-static void wire_tx_send(void *ctx, void *frame, uint32_t len)
-{
-	struct engine *e = ctx;
-
-	e->wire.ops->tx_send(e->wire.ctx, frame, len);
-}
-
-static const void *wire_rx(void *ctx, uint32_t *len)
-{
-	struct engine *e = ctx;
-
-	return e->wire.ops->rx(e->wire.ctx, len);
-}
-
-static void wire_rx_done(void *ctx)
-{
-	struct engine *e = ctx;
-
-	e->wire.ops->rx_done(e->wire.ctx);
-}
-
 const struct fw_hal_ops engine_hal_ops = {
 	.now = now,
 	.reg_read32 = reg_read32,
@@ -130,8 +99,4 @@ const struct fw_hal_ops engine_hal_ops = {
 	.reg_write64 = reg_write64,
 	.dma_read = dma_read,
 	.dma_write = dma_write,
-	.wire_tx_alloc = wire_tx_alloc,
-	.wire_tx_send = wire_tx_send,
-	.wire_rx = wire_rx,
-	.wire_rx_done = wire_rx_done,
 };

@@ -170,7 +170,7 @@ static int raw_connect(struct eel_dev *dev, int server, const void *peer, uint32
 			       "%02x:%02x:%02x:%02x:%02x:%02x: give each end its own NIC, with its own address",
 			       p.pci, p.mac[0], p.mac[1], p.mac[2], p.mac[3], p.mac[4], p.mac[5]);
 	e1000_wire_init(&r->wire, &r->nic, p.mac, engine_max_frame(e));
-	return engine_link_up(e, (struct wire){ &e1000_wire_ops, &r->wire }, &p.engine);
+	return engine_link_up(e, (struct wire){ .ops = &e1000_wire_ops, .ctx = &r->wire }, &p.engine);
 }
 
 /* The firmware runs on this core: from the put to the NIC's doorbell it is

@@ -245,7 +245,7 @@ static int sn_connect(struct eel_dev *dev, int server, const void *peer, uint32_
 	rc = server ? serve_wire(dev, e, sn, oob) : join_served_wire(dev, e, sn, oob);
 	if (rc)
 		return rc;
-	return engine_link_up(e, (struct wire){ &shm_wire_ops, &sn->wire }, &p.engine);
+	return engine_link_up(e, (struct wire){ .ops = &shm_wire_ops, .ctx = &sn->wire }, &p.engine);
 }
 
 const struct eel_backend eel_backend_softnic = {
