@@ -70,7 +70,7 @@ struct engine {
 	struct eel_fw_status *status;
 	struct eel_trace *trace;    /* ENGINE_TRACE_RECS TX records, then as many RX */
 	uint32_t rx_seen;           /* the last message detected() saw in last_rx */
-	struct engine_detect {      /* DETECT of the message in RX record k (engine.c detected) */
+	struct engine_detect {      /* DETECT of the message in RX record k (engine_data.c detected) */
 		uint32_t msg_id;
 		uint64_t t;
 	} detect[ENGINE_TRACE_RECS];
