@@ -15,6 +15,10 @@
  *   wire_tx_*    the transmit MAC: reserve a frame buffer, then send it
  *   wire_rx*     the receive MAC: the next good frame (bad FCS already
  *                dropped), valid until wire_rx_done
+ *
+ * The wire calls go straight to the carrier the host gives (struct wire:
+ * the software NIC's shared-memory rings, a DPDK port, an e1000, or the
+ * fault layer over one of them), with the carrier's own context.
  */
 #ifndef EEL_FW_HAL_H
 #define EEL_FW_HAL_H
@@ -29,18 +33,30 @@ struct fw_hal_ops {
 	void (*reg_write64)(void *ctx, uint32_t off, uint64_t v);
 	void (*dma_read)(void *ctx, void *dst, uint64_t bus_addr, uint32_t len);
 	void (*dma_write)(void *ctx, uint64_t bus_addr, const void *src, uint32_t len);
+};
+
+/* What carries the firmware's frames to the peer's NIC. Frames are the
+ * firmware's packets; a carrier adds and strips its own framing. */
+struct wire_ops {
 	/* A buffer for one frame of up to len bytes, or 0 when the wire is full. */
-	void *(*wire_tx_alloc)(void *ctx, uint32_t len);
+	void *(*tx_alloc)(void *ctx, uint32_t len);
 	/* Send the frame last allocated, trimmed to len bytes. */
-	void (*wire_tx_send)(void *ctx, void *frame, uint32_t len);
+	void (*tx_send)(void *ctx, void *frame, uint32_t len);
 	/* The next received frame and its length, or 0 when none is waiting. */
-	const void *(*wire_rx)(void *ctx, uint32_t *len);
-	void (*wire_rx_done)(void *ctx);
+	const void *(*rx)(void *ctx, uint32_t *len);
+	void (*rx_done)(void *ctx);
+};
+
+struct wire {
+	const struct wire_ops *ops;
+	void *ctx;
+	int full; /* the firmware's last hal_wire_tx_alloc found no room */
 };
 
 struct fw_hal {
 	const struct fw_hal_ops *ops;
 	void *ctx;
+	struct wire *wire; /* the host's; it may join its carrier later (link up) */
 };
 
 static inline uint64_t hal_now(const struct fw_hal *h)
@@ -80,22 +96,25 @@ static inline void hal_dma_write(const struct fw_hal *h, uint64_t bus, const voi
 
 static inline void *hal_wire_tx_alloc(const struct fw_hal *h, uint32_t len)
 {
-	return h->ops->wire_tx_alloc(h->ctx, len);
+	void *frame = h->wire->ops->tx_alloc(h->wire->ctx, len);
+
+	h->wire->full = !frame;
+	return frame;
 }
 
 static inline void hal_wire_tx_send(const struct fw_hal *h, void *frame, uint32_t len)
 {
-	h->ops->wire_tx_send(h->ctx, frame, len);
+	h->wire->ops->tx_send(h->wire->ctx, frame, len);
 }
 
 static inline const void *hal_wire_rx(const struct fw_hal *h, uint32_t *len)
 {
-	return h->ops->wire_rx(h->ctx, len);
+	return h->wire->ops->rx(h->wire->ctx, len);
 }
 
 static inline void hal_wire_rx_done(const struct fw_hal *h)
 {
-	h->ops->wire_rx_done(h->ctx);
+	h->wire->ops->rx_done(h->wire->ctx);
 }
 
 #endif

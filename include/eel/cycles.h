@@ -5,6 +5,8 @@
  * is the cheap read used for per-stage stamps (it may be reordered by a few
  * instructions, and costs about half as much). Both count the same clock:
  * the TSC on x86-64, the generic timer's virtual count on arm64.
+ * eel_cpu_relax() is the pause a loop spinning on the counter (or on
+ * memory) takes between looks.
  */
 #ifndef EEL_CYCLES_H
 #define EEL_CYCLES_H
@@ -40,6 +42,18 @@ static inline uint64_t eel_stamp(void)
 	uint64_t v;
 	__asm__ volatile("mrs %0, cntvct_el0" : "=r"(v) : : "memory");
 	return v;
+#endif
+}
+
+/* A spinning wait's pause: tells the core a loop is waiting (Intel SDM
+ * Vol. 2B, PAUSE; Arm ARM, YIELD), so a sibling hyperthread or the peer
+ * being waited for gets the core's resources. */
+static inline void eel_cpu_relax(void)
+{
+#if defined(__x86_64__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ volatile("yield");
 #endif
 }
 

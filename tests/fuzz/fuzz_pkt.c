@@ -50,7 +50,7 @@ static void setup(uint8_t flags)
 	struct fn_config c = fn_defaults();
 
 	if (!pristine) {
-		struct fw_hal hal = { &fn_hal_ops, nic };
+		struct fw_hal hal = { .ops = &fn_hal_ops, .ctx = nic, .wire = &nic->wire };
 
 		pristine = malloc(sizeof(*pristine));
 		if (!pristine)

@@ -63,6 +63,7 @@ struct fn_nic {
 	const char *name;
 	struct eel_fw_bar bar;
 	struct fw fw;
+	struct wire wire;  /* the firmware's frames: fn_wire_ops on this NIC's links */
 	/* host memory the NIC reaches by DMA */
 	struct eel_fw_sqe sq[FN_SQ];
 	struct eel_fw_cqe cq[FN_CQ_MAX];
@@ -349,10 +350,13 @@ static const struct fw_hal_ops fn_hal_ops = {
 	.reg_write64 = fn_reg_write64,
 	.dma_read = fn_dma_read,
 	.dma_write = fn_dma_write,
-	.wire_tx_alloc = fn_tx_alloc,
-	.wire_tx_send = fn_tx_send,
-	.wire_rx = fn_rx,
-	.wire_rx_done = fn_rx_done,
+};
+
+static const struct wire_ops fn_wire_ops = {
+	.tx_alloc = fn_tx_alloc,
+	.tx_send = fn_tx_send,
+	.rx = fn_rx,
+	.rx_done = fn_rx_done,
 };
 
 /* ---- the host driver ---- */
@@ -381,6 +385,7 @@ static inline void fn_nic_config(struct fn_nic *n, const char *name, const uint6
 	n->now = now;
 	n->tx = tx;
 	n->rx = rx;
+	n->wire = (struct wire){ .ops = &fn_wire_ops, .ctx = n };
 	n->cq_size = c->cq_size;
 	n->bar.sq_base = (uintptr_t)n->sq;
 	n->bar.sq_size = FN_SQ;
@@ -403,7 +408,7 @@ static inline void fn_nic_config(struct fn_nic *n, const char *name, const uint6
 static inline void fn_nic_init(struct fn_nic *n, const char *name, const uint64_t *now, struct fn_link *tx,
 			       struct fn_link *rx, const struct fn_config *c)
 {
-	struct fw_hal hal = { &fn_hal_ops, n };
+	struct fw_hal hal = { .ops = &fn_hal_ops, .ctx = n, .wire = &n->wire };
 
 	fw_reset(&n->fw, &hal);
 	fn_nic_config(n, name, now, tx, rx, c);

@@ -35,8 +35,8 @@ static void link_new(struct link *l, struct wire_faults_opts o, int crc)
 	shm_wire_format(l->shm, MAXF + 4);
 	if (shm_wire_attach(&l->w0, l->shm, len, 0) || shm_wire_attach(&l->w1, l->shm, len, 1))
 		abort();
-	if (wire_faults_init(&l->tx, &o, (struct wire){ &shm_wire_ops, &l->w0 }, MAXF, crc) ||
-	    wire_faults_init(&l->rx, &none, (struct wire){ &shm_wire_ops, &l->w1 }, MAXF, crc))
+	if (wire_faults_init(&l->tx, &o, (struct wire){ .ops = &shm_wire_ops, .ctx = &l->w0 }, MAXF, crc) ||
+	    wire_faults_init(&l->rx, &none, (struct wire){ .ops = &shm_wire_ops, .ctx = &l->w1 }, MAXF, crc))
 		abort();
 }
 

@@ -294,7 +294,7 @@ static int dpdk_connect(struct eel_dev *dev, int server, const void *peer, uint3
 	dpdk_wire_init(&b->wire, &b->port, &mac, p.nonce, engine_max_frame(e));
 	if ((rc = link_check(dev, &p, oob)))
 		return rc;
-	if ((rc = engine_link_up(e, (struct wire){ &dpdk_wire_ops, &b->wire }, &p.engine)))
+	if ((rc = engine_link_up(e, (struct wire){ .ops = &dpdk_wire_ops, .ctx = &b->wire }, &p.engine)))
 		return rc;
 	/* Two processes of one running kernel stamp with one counter (the
 	 * calibrated, invariant TSC); two machines do not. */
@@ -373,7 +373,19 @@ const struct eel_backend eel_backend_dpdk = {
 	.close = dpdk_close,
 	.conn_info = dpdk_conn_info,
 	.connect = dpdk_connect,
-	ENGINE_DATA_OPS, /* the firmware's data path (engine.h); eel_floor: the bare echo on this wire */
+	/* the firmware's data path, as every engine-hosting backend takes it
+	 * (engine_data.c, engine_mr.c, engine_trace.c); eel_floor: the bare echo
+	 * on this wire (engine_floor.c) */
+	.mr_reg = engine_mr_reg,
+	.mr_dereg = engine_mr_dereg,
+	.put = engine_put,
+	.eput = engine_eput,
+	.eget = engine_eget,
+	.poll = engine_poll,
+	.quiet = engine_quiet,
+	.wait_u64 = engine_wait_u64,
+	.floor = engine_floor,
+	.set_stamp_every = engine_set_stamp_every,
 	.progress = dpdk_progress,
 	.trace_drain = dpdk_trace_drain,
 	.counters = dpdk_counters,

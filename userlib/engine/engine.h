@@ -50,17 +50,16 @@ struct engine_conn {
 struct engine {
 	struct eel_fw_bar *bar;
 	struct fw fw;
-	struct wire wire;           /* what the firmware's frames go through */
+	struct wire wire;           /* what the firmware's frames go through: its HAL calls it */
 	struct wire_faults faults;  /* between the firmware and the carrier, when asked */
 	int faulty;
 	int mode;
-	int oversubscribe;          /* more busy threads than cores: waits yield (engine.c idle, fw_thread) */
+	int oversubscribe;          /* more busy threads than cores: waits yield (engine_idle.h) */
 	uint32_t idle_passes;       /* inline, oversubscribed: idle passes in a row */
 	int fw_cpu;                 /* thread mode: pin the firmware here (-1: no) */
 	pthread_t thread;
 	int thread_running;
 	int stop;
-	int tx_full;                /* the wire last had no room for a frame (engine_hal.c) */
 
 	/* host memory the NIC reaches by DMA (one mapping) */
 	void *mem;
@@ -71,7 +70,7 @@ struct engine {
 	struct eel_fw_status *status;
 	struct eel_trace *trace;    /* ENGINE_TRACE_RECS TX records, then as many RX */
 	uint32_t rx_seen;           /* the last message detected() saw in last_rx */
-	struct engine_detect {      /* DETECT of the message in RX record k (engine.c detected) */
+	struct engine_detect {      /* DETECT of the message in RX record k (engine_data.c detected) */
 		uint32_t msg_id;
 		uint64_t t;
 	} detect[ENGINE_TRACE_RECS];
@@ -99,7 +98,7 @@ struct engine {
 	double delay_ns[EEL_STAGES];        /* each as it lasts, measured (engine_start) */
 	struct wire_faults_opts fo;
 
-	/* the bus model (bus_model.h, engine_bus.c): none unless bus= */
+	/* the bus model (bus_model.c, engine_bus.h): none unless bus= */
 	struct eel_bus bus;
 	struct eel_bus_iotlb iotlb;
 	int bus_on;
@@ -117,7 +116,7 @@ struct engine {
 	uint64_t bus_write_cyc;     /* what a posted write too short to spin for costs itself */
 	uint64_t bus_credit[2];     /* cycles paid beyond the model, given back by the next
 				     * spin: the host's thread, the NIC's (one in inline mode) */
-	uint64_t bus_cnt[5];        /* transactions charged, by kind (ENGINE_BUS_CNT_*) */
+	uint64_t bus_cnt[5];        /* transactions charged, by kind (ENGINE_BUS_CNT_*, engine_bus.h) */
 
 	void *backend;              /* the hosting backend's own state */
 };
@@ -151,7 +150,9 @@ void engine_close(struct eel_dev *dev, void (*release)(struct engine *e));
 void engine_caps(const struct engine *e, struct eel_caps *c);
 int engine_needs_caller(const struct engine *e);
 
-/* The eel_backend operations, shared by every backend that hosts the engine. */
+/* The eel_backend operations, shared by every backend that hosts the engine:
+ * each backend's struct eel_backend names them (.put = engine_put, ...) beside
+ * its own open, close, conn_info, connect, progress, trace_drain and counters. */
 int engine_mr_reg(struct eel_dev *dev, struct eel_mr *mr, unsigned access);
 int engine_mr_dereg(struct eel_dev *dev, struct eel_mr *mr);
 int engine_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, size_t len,
@@ -168,51 +169,10 @@ int engine_counters(struct eel_dev *dev, struct eel_counter *out, int max);
 /* engine_floor.c: eel_floor on the backend's own carrier, the firmware paused */
 int engine_floor(struct eel_dev *dev, int server, uint32_t iters, double *one_way_ns);
 
-/* The data path every engine-hosting backend (softnic, dpdk, raw) takes as it
- * is, for its struct eel_backend; each adds open, close, conn_info, connect,
- * progress, trace_drain and counters of its own. */
-#define ENGINE_DATA_OPS                                                                        \
-	.mr_reg = engine_mr_reg, .mr_dereg = engine_mr_dereg, .put = engine_put, .eput = engine_eput, \
-	.eget = engine_eget, .poll = engine_poll, .quiet = engine_quiet, .wait_u64 = engine_wait_u64, \
-	.floor = engine_floor, .set_stamp_every = engine_set_stamp_every
-
-/* engine_bus.c: the bus model charged in live time (spins; no-ops without a bus) */
-void engine_bus_setup(struct engine *e);
-void engine_bus_read(struct engine *e, uint64_t bus, uint32_t len);
-void engine_bus_write(struct engine *e, uint64_t bus, uint32_t len);
-void engine_bus_observe(struct engine *e);
-/* the host rang a doorbell (now: the counter just read, or 0) */
-void engine_bus_doorbell(struct engine *e, int ereg, uint64_t now);
-void engine_bus_doorbell_seen(struct engine *e, uint32_t which, uint64_t value);
-void engine_bus_mmio_read(struct engine *e);
-/* The trace records: eel's instrumentation, no bus traffic. */
-static inline int engine_bus_is_trace(const struct engine *e, uint64_t bus)
-{
-	uint64_t t = (uintptr_t)e->trace;
-
-	return bus >= t && bus < t + 2ull * ENGINE_TRACE_RECS * sizeof(struct eel_trace);
-}
-/* The counters of charged transactions (eel_counters, with a bus). */
-enum { ENGINE_BUS_CNT_READS, ENGINE_BUS_CNT_WRITES, ENGINE_BUS_CNT_DOORBELLS, ENGINE_BUS_CNT_OBSERVES,
-       ENGINE_BUS_CNT_MMIO_READS, ENGINE_BUS_CNTS };
-extern const char *const engine_bus_counter_names[ENGINE_BUS_CNTS];
-#define ENGINE_BUS_SQ 0
-#define ENGINE_BUS_EREG 1
-#define ENGINE_BUS_READ 0
-#define ENGINE_BUS_ISSUE 1
-
-/* engine_hal.c: the HAL that hosts the firmware, and thread mode */
+/* engine_hal.c: the HAL that hosts the firmware */
 extern const struct fw_hal_ops engine_hal_ops;
+/* engine_thread.c: thread mode's firmware thread, started and joined */
 int engine_thread_start(struct engine *e);
 void engine_thread_stop(struct engine *e);
-
-static inline void engine_relax(void)
-{
-#if defined(__x86_64__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ volatile("yield");
-#endif
-}
 
 #endif

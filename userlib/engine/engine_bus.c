@@ -46,6 +46,7 @@
 #include <stddef.h>
 
 #include "userlib/engine/engine.h"
+#include "userlib/engine/engine_bus.h"
 
 /* bus_credit's index: the host's thread, the NIC's; one thread inline */
 #define HOST 0

@@ -1,22 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /* userlib/engine/engine_hal.c — hosting the firmware on this machine: the HAL of
- * firmware/hal.h, and thread mode.
+ * firmware/hal.h.
  *
  * Bus addresses are the host's virtual addresses (an identity IOMMU); the
  * NIC clock is the host's cycle counter, so the firmware's stamps need no
  * mapping. Register and DMA accesses carry the orderings a PCIe NIC gives:
  * a register read acquires what the host wrote before its doorbell store,
- * and DMA writes land in order (payload before completion). Frames go to the
- * backend's wire (engine->wire), through the fault layer when one is set.
+ * and DMA writes land in order (payload before completion). Frames are not
+ * the HAL's: the firmware's wire calls reach the backend's carrier (e->wire,
+ * the fault layer when one is set) directly (firmware/hal.h, struct wire).
  * With a bus (bus=, engine_bus.c) each DMA and each doorbell first costs its
  * transaction on that bus.
  */
-#include <errno.h>
-#include <sched.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "userlib/engine/engine.h"
+#include "userlib/engine/engine_bus.h"
 
 static uint64_t now(void *ctx)
 {
@@ -91,38 +91,6 @@ static void dma_write(void *ctx, uint64_t bus, const void *src, uint32_t len)
 	dma_copy((void *)(uintptr_t)bus, src, len);
 }
 
-/* A full wire is noted: a host waiting for data keeps running the send half,
- * whose packets wait for room (engine_wait_u64). */
-static void *wire_tx_alloc(void *ctx, uint32_t len)
-{
-	struct engine *e = ctx;
-	void *f = e->wire.ops->tx_alloc(e->wire.ctx, len);
-
-	e->tx_full = !f;
-	return f;
-}
-
-static void wire_tx_send(void *ctx, void *frame, uint32_t len)
-{
-	struct engine *e = ctx;
-
-	e->wire.ops->tx_send(e->wire.ctx, frame, len);
-}
-
-static const void *wire_rx(void *ctx, uint32_t *len)
-{
-	struct engine *e = ctx;
-
-	return e->wire.ops->rx(e->wire.ctx, len);
-}
-
-static void wire_rx_done(void *ctx)
-{
-	struct engine *e = ctx;
-
-	e->wire.ops->rx_done(e->wire.ctx);
-}
-
 const struct fw_hal_ops engine_hal_ops = {
 	.now = now,
 	.reg_read32 = reg_read32,
@@ -131,51 +99,4 @@ const struct fw_hal_ops engine_hal_ops = {
 	.reg_write64 = reg_write64,
 	.dma_read = dma_read,
 	.dma_write = dma_write,
-	.wire_tx_alloc = wire_tx_alloc,
-	.wire_tx_send = wire_tx_send,
-	.wire_rx = wire_rx,
-	.wire_rx_done = wire_rx_done,
 };
-
-/* Thread mode: the NIC's embedded core, running the firmware's main loop. */
-static void *fw_thread(void *arg)
-{
-	struct engine *e = arg;
-
-	if (e->fw_cpu >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(e->fw_cpu, &set);
-		sched_setaffinity(0, sizeof(set), &set);
-	}
-	while (!__atomic_load_n(&e->stop, __ATOMIC_ACQUIRE))
-		if (!fw_step(&e->fw)) {
-			if (e->oversubscribe)
-				sched_yield();
-			else
-				engine_relax();
-		}
-	return NULL;
-}
-
-int engine_thread_start(struct engine *e)
-{
-	int rc;
-
-	e->stop = 0;
-	rc = pthread_create(&e->thread, NULL, fw_thread, e);
-	if (rc)
-		return eel_err(-rc, "cannot start the firmware thread: %s", strerror(rc));
-	e->thread_running = 1;
-	return 0;
-}
-
-void engine_thread_stop(struct engine *e)
-{
-	if (!e->thread_running)
-		return;
-	__atomic_store_n(&e->stop, 1, __ATOMIC_RELEASE);
-	pthread_join(e->thread, NULL);
-	e->thread_running = 0;
-}

@@ -170,7 +170,7 @@ static int raw_connect(struct eel_dev *dev, int server, const void *peer, uint32
 			       "%02x:%02x:%02x:%02x:%02x:%02x: give each end its own NIC, with its own address",
 			       p.pci, p.mac[0], p.mac[1], p.mac[2], p.mac[3], p.mac[4], p.mac[5]);
 	e1000_wire_init(&r->wire, &r->nic, p.mac, engine_max_frame(e));
-	return engine_link_up(e, (struct wire){ &e1000_wire_ops, &r->wire }, &p.engine);
+	return engine_link_up(e, (struct wire){ .ops = &e1000_wire_ops, .ctx = &r->wire }, &p.engine);
 }
 
 /* The firmware runs on this core: from the put to the NIC's doorbell it is
@@ -223,7 +223,19 @@ const struct eel_backend eel_backend_raw_e1000 = {
 	.close = raw_close,
 	.conn_info = raw_conn_info,
 	.connect = raw_connect,
-	ENGINE_DATA_OPS, /* the firmware's data path (engine.h); eel_floor: the bare echo on this wire */
+	/* the firmware's data path, as every engine-hosting backend takes it
+	 * (engine_data.c, engine_mr.c, engine_trace.c); eel_floor: the bare echo
+	 * on this wire (engine_floor.c) */
+	.mr_reg = engine_mr_reg,
+	.mr_dereg = engine_mr_dereg,
+	.put = engine_put,
+	.eput = engine_eput,
+	.eget = engine_eget,
+	.poll = engine_poll,
+	.quiet = engine_quiet,
+	.wait_u64 = engine_wait_u64,
+	.floor = engine_floor,
+	.set_stamp_every = engine_set_stamp_every,
 	.progress = engine_progress,
 	.trace_drain = raw_trace_drain,
 	.counters = raw_counters,

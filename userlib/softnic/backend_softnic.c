@@ -245,7 +245,7 @@ static int sn_connect(struct eel_dev *dev, int server, const void *peer, uint32_
 	rc = server ? serve_wire(dev, e, sn, oob) : join_served_wire(dev, e, sn, oob);
 	if (rc)
 		return rc;
-	return engine_link_up(e, (struct wire){ &shm_wire_ops, &sn->wire }, &p.engine);
+	return engine_link_up(e, (struct wire){ .ops = &shm_wire_ops, .ctx = &sn->wire }, &p.engine);
 }
 
 const struct eel_backend eel_backend_softnic = {
@@ -254,7 +254,19 @@ const struct eel_backend eel_backend_softnic = {
 	.close = sn_close,
 	.conn_info = sn_conn_info,
 	.connect = sn_connect,
-	ENGINE_DATA_OPS, /* the firmware's data path (engine.h); eel_floor: the bare echo on this wire */
+	/* the firmware's data path, as every engine-hosting backend takes it
+	 * (engine_data.c, engine_mr.c, engine_trace.c); eel_floor: the bare echo
+	 * on this wire (engine_floor.c) */
+	.mr_reg = engine_mr_reg,
+	.mr_dereg = engine_mr_dereg,
+	.put = engine_put,
+	.eput = engine_eput,
+	.eget = engine_eget,
+	.poll = engine_poll,
+	.quiet = engine_quiet,
+	.wait_u64 = engine_wait_u64,
+	.floor = engine_floor,
+	.set_stamp_every = engine_set_stamp_every,
 	.progress = engine_progress,
 	.trace_drain = engine_trace_drain,
 	.counters = engine_counters,
