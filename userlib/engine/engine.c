@@ -71,7 +71,7 @@ int engine_parse(struct engine *e, struct eel_dev *dev, struct eel_uri *u, const
 	if ((rc = eel_uri_u64(u, "rto_min_us", 1, 10000000, &v)) < 0)
 		return rc;
 	e->rto_min_cycles = eel_ns_to_cycles(eel_clock(), (double)v * 1000);
-	/* loss recovery (firmware/wire.h): go-back-N, as an InfiniBand RC NIC, or
+	/* loss recovery (firmware/pkt.h): go-back-N, as an InfiniBand RC NIC, or
 	 * selective repeat, as newer RoCE NICs offer */
 	e->recovery = EEL_FW_RECOVERY_GBN;
 	if ((str = eel_uri_str(u, "recovery")) && !strcmp(str, "sr"))

@@ -52,7 +52,7 @@ static inline int wire_stamps_new(const struct wire_stamps *s, uint32_t msg_id)
 	return !s->last || (int32_t)(msg_id - (s->last - 1)) > 0;
 }
 
-/* Is this firmware frame (firmware/wire.h) a traced message's packet with
+/* Is this firmware frame (firmware/pkt.h) a traced message's packet with
  * all of the given flags (FW_PKT_FIRST, FW_PKT_LAST)? Its message number into *msg_id. */
 static inline int wire_frame_traced(const uint8_t *f, uint32_t len, uint8_t flags, uint32_t *msg_id)
 {
