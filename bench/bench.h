@@ -32,7 +32,7 @@ enum test_bit {
 	T_SIGNATURE = 1u << 4,
 	T_BULK = 1u << 5,
 	T_DECOMPOSE = 1u << 6,
-	/* under a launcher (mpirun, srun: bench/mesh.h) */
+	/* under a launcher (mpirun, srun: bench/launch/mesh.h) */
 	T_ALLPAIRS = 1u << 7,
 	T_KTO1 = 1u << 8,
 	T_ONE_TO_MANY = 1u << 9,

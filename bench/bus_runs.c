@@ -12,7 +12,7 @@
 #include <eel/fw_abi.h>
 
 #include "bench.h"
-#include "json.h"
+#include "bench/report/json.h"
 
 /* The transactions on the path of the ping-pong's 8-byte put (payload in the
  * descriptor, bench/post.c): the doorbell (a posted MMIO write, waited out by

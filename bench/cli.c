@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "launch.h"
-#include "safe_text.h"
+#include "bench/launch/launch.h"
+#include "bench/report/safe_text.h"
 
 #ifndef EEL_GIT
 #error "EEL_GIT: tools/version.mk passes it to the objects in VERSION_SRC; list this file there"

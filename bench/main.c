@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "outfile.h"
-#include "safe_text.h"
+#include "bench/report/outfile.h"
+#include "bench/report/safe_text.h"
 #include "cli.h"
 
 static int pin(int cpu)

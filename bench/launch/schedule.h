@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/schedule.h — the round-robin schedule of all pairs (bench/schedule.c). */
+/* bench/launch/schedule.h — the round-robin schedule of all pairs (bench/launch/schedule.c). */
 #ifndef EEL_BENCH_SCHEDULE_H
 #define EEL_BENCH_SCHEDULE_H
 

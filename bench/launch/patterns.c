@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/patterns.c — the patterns of many ranks (bench/mesh.h), each one of
+/* bench/launch/patterns.c — the patterns of many ranks (bench/launch/mesh.h), each one of
  * the seeds' methods run between several pairs at once:
  *
  *   allpairs   EEL (Bell et al. 2003 §4.1, ping-pong of 8-byte puts) and g

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/schedule.c — the round-robin schedule of all pairs (the "circle
+/* bench/launch/schedule.c — the round-robin schedule of all pairs (the "circle
  * method" of round-robin tournaments): n ranks meet in rounds of disjoint
  * pairs, every pair exactly once; n - 1 rounds of n/2 pairs for even n, n
  * rounds with one rank sitting out each for odd n. Rank m-1 (m = n rounded up

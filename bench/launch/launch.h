@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/launch.h — eel-bench started by a launcher (mpirun, srun): the ranks
- * find each other through PMIx (bench/launch_pmix.c). PMIx carries only what
+/* bench/launch/launch.h — eel-bench started by a launcher (mpirun, srun): the ranks
+ * find each other through PMIx (bench/launch/launch_pmix.c). PMIx carries only what
  * the ranks must know of each other, between timed regions: endpoints before
  * the first, results after the last, and its fences as barriers between them;
  * never a timed message.
@@ -20,7 +20,7 @@ struct launch {
 /* Was this process started by a PMIx launcher (PMIX_RANK and PMIX_NAMESPACE set)? */
 int launch_detected(void);
 /* NULL when eel-bench was built with PMIx; else why launched mode is missing
- * and how to get it (bench/launch_none.c stands in for launch_pmix.c). */
+ * and how to get it (bench/launch/launch_none.c stands in for launch_pmix.c). */
 const char *launch_missing(void);
 /* PMIx_Init; rank and size. 0, or -1 with l->err. */
 int launch_init(struct launch *l);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/launch_none.c — launch.h for an eel-bench built without PMIx's
- * development files (bench/launch.mk): a process started by mpirun or srun is
+/* bench/launch/launch_none.c — launch.h for an eel-bench built without PMIx's
+ * development files (bench/launch/launch.mk): a process started by mpirun or srun is
  * still recognised, and told how to get launched mode instead of running as
  * if it were alone. */
 #include <stdio.h>

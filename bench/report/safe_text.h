@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/safe_text.h — text from outside (a command line, a URI, a peer's
+/* bench/report/safe_text.h — text from outside (a command line, a URI, a peer's
  * message, a library error that quotes them) as one line a terminal prints
  * as it is: control characters (escape sequences, newlines) and bytes that
  * are not printable ASCII shown as \xNN. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/outfile.c — where eel-bench writes a file the user named (--json):
+/* bench/report/outfile.c — where eel-bench writes a file the user named (--json):
  * safely, as root on a shared machine (outfile.h). */
 #include <errno.h>
 #include <fcntl.h>

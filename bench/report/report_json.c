@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/report_json.c — the run as one JSON document (schema "eel.run",
+/* bench/report/report_json.c — the run as one JSON document (schema "eel.run",
  * described in docs/json.md). Written to a new temporary file and renamed,
  * so a failed run never leaves half a file. */
 #include <errno.h>
@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "bench/bench.h"
 #include "json.h"
 #include "outfile.h"
 

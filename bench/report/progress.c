@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/progress.c — what a long run is doing, on stderr: rewritten in place
+/* bench/report/progress.c — what a long run is doing, on stderr: rewritten in place
  * on a terminal, one line per step when EEL_PROGRESS=1 (for logs), nothing
  * otherwise. Only the end that prints the results reports progress. */
 #include <stdarg.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "bench/bench.h"
 
 static int mode = -1; /* 0 off, 1 terminal, 2 lines */
 

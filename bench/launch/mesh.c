@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/mesh.c — every rank's NIC joined to every other's (bench/mesh.h).
+/* bench/launch/mesh.c — every rank's NIC joined to every other's (bench/launch/mesh.h).
  *
  * A NIC connection joins two ends (libeel: one device a peer), so each rank
  * opens a NIC for each other rank. The endpoints go through PMIx: each
@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "mesh.h"
-#include "safe_text.h"
+#include "bench/report/safe_text.h"
 
 #define EP_MAGIC 0x50454c45u  /* "ELEP" */
 #define EP_VERSION 2u /* 2: oversub */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/json.c — the JSON writer (bench/json.h) over jansson. */
+/* bench/report/json.c — the JSON writer (bench/report/json.h) over jansson. */
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>

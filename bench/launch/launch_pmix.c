@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/launch_pmix.c — the ranks' bootstrap through PMIx (launch.h): the
+/* bench/launch/launch_pmix.c — the ranks' bootstrap through PMIx (launch.h): the
  * PMIx standard v4's client calls PMIx_Init, PMIx_Put, PMIx_Commit,
  * PMIx_Fence (with PMIX_COLLECT_DATA for an exchange, without for a barrier),
  * PMIx_Get and PMIx_Finalize, as Open MPI's mpirun and Slurm's srun

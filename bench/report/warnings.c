@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/warnings.c — what a reader must know before trusting the figures:
+/* bench/report/warnings.c — what a reader must know before trusting the figures:
  * an untrustworthy clock, a noisy machine, stamps that cost too much, a
  * breakdown that does not add up, two cores whose counters disagree. */
 #include <math.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "bench/bench.h"
 
 int report_warnings(const struct session *s, const struct results *r, char w[][240], int max)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/outfile.h — writing a file the user named (--json) safely.
+/* bench/report/outfile.h — writing a file the user named (--json) safely.
  *
  * A regular file, or none yet, is replaced whole: the content goes to a new
  * temporary file in the same folder (mkstemp), renamed over the path by

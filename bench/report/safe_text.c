@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/safe_text.c — text from the user or the peer, made safe to print
+/* bench/report/safe_text.c — text from the user or the peer, made safe to print
  * (safe_text.h). */
 #include <stdio.h>
 

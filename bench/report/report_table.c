@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/report_table.c — the terminal report: what a person reads first. */
+/* bench/report/report_table.c — the terminal report: what a person reads first. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "bench.h"
+#include "bench/bench.h"
 #include "safe_text.h"
 
 static double cycles(const struct session *s, double ns)

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/report_mesh.c — rank 0's report of the patterns (bench/mesh.h): the
+/* bench/launch/report_mesh.c — rank 0's report of the patterns (bench/launch/mesh.h): the
  * table, and the JSON document (schema "eel.run" 5, docs/json.md). */
 #include <stdio.h>
 #include <string.h>
 
-#include "json.h"
+#include "bench/report/json.h"
 #include "mesh.h"
-#include "outfile.h"
-#include "safe_text.h"
+#include "bench/report/outfile.h"
+#include "bench/report/safe_text.h"
 
 /* Pairs far from the rest: beyond the pairs' median + k x MAD (the median
  * absolute deviation), for EEL's and g's medians alike. */

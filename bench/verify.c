@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/pattern.c — what --verify puts in every payload, and checks.
+/* bench/verify.c — what --verify puts in every payload, and checks.
  *
  * Word j of message m at measurement point p is a hash of (p, m, j); the last
  * word of every message is its token, which the receiver waits for. So a

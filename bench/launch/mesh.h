@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/mesh.h — eel-bench's ranks under a launcher (mpirun, srun): every
- * rank's NIC joined to every other's, one connection a pair (bench/mesh.c),
- * the patterns measured over them (bench/patterns.c) and reported by rank 0
- * (bench/report_mesh.c).
+/* bench/launch/mesh.h — eel-bench's ranks under a launcher (mpirun, srun): every
+ * rank's NIC joined to every other's, one connection a pair (bench/launch/mesh.c),
+ * the patterns measured over them (bench/launch/patterns.c) and reported by rank 0
+ * (bench/launch/report_mesh.c).
  */
 #ifndef EEL_BENCH_MESH_H
 #define EEL_BENCH_MESH_H
 
-#include "bench.h"
-#include "cli.h"
+#include "bench/bench.h"
+#include "bench/cli.h"
 #include "launch.h"
 
 #define MESH_MAX FLOOD_MAX_PEERS   /* ranks */

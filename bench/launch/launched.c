@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/launched.c — eel-bench as one of N ranks started by mpirun or srun:
+/* bench/launch/launched.c — eel-bench as one of N ranks started by mpirun or srun:
  * the mesh up (mesh.c), the patterns measured (patterns.c), rank 0's report
  * (report_mesh.c). Every rank says its own failures; rank 0 prints the
  * results. */

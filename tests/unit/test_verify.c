@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tests/unit/test_pattern.c — the --verify payloads (bench/pattern.c): what
+/* tests/unit/test_verify.c — the --verify payloads (bench/verify.c): what
  * pattern_fill writes pattern_check accepts; a flipped bit, a word from
  * another message or an earlier point (stale data), a lost token are found
  * and counted by the word. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/json.h — writing one JSON document: objects, arrays, numbers, strings.
+/* bench/report/json.h — writing one JSON document: objects, arrays, numbers, strings.
  *
  * A thin layer over jansson (Debian libjansson-dev): the calls build the
  * document in memory and json_end() writes it whole, two spaces an indent,
