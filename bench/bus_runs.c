@@ -11,7 +11,7 @@
 
 #include <eel/fw_abi.h>
 
-#include "bench.h"
+#include "bus_runs.h"
 #include "bench/report/json.h"
 
 /* The transactions on the path of the ping-pong's 8-byte put (payload in the

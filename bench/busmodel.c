@@ -14,9 +14,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <eel/bus.h>
+
 #include "bench.h"
+#include "busmodel.h"
 #include "bench/report/json.h"
 #include "bench/report/outfile.h"
+#include "bench/report/report.h"
 #include "bench/report/safe_text.h"
 
 /* The figures: FILE (--bus-data), else data/pcie_bench.csv where

@@ -16,7 +16,10 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bus_runs.h"
+#include "busmodel.h"
 #include "bench/report/outfile.h"
+#include "bench/report/report.h"
 #include "bench/report/safe_text.h"
 #include "cli.h"
 

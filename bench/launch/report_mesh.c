@@ -7,6 +7,7 @@
 #include "bench/report/json.h"
 #include "mesh.h"
 #include "bench/report/outfile.h"
+#include "bench/report/report.h"
 #include "bench/report/safe_text.h"
 
 /* Pairs far from the rest: beyond the pairs' median + k x MAD (the median

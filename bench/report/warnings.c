@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "bench/report/report.h"
 
 int report_warnings(const struct session *s, const struct results *r, char w[][240], int max)
 {
