@@ -97,7 +97,7 @@ struct point_done {
 	char msg[200];
 };
 
-/* main.c: one machine per run (issue 22): a short ping-pong at the run's start and end */
+/* main.c: one machine per run (docs/methods.md, "machine"): a short ping-pong at the run's start and end */
 #define DRIFT_RUNS 3
 #define DRIFT_ITERS 2000             /* or the run's own --iters, if fewer (a NIC whose round trip is ms) */
 struct drift_res {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/bus_runs.h — the bus what-if (--bus LIST, docs/methods.md): one whole run per
+/* bench/bus_runs.h — the bus what-if (--bus LIST, docs/bus.md): one whole run per
  * modelled bus, the model's transactions on the 8-byte put's path, and their
  * table and JSON. */
 #ifndef EEL_BENCH_BUS_RUNS_H

@@ -303,7 +303,7 @@ int report_json(const char *path, const struct session *s, const struct results 
 	report_json_head(&j, argc, argv);
 	run_fields(&j, s, r, uri);
 	/* --bus LIST: the document is the first bus's run, and every bus's run
-	 * whole in `buses` (issue 11) */
+	 * whole in `buses` (docs/json.md, `buses[]`) */
 	if (nbus) {
 		json_arr(&j, "buses");
 		for (int i = 0; i < nbus; i++) {

@@ -86,7 +86,7 @@ int report_warnings(const struct session *s, const struct results *r, char w[][2
 		WARN("signature: o_s + o_r exceed RTT/2 (%.0f ns) by more than their uncertainty (%.0f ns), so L is "
 		     "not given: the D curves' gaps were stretched (busy machine?): o_r of this run is not to be "
 		     "trusted", r->sig.rtt_ns / 2, r->sig.L.u_ns);
-	/* one machine per run (issue 22): the short ping-pong at the run's start and end (main.c) */
+	/* one machine per run (docs/methods.md, "machine"): the short ping-pong at the run's start and end (main.c) */
 	if (r->drift.done && r->drift.changed) {
 		char t[64];  /* all seven: 57 characters */
 
