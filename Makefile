@@ -15,7 +15,7 @@
 #
 # Optional dependencies: DPDK (the dpdk backend, userlib/dpdk/dpdk.mk),
 # rdma-core (verbs, userlib/verbs/verbs.mk), PMIx (eel-bench under mpirun or
-# srun, bench/launch.mk), Open MPI's mpicc (eel-mpi, tools/mpi.mk). A build
+# srun, bench/launch/launch.mk), Open MPI's mpicc (eel-mpi, tools/mpi.mk). A build
 # without one leaves that part out and says so ($(BUILD)/features, eel-bench
 # --help, the error when it is asked for); `sudo tools/setup all` gets them all.
 
@@ -33,7 +33,7 @@ SAN   ?=
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -fPIC -pthread $(WARN) -Iinclude -I. -MMD -MP
-# jansson: the bench writes its JSON with it, the tools read it (bench/json.c, tools/json_read.c)
+# jansson: the bench writes its JSON with it, the tools read it (bench/report/json.c, tools/json_read.c)
 LDLIBS   += -ljansson -pthread -lm
 ifeq ($(SAN),1)
 CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -43,7 +43,7 @@ endif
 # Each room lists its own sources; the firmware is built into libeel, which hosts it.
 FW_SRC      := $(wildcard firmware/*.c)
 USERLIB_SRC := $(wildcard userlib/*/*.c)
-BENCH_SRC   := $(wildcard bench/*.c)
+BENCH_SRC   := $(wildcard bench/*.c bench/*/*.c)
 
 OBJ          = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
@@ -70,7 +70,7 @@ PC_LIBS     :=
 # Each room's fragments: first the library's and eel-bench's, which leave out
 # the sources of a missing optional dependency (userlib/dpdk/dpdk.mk, ...),
 # then the rest (tools/*.mk, tests/tests.mk, tests/vm/vm.mk, ...).
--include $(sort $(wildcard userlib/*/*.mk bench/*.mk))
+-include $(sort $(wildcard userlib/*/*.mk bench/*/*.mk))
 LIB_OBJ     := $(call OBJ,$(FW_SRC) $(USERLIB_SRC))
 BENCH_OBJ   := $(call OBJ,$(BENCH_SRC))
 -include $(sort $(wildcard tools/*.mk tests/*.mk tests/vm/*.mk driver/*.mk))

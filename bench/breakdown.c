@@ -9,7 +9,7 @@
  * (EEL_CAP_SHARED_CLOCK: the software NIC, two processes on one machine).
  * Elsewhere the part between the ends is what EEL leaves of the others.
  *
- * Measured, not fitted (issue 22). A traced message takes only POST and the
+ * Measured, not fitted (docs/methods.md). A traced message takes only POST and the
  * stamps around one (userlib/core/stamp_pick.c), so each stage is measured
  * on messages that carry little else. A stamp costs the path its own time:
  * how much longer the span between the stamps before and after it is with
@@ -623,7 +623,7 @@ static void span_of(const struct session *s, struct breakdown *bd, const struct 
 		bd->span_v[with][m->around][bd->span_n[with][m->around]++] = cyc_ns(s, (double)(m->t[n] - m->t[p]));
 }
 
-/* The stamped rounds measured (DESIGN.md, the one API: stamps): each
+/* The stamped rounds measured (docs/library.md, the stamps): each
  * message's stamps give the parts they bound and the span around the stamp
  * its choice is about, with that stamp or without; the turnaround comes from
  * rounds whose ping and pong both took POST and DETECT; the rounds' RTT/2 is

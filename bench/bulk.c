@@ -23,7 +23,7 @@
  * One size's stores and echoes are taken in alternating batches (BATCHES),
  * so that both see the same machine: run one after the other they were
  * seconds apart, and on a VM that moves its vCPUs echo/T(n) swung from 1.0
- * to 3.9 between runs, and the fits' errors from 4% to 264% (issue 22).
+ * to 3.9 between runs, and the fits' errors from 4% to 264% (docs/methods.md).
  */
 #include <math.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/bus_runs.c — the bus what-if (issue 11): the model's transactions on
+/* bench/bus_runs.c — the bus what-if (docs/bus.md): the model's transactions on
  * one 8-byte put's path, the bus in the JSON, and `--bus LIST`'s side-by-side
  * table (Culler et al. 1996 Table 4's layout: a row per parameter, a column
  * per bus, and each bus over the first) with the memory bus's gain beside the
@@ -11,8 +11,8 @@
 
 #include <eel/fw_abi.h>
 
-#include "bench.h"
-#include "json.h"
+#include "bus_runs.h"
+#include "bench/report/json.h"
 
 /* The transactions on the path of the ping-pong's 8-byte put (payload in the
  * descriptor, bench/post.c): the doorbell (a posted MMIO write, waited out by

@@ -14,10 +14,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <eel/bus.h>
+
 #include "bench.h"
-#include "json.h"
-#include "outfile.h"
-#include "safe_text.h"
+#include "busmodel.h"
+#include "bench/report/json.h"
+#include "bench/report/outfile.h"
+#include "bench/report/report.h"
+#include "bench/report/safe_text.h"
 
 /* The figures: FILE (--bus-data), else data/pcie_bench.csv where
  * eel_data_path finds it; a regular file of at most 1 MiB (eel_input_open:

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "launch.h"
-#include "safe_text.h"
+#include "bench/launch/launch.h"
+#include "bench/report/safe_text.h"
 
 #ifndef EEL_GIT
 #error "EEL_GIT: tools/version.mk passes it to the objects in VERSION_SRC; list this file there"
@@ -253,37 +253,17 @@ enum { O_PAIR = 256, O_SERVER, O_WARMUP, O_SIZES, O_DEPTHS, O_FMSGS, O_FBYTES, O
        O_ORUNS, O_OSWEEPS, O_VERIFY, O_STAMP, O_CPU, O_TIMEOUT, O_JSON, O_EAL, O_SIGS, O_BSIZES, O_BREPS,
        O_SERIAL, O_FLAGK, O_BUSDATA, O_BUS, O_BIND, O_MAXMEM };
 
-void cli_parse(struct cli *c, int argc, char **argv)
+/* What the command line gave that the plan's figures follow from after it is read. */
+struct given {
+	int flood_runs;       /* --flood-runs (0: not given) */
+	int runs, flood_msgs; /* --runs, --flood-msgs were given */
+	int64_t stamp_every;  /* --stamp-every (-1: not given) */
+};
+
+/* The plan and options when the command line says nothing. */
+static void defaults(struct cli *c)
 {
-	static const struct option opts[] = {
-		{ "device", required_argument, 0, 'd' }, { "test", required_argument, 0, 't' },
-		{ "pair", no_argument, 0, O_PAIR }, { "server", no_argument, 0, O_SERVER },
-		{ "port", required_argument, 0, 'p' }, { "iters", required_argument, 0, 'n' },
-		{ "runs", required_argument, 0, 'r' }, { "warmup", required_argument, 0, O_WARMUP },
-		{ "sizes", required_argument, 0, O_SIZES }, { "depths", required_argument, 0, O_DEPTHS },
-		{ "flood-msgs", required_argument, 0, O_FMSGS }, { "bus-data", required_argument, 0, O_BUSDATA },
-		{ "bus", required_argument, 0, O_BUS },
-		{ "flood-bytes", required_argument, 0, O_FBYTES },
-		{ "flood-runs", required_argument, 0, O_FRUNS },
-		{ "flood-memory", required_argument, 0, O_FMEM },
-		{ "overlap-msgs", required_argument, 0, O_OMSGS },
-		{ "overlap-runs", required_argument, 0, O_ORUNS },
-		{ "overlap-sweeps", required_argument, 0, O_OSWEEPS },
-		{ "verify", no_argument, 0, O_VERIFY }, { "stamp-every", required_argument, 0, O_STAMP },
-		{ "sig-samples", required_argument, 0, O_SIGS },
-		{ "bulk-sizes", required_argument, 0, O_BSIZES },
-		{ "bulk-reps", required_argument, 0, O_BREPS },
-		{ "cpu", required_argument, 0, O_CPU }, { "timeout", required_argument, 0, O_TIMEOUT },
-		{ "json", required_argument, 0, O_JSON }, { "quiet", no_argument, 0, 'q' },
-		{ "eal", required_argument, 0, O_EAL },
-		{ "serial", no_argument, 0, O_SERIAL }, { "flag-k", required_argument, 0, O_FLAGK },
-		{ "bind", required_argument, 0, O_BIND }, { "max-mem", required_argument, 0, O_MAXMEM },
-		{ "verbose", no_argument, 0, 'v' }, { "version", no_argument, 0, 'V' },
-		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
-	};
 	struct plan *p = &c->plan;
-	int o, flood_runs = 0, runs_given = 0, fmsgs_given = 0;
-	int64_t stamp_every = -1; /* not given */
 
 	memset(c, 0, sizeof(*c));
 	c->uri = "softnic";
@@ -309,87 +289,102 @@ void cli_parse(struct cli *c, int argc, char **argv)
 	c->flag_k = 3;
 	c->max_mem = MAX_MEM_DEFAULT;
 	c->launched = launch_detected();
+}
 
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":d:t:p:n:r:qvVh", opts, NULL)) != -1) {
-		switch (o) {
-		case 'd': c->uri = optarg; break;
-		case 't': p->tests = tests(optarg); c->tests_given = 1; break;
-		case O_PAIR: c->pair = 1; break;
-		case O_BUSDATA: c->bus_data = optarg; break;
-		case O_BUS: bus_list(c, optarg); break;
-		case O_SERVER: c->server = 1; break;
-		case 'p': c->port = (uint16_t)number("--port", optarg, 1, 65535); break;
-		case 'n': p->iters = (uint32_t)number("--iters", optarg, 1, 100000000); break;
-		case 'r': p->runs = (uint32_t)number("--runs", optarg, 1, MAX_RUNS / 2); runs_given = 1; break;
-		case O_WARMUP: p->warmup = (uint32_t)number("--warmup", optarg, 0, 100000000); break;
-		case O_SIZES: p->nsizes = list("--sizes", optarg, p->sizes, MAX_SIZES, 8, 1u << 30, 1); break;
-		case O_DEPTHS: p->ndepths = list("--depths", optarg, p->depths, MAX_DEPTHS, 1, 4096, 0); break;
-		case O_FMSGS: p->flood_msgs = (uint32_t)number("--flood-msgs", optarg, 2, 100000000); fmsgs_given = 1;
-			break;
-		case O_FBYTES: p->flood_bytes = (uint32_t)number("--flood-bytes", optarg, 8, 1u << 31); break;
-		case O_FRUNS: flood_runs = (int)number("--flood-runs", optarg, 1, MAX_RUNS); break;
-		case O_FMEM:
-			if (strcmp(optarg, "warm") && strcmp(optarg, "cold"))
-				bad("--flood-memory %s: not warm or cold", optarg, "give --flood-memory warm or cold");
-			p->flood_cold = !strcmp(optarg, "cold");
-			break;
-		case O_OMSGS: p->overlap_msgs = (uint32_t)number("--overlap-msgs", optarg, 16, 10000000); break;
-		case O_ORUNS: p->overlap_runs = (uint32_t)number("--overlap-runs", optarg, 1, MAX_RUNS); break;
-		case O_OSWEEPS: p->overlap_sweeps = (uint32_t)number("--overlap-sweeps", optarg, 1, MAX_SWEEPS); break;
-		case O_VERIFY: p->verify = 1; break;
-		case O_SIGS: p->sig_max_samples = (uint32_t)number("--sig-samples", optarg, 50, 100000); break;
-		case O_BSIZES: p->nbulk = list("--bulk-sizes", optarg, p->bulk_sizes, MAX_SIZES, 8, 1u << 26, 1); break;
-		case O_BREPS: p->bulk_reps = (uint32_t)number("--bulk-reps", optarg, 3, 1024); break;
-		case O_STAMP: stamp_every = (int64_t)number("--stamp-every", optarg, 0, 1u << 20); break;
-		case O_CPU: {
-			char *comma = strchr(optarg, ',');
+/* One option from getopt_long, into c (what follows from it later, into g). */
+static void option(struct cli *c, struct given *g, int o, char **argv)
+{
+	struct plan *p = &c->plan;
 
-			if (comma)
-				*comma = 0;
-			c->cpu[0] = (int)number("--cpu", optarg, 0, 4095);
-			if (comma)
-				c->cpu[1] = (int)number("--cpu", comma + 1, 0, 4095);
-			break;
-		}
-		case O_TIMEOUT: p->timeout_ms = (uint32_t)number("--timeout", optarg, 1, 3600) * 1000; break;
-		case O_JSON: c->json = optarg; break;
-		case O_EAL: c->eal = optarg; break;
-		case O_SERIAL: c->serial = 1; break;
-		case O_FLAGK: c->flag_k = (double)number("--flag-k", optarg, 1, 100); break;
-		case O_BIND: c->bind = optarg; break;
-		case O_MAXMEM: c->max_mem = number("--max-mem", optarg, 1u << 20, FLOOD_MAX_BYTES * 2); break;
-		case 'q': c->quiet = 1; break;
-		case 'v': verbose = 1; break;
-		case 'V': printf("eel-bench %s (git %s)\n", EEL_VERSION, EEL_GIT); exit(0);
-		case 'h': cli_usage(stdout); exit(0);
-		case ':': bad("option %s needs a value", argv[optind - 1], "see eel-bench --help");
-			break;
-		default: bad("unknown option '%s'", argv[optind - 1], "see eel-bench --help");
-		}
+	switch (o) {
+	case 'd': c->uri = optarg; break;
+	case 't': p->tests = tests(optarg); c->tests_given = 1; break;
+	case O_PAIR: c->pair = 1; break;
+	case O_BUSDATA: c->bus_data = optarg; break;
+	case O_BUS: bus_list(c, optarg); break;
+	case O_SERVER: c->server = 1; break;
+	case 'p': c->port = (uint16_t)number("--port", optarg, 1, 65535); break;
+	case 'n': p->iters = (uint32_t)number("--iters", optarg, 1, 100000000); break;
+	case 'r': p->runs = (uint32_t)number("--runs", optarg, 1, MAX_RUNS / 2); g->runs = 1; break;
+	case O_WARMUP: p->warmup = (uint32_t)number("--warmup", optarg, 0, 100000000); break;
+	case O_SIZES: p->nsizes = list("--sizes", optarg, p->sizes, MAX_SIZES, 8, 1u << 30, 1); break;
+	case O_DEPTHS: p->ndepths = list("--depths", optarg, p->depths, MAX_DEPTHS, 1, 4096, 0); break;
+	case O_FMSGS: p->flood_msgs = (uint32_t)number("--flood-msgs", optarg, 2, 100000000); g->flood_msgs = 1;
+		break;
+	case O_FBYTES: p->flood_bytes = (uint32_t)number("--flood-bytes", optarg, 8, 1u << 31); break;
+	case O_FRUNS: g->flood_runs = (int)number("--flood-runs", optarg, 1, MAX_RUNS); break;
+	case O_FMEM:
+		if (strcmp(optarg, "warm") && strcmp(optarg, "cold"))
+			bad("--flood-memory %s: not warm or cold", optarg, "give --flood-memory warm or cold");
+		p->flood_cold = !strcmp(optarg, "cold");
+		break;
+	case O_OMSGS: p->overlap_msgs = (uint32_t)number("--overlap-msgs", optarg, 16, 10000000); break;
+	case O_ORUNS: p->overlap_runs = (uint32_t)number("--overlap-runs", optarg, 1, MAX_RUNS); break;
+	case O_OSWEEPS: p->overlap_sweeps = (uint32_t)number("--overlap-sweeps", optarg, 1, MAX_SWEEPS); break;
+	case O_VERIFY: p->verify = 1; break;
+	case O_SIGS: p->sig_max_samples = (uint32_t)number("--sig-samples", optarg, 50, 100000); break;
+	case O_BSIZES: p->nbulk = list("--bulk-sizes", optarg, p->bulk_sizes, MAX_SIZES, 8, 1u << 26, 1); break;
+	case O_BREPS: p->bulk_reps = (uint32_t)number("--bulk-reps", optarg, 3, 1024); break;
+	case O_STAMP: g->stamp_every = (int64_t)number("--stamp-every", optarg, 0, 1u << 20); break;
+	case O_CPU: {
+		char *comma = strchr(optarg, ',');
+
+		if (comma)
+			*comma = 0;
+		c->cpu[0] = (int)number("--cpu", optarg, 0, 4095);
+		if (comma)
+			c->cpu[1] = (int)number("--cpu", comma + 1, 0, 4095);
+		break;
 	}
-	if (optind < argc)
-		c->host = argv[optind++];
-	if (optind < argc)
-		bad("unexpected argument '%s'", argv[optind], "eel-bench takes at most one host");
+	case O_TIMEOUT: p->timeout_ms = (uint32_t)number("--timeout", optarg, 1, 3600) * 1000; break;
+	case O_JSON: c->json = optarg; break;
+	case O_EAL: c->eal = optarg; break;
+	case O_SERIAL: c->serial = 1; break;
+	case O_FLAGK: c->flag_k = (double)number("--flag-k", optarg, 1, 100); break;
+	case O_BIND: c->bind = optarg; break;
+	case O_MAXMEM: c->max_mem = number("--max-mem", optarg, 1u << 20, FLOOD_MAX_BYTES * 2); break;
+	case 'q': c->quiet = 1; break;
+	case 'v': verbose = 1; break;
+	case 'V': printf("eel-bench %s (git %s)\n", EEL_VERSION, EEL_GIT); exit(0);
+	case 'h': cli_usage(stdout); exit(0);
+	case ':': bad("option %s needs a value", argv[optind - 1], "see eel-bench --help");
+		break;
+	default: bad("unknown option '%s'", argv[optind - 1], "see eel-bench --help");
+	}
+}
+
+/* The figures that follow from what was given: --bus's smaller runs,
+ * --flood-runs, --stamp-every. */
+static void derive(struct cli *c, struct given *g)
+{
+	struct plan *p = &c->plan;
+
 	/* --bus: every put pays its descriptor's read round trip (~0.5 us on
 	 * PCIe), and the flood's 10 runs of 10,000 puts per point took two of the
 	 * three minutes a bus took here: 5 runs of 2,000 unless asked */
-	if (c->nbus && !runs_given)
+	if (c->nbus && !g->runs)
 		p->runs = 5;
-	if (c->nbus && !fmsgs_given)
+	if (c->nbus && !g->flood_msgs)
 		p->flood_msgs = 2000;
-	p->flood_runs = flood_runs ? (uint32_t)flood_runs : p->runs;
+	p->flood_runs = g->flood_runs ? (uint32_t)g->flood_runs : p->runs;
 	/* EEL is of the runs without stamps, so stamping often costs it
 	 * nothing: ~128 stamped rounds a run (a burst's last put gives the
 	 * round), each of the ~18 choices of stamps (stamp_pick.c) on ~70 rounds
 	 * in the default 10 runs; a run's traced puts stay within the
 	 * library's 1024 trace records (a burst of 4 in every iters / 128). */
-	if (stamp_every < 0) {
-		stamp_every = (int64_t)p->iters / 128;
-		stamp_every = stamp_every < 8 ? 8 : stamp_every > 512 ? 512 : stamp_every;
+	if (g->stamp_every < 0) {
+		g->stamp_every = (int64_t)p->iters / 128;
+		g->stamp_every = g->stamp_every < 8 ? 8 : g->stamp_every > 512 ? 512 : g->stamp_every;
 	}
-	p->stamp_every = (uint32_t)stamp_every;
+	p->stamp_every = (uint32_t)g->stamp_every;
+}
+
+/* Options that contradict each other or this end's role; launched mode has
+ * its own checks. */
+static void checks(struct cli *c)
+{
+	struct plan *p = &c->plan;
+
 	if (c->launched) {
 		launched_checks(c);
 		return;
@@ -443,4 +438,47 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		}
 	if (c->quiet && !c->json)
 		bad("%s", "--quiet prints nothing", "give --json FILE to keep the results");
+}
+
+void cli_parse(struct cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "device", required_argument, 0, 'd' }, { "test", required_argument, 0, 't' },
+		{ "pair", no_argument, 0, O_PAIR }, { "server", no_argument, 0, O_SERVER },
+		{ "port", required_argument, 0, 'p' }, { "iters", required_argument, 0, 'n' },
+		{ "runs", required_argument, 0, 'r' }, { "warmup", required_argument, 0, O_WARMUP },
+		{ "sizes", required_argument, 0, O_SIZES }, { "depths", required_argument, 0, O_DEPTHS },
+		{ "flood-msgs", required_argument, 0, O_FMSGS }, { "bus-data", required_argument, 0, O_BUSDATA },
+		{ "bus", required_argument, 0, O_BUS },
+		{ "flood-bytes", required_argument, 0, O_FBYTES },
+		{ "flood-runs", required_argument, 0, O_FRUNS },
+		{ "flood-memory", required_argument, 0, O_FMEM },
+		{ "overlap-msgs", required_argument, 0, O_OMSGS },
+		{ "overlap-runs", required_argument, 0, O_ORUNS },
+		{ "overlap-sweeps", required_argument, 0, O_OSWEEPS },
+		{ "verify", no_argument, 0, O_VERIFY }, { "stamp-every", required_argument, 0, O_STAMP },
+		{ "sig-samples", required_argument, 0, O_SIGS },
+		{ "bulk-sizes", required_argument, 0, O_BSIZES },
+		{ "bulk-reps", required_argument, 0, O_BREPS },
+		{ "cpu", required_argument, 0, O_CPU }, { "timeout", required_argument, 0, O_TIMEOUT },
+		{ "json", required_argument, 0, O_JSON }, { "quiet", no_argument, 0, 'q' },
+		{ "eal", required_argument, 0, O_EAL },
+		{ "serial", no_argument, 0, O_SERIAL }, { "flag-k", required_argument, 0, O_FLAGK },
+		{ "bind", required_argument, 0, O_BIND }, { "max-mem", required_argument, 0, O_MAXMEM },
+		{ "verbose", no_argument, 0, 'v' }, { "version", no_argument, 0, 'V' },
+		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
+	};
+	struct given g = { .stamp_every = -1 };
+	int o;
+
+	defaults(c);
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, ":d:t:p:n:r:qvVh", opts, NULL)) != -1)
+		option(c, &g, o, argv);
+	if (optind < argc)
+		c->host = argv[optind++];
+	if (optind < argc)
+		bad("unexpected argument '%s'", argv[optind], "eel-bench takes at most one host");
+	derive(c, &g);
+	checks(c);
 }

@@ -4,6 +4,7 @@
 #define EEL_BENCH_CLI_H
 
 #include "bench.h"
+#include "bus_runs.h"
 
 #define T_ALL (1u << 31) /* "all" was asked: tests that cannot run here are left out quietly */
 #define TESTS_ALL (T_PINGPONG | T_FLOOD | T_OVERLAP | T_LIMIT | T_SIGNATURE | T_BULK | T_DECOMPOSE)

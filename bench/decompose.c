@@ -170,6 +170,79 @@ static void remainder_edit(char *list, size_t cap, const char *stage, const char
 	snprintf(list, cap, "%s", out);
 }
 
+/* The descriptor fetch from the difference of a descriptor put and an
+ * E-register store: a check where the fetch is stamped, else a part (and the
+ * remainder no longer holds it). */
+static void fetch_difference(struct decompose_res *d, const struct breakdown *bd, const struct breakdown *put,
+			     const struct breakdown *ereg, const int *owner, char *merged, size_t mcap)
+{
+	if (!d->have_ereg)
+		return;
+	const char *how = "EEL of a descriptor put - EEL of an E-register store";
+
+	if (owner[2] >= 0) {
+		int both = put && ereg && put->have[2] && ereg->have[2] && !bd->span_extra[2];
+		struct dec_part *p = check_of(d, bd, 2, owner[2], "fetch", how, d->fetch_diff_ns,
+					      both ? put->part[2].median - ereg->part[2].median : bd->part[2].median,
+					      d->fetch_noise_ns);
+		char why[140];
+		double others = 0;
+
+		if (!both) {
+			/* whether the two differ in the fetch alone cannot be told */
+			p->isolated = 0;
+			snprintf(p->why_not, sizeof(p->why_not), "an E-register store is not stamped here");
+		} else if (differ_elsewhere(put, ereg, 2, d->fetch_noise_ns, why, sizeof(why), &others)) {
+			p->isolated = 0;
+			snprintf(p->why_not, sizeof(p->why_not), "the stamps show the variants differ elsewhere "
+				 "too: %s", why);
+		} else {
+			spread_elsewhere(p, -others);  /* the put's stages less the store's */
+		}
+	} else {
+		bound(add(d, "descriptor", "NIC fetches the descriptor", d->fetch_diff_ns, "difference",
+			  "EEL of a descriptor put - EEL of an E-register store (PIO, no descriptor)"),
+		      d->fetch_diff_ns > d->fetch_noise_ns, fmax(d->fetch_diff_ns, 0) + d->fetch_noise_ns);
+		remainder_edit(merged, mcap, "fetch", NULL);
+	}
+}
+
+/* The payload's DMA read from the difference of a DMA'd put and an inline
+ * one: a check where the tx stage is stamped, else a part. */
+static void payload_difference(struct decompose_res *d, const struct breakdown *bd, const struct breakdown *put,
+			       const struct breakdown *dma, const int *owner, char *merged, size_t mcap)
+{
+	if (!d->have_dma)
+		return;
+	const char *how = "EEL with the payload DMA'd - EEL with it inline";
+
+	if (owner[3] >= 0) {
+		if (put && dma && put->have[3] && dma->have[3]) {
+			d->have_dma_tx = 1;
+			d->payload_stamped_ns = dma->part[3].median - put->part[3].median;
+		}
+		if (d->have_dma_tx || owner[3] != 3 || bd->span_extra[3]) {
+			struct dec_part *p = check_of(d, bd, 3, owner[3], "payload", how, d->payload_diff_ns,
+						      d->payload_stamped_ns, d->payload_noise_ns);
+			char why[140];
+			double others = 0;
+
+			if (put && dma && differ_elsewhere(put, dma, 3, d->payload_noise_ns, why, sizeof(why),
+							    &others)) {
+				p->isolated = 0;
+				snprintf(p->why_not, sizeof(p->why_not), "the stamps show the variants "
+					 "differ elsewhere too: %s", why);
+			} else if (put && dma) {
+				spread_elsewhere(p, others);  /* the DMA'd put's stages less the inline's */
+			}
+		}
+	} else {
+		bound(add(d, "payload", "NIC reads the payload by DMA", d->payload_diff_ns, "difference", how),
+		      d->payload_diff_ns > d->payload_noise_ns, fmax(d->payload_diff_ns, 0) + d->payload_noise_ns);
+		remainder_edit(merged, mcap, "tx", "tx less the payload");
+	}
+}
+
 /* Which stages were stamped, and the difference measurements, into parts. */
 void decompose_build(struct decompose_res *d, const struct breakdown *bd, const struct breakdown *put,
 		     const struct breakdown *dma, const struct breakdown *ereg, double poll_ns)
@@ -211,64 +284,8 @@ void decompose_build(struct decompose_res *d, const struct breakdown *bd, const 
 			  bd->turn_st.mean, "stamped", "stamped by the host at both ends (half of each end's)"),
 		      bd->turn_resolved, bd->turn_bound);
 	/* The differences: checks where their stage is stamped, parts where not. */
-	if (d->have_ereg) {
-		const char *how = "EEL of a descriptor put - EEL of an E-register store";
-
-		if (owner[2] >= 0) {
-			int both = put && ereg && put->have[2] && ereg->have[2] && !bd->span_extra[2];
-			struct dec_part *p = check_of(d, bd, 2, owner[2], "fetch", how, d->fetch_diff_ns,
-						      both ? put->part[2].median - ereg->part[2].median : bd->part[2].median,
-						      d->fetch_noise_ns);
-			char why[140];
-			double others = 0;
-
-			if (!both) {
-				/* whether the two differ in the fetch alone cannot be told */
-				p->isolated = 0;
-				snprintf(p->why_not, sizeof(p->why_not), "an E-register store is not stamped here");
-			} else if (differ_elsewhere(put, ereg, 2, d->fetch_noise_ns, why, sizeof(why), &others)) {
-				p->isolated = 0;
-				snprintf(p->why_not, sizeof(p->why_not), "the stamps show the variants differ elsewhere "
-					 "too: %s", why);
-			} else {
-				spread_elsewhere(p, -others);  /* the put's stages less the store's */
-			}
-		} else {
-			bound(add(d, "descriptor", "NIC fetches the descriptor", d->fetch_diff_ns, "difference",
-				  "EEL of a descriptor put - EEL of an E-register store (PIO, no descriptor)"),
-			      d->fetch_diff_ns > d->fetch_noise_ns, fmax(d->fetch_diff_ns, 0) + d->fetch_noise_ns);
-			remainder_edit(merged, sizeof(merged), "fetch", NULL);
-		}
-	}
-	if (d->have_dma) {
-		const char *how = "EEL with the payload DMA'd - EEL with it inline";
-
-		if (owner[3] >= 0) {
-			if (put && dma && put->have[3] && dma->have[3]) {
-				d->have_dma_tx = 1;
-				d->payload_stamped_ns = dma->part[3].median - put->part[3].median;
-			}
-			if (d->have_dma_tx || owner[3] != 3 || bd->span_extra[3]) {
-				struct dec_part *p = check_of(d, bd, 3, owner[3], "payload", how, d->payload_diff_ns,
-							      d->payload_stamped_ns, d->payload_noise_ns);
-				char why[140];
-				double others = 0;
-
-				if (put && dma && differ_elsewhere(put, dma, 3, d->payload_noise_ns, why, sizeof(why),
-								    &others)) {
-					p->isolated = 0;
-					snprintf(p->why_not, sizeof(p->why_not), "the stamps show the variants "
-						 "differ elsewhere too: %s", why);
-				} else if (put && dma) {
-					spread_elsewhere(p, others);  /* the DMA'd put's stages less the inline's */
-				}
-			}
-		} else {
-			bound(add(d, "payload", "NIC reads the payload by DMA", d->payload_diff_ns, "difference", how),
-			      d->payload_diff_ns > d->payload_noise_ns, fmax(d->payload_diff_ns, 0) + d->payload_noise_ns);
-			remainder_edit(merged, sizeof(merged), "tx", "tx less the payload");
-		}
-	}
+	fetch_difference(d, bd, put, ereg, owner, merged, sizeof(merged));
+	payload_difference(d, bd, put, dma, owner, merged, sizeof(merged));
 	if (owner[STAGE_PARTS - 1] < 0 && poll_ns > 0) {
 		add(d, "detect", breakdown_stage_what(bd, STAGE_PARTS - 1), poll_ns / 2, "modelled",
 		    "half of one pass of the receiver's polling loop (measured)");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* bench/derived.c — figures derived from others, stated only as far as this
- * NIC and this run let them be (issue 22).
+ * NIC and this run let them be (docs/methods.md).
  *
  * Bell et al. 2003 4.3's o_s and o_r are the host CPU's time per message that
  * no computation can overlap. Where the NIC itself runs on the host's CPU

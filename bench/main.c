@@ -16,8 +16,11 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "outfile.h"
-#include "safe_text.h"
+#include "bus_runs.h"
+#include "busmodel.h"
+#include "bench/report/outfile.h"
+#include "bench/report/report.h"
+#include "bench/report/safe_text.h"
 #include "cli.h"
 
 static int pin(int cpu)
@@ -173,7 +176,7 @@ static int accept_client(struct eel_oob_listener *l, uint32_t wait_ms, uint32_t 
 	}
 }
 
-/* One machine per run (issue 22): a short ping-pong (DRIFT_RUNS runs of
+/* One machine per run (docs/methods.md, "machine"): a short ping-pong (DRIFT_RUNS runs of
  * DRIFT_ITERS round trips, each run its median round trip / 2, stamps off)
  * at the run's start and at its end, both ends in lock step; where the two
  * differ beyond their spread (stats_differ), the tests between saw different

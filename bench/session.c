@@ -8,7 +8,7 @@
 #include <sys/mman.h>
 
 #include "bench.h"
-#include "safe_text.h"
+#include "bench/report/safe_text.h"
 
 int verbose;
 char bench_who[160];

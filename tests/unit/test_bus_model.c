@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bus_runs.h"
 #include "check.h"
 #include "userlib/core/dev.h"
 #include "userlib/engine/bus_preset.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tests/unit/test_json.c — the JSON writer (bench/json.c, over jansson): what
+/* tests/unit/test_json.c — the JSON writer (bench/report/json.c, over jansson): what
  * it writes is JSON (RFC 8259, checked by the strict little reader below, not
  * jansson's), strings are escaped and come back as given, text that is not
  * UTF-8 comes back byte for byte as U+0080..U+00FF, non-finite numbers are
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "json.h"
+#include "bench/report/json.h"
 
 /* ---- a strict reader: validates, and records every leaf as path = value ---- */
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tests/unit/test_schedule.c — allpairs' round-robin schedule (bench/schedule.c):
+/* tests/unit/test_schedule.c — allpairs' round-robin schedule (bench/launch/schedule.c):
  * for n = 2..64, every round pairs ranks disjointly and symmetrically, every
  * pair meets exactly once, n - 1 rounds for even n (nobody sits out) and n
  * for odd n (one rank out a round, each once); and the median absolute
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "schedule.h"
+#include "bench/launch/schedule.h"
 #include "stats.h"
 
 static void test_rounds(int n)

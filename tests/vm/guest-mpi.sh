@@ -27,7 +27,7 @@ vm0_out=${out%/vm"$EEL_VM_INDEX"/out}/vm0/out   # eel-vm0's $EEL_VM_OUT: the res
 # ---- both VMs: names, and rxe0 ----
 # The guests run the host's /etc (read-only): a hostname of each VM's own, and an
 # /etc/hosts that names both, are files in /tmp bind-mounted over the host's in this
-# guest only. eel-bench's ranks name each other by host name (bench/mesh.c), Open MPI
+# guest only. eel-bench's ranks name each other by host name (bench/launch/mesh.c), Open MPI
 # its nodes.
 step "host name eel-vm$EEL_VM_INDEX, /etc/hosts, rxe0"
 mkdir -p /tmp/eel-etc

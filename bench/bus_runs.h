@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/* bench/bus_runs.h — the bus what-if (--bus LIST, docs/bus.md): one whole run per
+ * modelled bus, the model's transactions on the 8-byte put's path, and their
+ * table and JSON. */
+#ifndef EEL_BENCH_BUS_RUNS_H
+#define EEL_BENCH_BUS_RUNS_H
+
+#include <stdio.h>
+
+#include <eel/bus.h>
+
+#include "bench.h"
+
+#define MAX_BUSES 8
+/* The model's transactions on the ping-pong's 8-byte put's path, ns. */
+struct bus_path {
+	double doorbell_ns, descriptor_ns, ack_status_ns, payload_issue_ns, payload_seen_ns, sum_ns;
+};
+/* One bus's whole run, for --bus LIST. */
+struct bus_run {
+	struct eel_bus bus;
+	char uri[512];
+	struct session s;
+	struct results r;
+};
+struct json;
+void bus_path(const struct eel_bus *p, struct bus_path *t);
+void bus_json(struct json *j, const struct eel_bus *p);
+/* total_s: the whole --bus run, the calibration included */
+void bus_table(FILE *f, const struct bus_run *b, int n, double total_s);
+
+#endif

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/* bench/pingpong.h — Bell et al. 2003 4.1's ping-pong (EEL): its result, its runs, and its rows in the report. */
+#ifndef EEL_BENCH_PINGPONG_H
+#define EEL_BENCH_PINGPONG_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "plan.h"
+#include "stats.h"
+
+struct session;
+struct results;
+struct json;
+struct breakdown;
+
+struct pingpong_res {
+	int done;
+	double eel_ns[MAX_RUNS];         /* per run, stamps off: RTT/2 */
+	double eel_stamped_ns[MAX_RUNS]; /* per run, stamps on */
+	int nruns;
+	struct stat eel, eel_stamped;
+	/* the cost of stamping: run i with stamps over run i without (they
+	 * alternate), less 1: a drift in the machine's speed touches both */
+	struct stat stamp_cost;
+};
+
+int pingpong_run(struct session *s, struct results *r);
+/* runs x iters round trips of 8-byte puts after the plan's warm-up, stamps
+ * off, each timed alone: on the client, every one's RTT/2 in ns into out */
+int pingpong_each(struct session *s, uint32_t runs, uint32_t iters, double *out);
+enum pp_variant {
+	PP_PUT,       /* 8-byte put, payload inline where the NIC can */
+	PP_PUT_DMA,   /* 8-byte put, payload read from registered memory by the NIC */
+	PP_EREG,      /* 8-byte E-register store (programmed I/O, no descriptor) */
+};
+int pingpong_series(struct session *s, int variant, uint32_t runs, uint32_t iters, int stamps,
+		    struct pingpong_res *pp, struct breakdown *bd);
+#define PP_MAX_VARIANTS 3
+int pingpong_series_n(struct session *s, const int *variant, int nvar, uint32_t runs, uint32_t iters, int stamps,
+		      struct pingpong_res *pp, struct breakdown *bd);
+int pingpong_interleaved(struct session *s, const int *variant, int nvar, uint32_t runs, uint32_t iters,
+			 struct pingpong_res *pp);
+
+/* pingpong_report.c: its rows in the table (EEL; the stamping cost) and in the
+ * JSON (parameters: eel, eel_stamped, stamp_cost; curves: pingpong) */
+void pingpong_table_rows(FILE *f, const struct session *s, const struct results *r);
+void pingpong_table_stamping(FILE *f, const struct session *s, const struct results *r);
+void pingpong_json_parameters(struct json *j, const struct session *s, const struct results *r);
+void pingpong_json_curves(struct json *j, const struct results *r);
+
+#endif

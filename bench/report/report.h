@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* bench/report/report.h — the report's frame (the table, the JSON document, the
+ * warnings) and the rows and fields every method's writer (bench/<method>_report.c)
+ * builds its part with. */
+#ifndef EEL_BENCH_REPORT_H
+#define EEL_BENCH_REPORT_H
+
+#include <stdio.h>
+
+#include "bench/bench.h"
+
+/* report_table.c, report_json.c */
+void report_table(FILE *f, const struct session *s, const struct results *r, const char *uri);
+int report_json_check(const char *path);
+/* schema "eel.run": 5 added the patterns of many ranks, 6 the bus what-if, 7 figures not separable
+ * or not resolved are null with why (docs/json.md) */
+#define SCHEMA_VERSION 7
+struct json;
+void report_json_head(struct json *j, int argc, char **argv);
+struct out;
+int report_json_finish(const char *path, struct json *j, struct out *o);
+struct bus_run;
+/* buses, nbus: --bus LIST's runs, each written whole into `buses` (NULL, 0: none) */
+int report_json(const char *path, const struct session *s, const struct results *r, const char *uri,
+		int argc, char **argv, const struct bus_run *buses, int nbus);
+
+
+/* warnings.c: what a reader must know before trusting the figures */
+#define MAX_WARNINGS 16
+int report_warnings(const struct session *s, const struct results *r, char w[][240], int max);
+
+/* table_rows.c: one row of the parameter table: a distribution (min, median,
+ * spread, cycles), one figure, or a figure derived from others (derived.c) */
+void row_stat(FILE *f, const struct session *s, const char *name, const struct stat *st, const char *how);
+void row_one(FILE *f, const struct session *s, const char *name, double ns, const char *how);
+void row_derived(FILE *f, const struct session *s, const char *name, const struct derived *d, const char *how);
+
+/* json_fields.c: a distribution's figures; a parameter measured as one (ns and
+ * cycles); a figure derived from others, null where not resolved or separable */
+void stat_obj(struct json *j, const char *key, const struct stat *s);
+void param_stat(struct json *j, const struct session *s, const char *key, const struct stat *st,
+		const char *method);
+void derived_obj(struct json *j, const struct session *s, const char *key, const struct derived *d,
+		 const char *method);
+
+#endif
