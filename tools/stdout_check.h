@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* tools/stdout_check.h — the tools' standard output checked at exit (the
- * bench has its own, bench/outfile.c: bench/ and tools/ share no file). */
+ * bench has its own, bench/report/outfile.c: bench/ and tools/ share no file). */
 #ifndef EEL_TOOLS_STDOUT_CHECK_H
 #define EEL_TOOLS_STDOUT_CHECK_H
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* tools/mpi/report_json.c — eel-mpi's run as one JSON document, schema
  * "eel.mpi" version 1 (docs/launch.md, "eel-mpi's JSON"),
- * built with jansson (Debian libjansson-dev) as eel-bench's bench/json.c
+ * built with jansson (Debian libjansson-dev) as eel-bench's bench/report/json.c
  * builds "eel.run": members in the order given, ten significant digits,
  * NaN and inf as null. Times in ns, sizes in bytes, the unit in each key.
  * Written to a temporary file in the same folder and renamed over the path:
