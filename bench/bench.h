@@ -15,14 +15,16 @@
 #include <eel/eel.h>
 #include <eel/pci_facts.h>
 
-#include "stats.h"
+#include "method/dmax.h"
+#include "method/fit.h"
+#include "method/stats.h"
 #include <eel/bus.h>
 
 #define PLAN_VERSION 3u
 #define MAX_SIZES 32
 #define MAX_DEPTHS 16
 #define MAX_RUNS 1000
-#define OV_MAX_STEPS 64
+#define OV_MAX_STEPS OVERLAP_MAX_POINTS   /* method/dmax.h */
 
 enum test_bit {
 	T_PINGPONG = 1u << 0,
@@ -189,16 +191,7 @@ struct flood_res {
 	struct stat G_runs, bw_runs, M_runs;
 };
 
-struct overlap_curve {
-	int n;
-	double d_ns[OV_MAX_STEPS];   /* inserted computation per message */
-	double t_ns[OV_MAX_STEPS];   /* time per message (min over runs) */
-	double g_ns;                 /* t at D = 0 */
-	double dmax_ns;              /* largest D that did not raise the time */
-	int dmax_extrapolated;       /* D_max is the knee found from the rise past it, not a D measured */
-	double o_ns;                 /* the overhead: g - D_max */
-	int rose_at_first;           /* the first D already raised it: o = g */
-};
+/* struct overlap_curve: method/dmax.h */
 
 #define MAX_SWEEPS 20
 struct overlap_res {
@@ -368,10 +361,6 @@ struct bulk_point {
 	struct stat t;       /* n-byte store and its completion (Culler et al. 1996 T(n)) */
 	struct stat echo;    /* ping-pong RTT/2 of n bytes (Taboada et al. 2003, Dongarra & Dunigan 1997) */
 	double o_s_ns;       /* o(n): send-only cost from a short D = 0 signature (NAN: no send-only regime) */
-};
-
-struct fit_line {
-	double a, b;         /* y = a + b x */
 };
 
 #define VALIDATE_SIZES 20
@@ -579,10 +568,6 @@ int stats_differ(const struct stat *a, const struct stat *b);
 /* the names of the tests in t (enum test_bit), comma-separated, that a run runs in that order */
 void test_names(uint32_t t, char *out, size_t n);
 
-/* fit.c */
-int fit_linear(const double *x, const double *y, int n, struct fit_line *f);
-double model003(double t0, double ti, double tb, double n);
-double mean_abs_rel_err(const double *p, const double *m, int n);
 /* The overlap sweep on the measuring end; fn measures one run at computation
  * d_ns (exposed for tests, which give it a known curve). */
 /* One overlap point: n messages with d_ns of computation asked for each; *t_ns

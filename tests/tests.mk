@@ -18,7 +18,7 @@ HOSTSH     := $(sort $(wildcard tests/host/*.sh))
 HOSTILE    := $(sort $(wildcard tests/hostile/*.sh))   # hostile input, stray and dead peers (issue 15)
 TEST_BIN    = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC)) \
               $(patsubst tests/host/%.c,$(BUILD)/tests/%,$(HOSTC_SRC))
-BENCH_LIB_OBJ = $(filter-out $(BUILD)/obj/bench/main.o,$(BENCH_OBJ))
+BENCH_LIB_OBJ = $(filter-out $(BUILD)/obj/bench/main.o,$(BENCH_OBJ)) $(METHOD_OBJ)
 LISTS      := build/test-lists
 
 .PHONY: host-tests test-lists
