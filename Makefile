@@ -44,6 +44,9 @@ endif
 FW_SRC      := $(wildcard firmware/*.c)
 USERLIB_SRC := $(wildcard userlib/*/*.c)
 BENCH_SRC   := $(wildcard bench/*.c bench/*/*.c)
+# The papers' arithmetic (method/): linked into eel-bench, the tools and the
+# tests that call it; not part of libeel (its API is include/eel/ only).
+METHOD_SRC  := $(wildcard method/*.c)
 
 OBJ          = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
@@ -73,6 +76,7 @@ PC_LIBS     :=
 -include $(sort $(wildcard userlib/*/*.mk bench/*/*.mk))
 LIB_OBJ     := $(call OBJ,$(FW_SRC) $(USERLIB_SRC))
 BENCH_OBJ   := $(call OBJ,$(BENCH_SRC))
+METHOD_OBJ  := $(call OBJ,$(METHOD_SRC))
 -include $(sort $(wildcard tools/*.mk tests/*.mk tests/vm/*.mk driver/*.mk))
 
 all: $(BUILD)/libeel.a $(BUILD)/libeel.so $(BUILD)/$(EEL_SONAME) $(BUILD)/eel-bench $(TOOLS_BIN)
@@ -100,8 +104,8 @@ $(BUILD)/libeel.so.$(EEL_VERSION): $(LIB_OBJ) userlib/libeel.map
 $(BUILD)/$(EEL_SONAME) $(BUILD)/libeel.so: $(BUILD)/libeel.so.$(EEL_VERSION)
 	ln -sf $(notdir $<) $@
 
-$(BUILD)/eel-bench: $(BENCH_OBJ) $(BUILD)/libeel.a
-	$(CC) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(BUILD)/libeel.a $(EXT_LIBS) $(LDLIBS)
+$(BUILD)/eel-bench: $(BENCH_OBJ) $(METHOD_OBJ) $(BUILD)/libeel.a
+	$(CC) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(METHOD_OBJ) $(BUILD)/libeel.a $(EXT_LIBS) $(LDLIBS)
 
 # The main job: the default NIC (the built-in software NIC, both ends here).
 run:

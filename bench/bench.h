@@ -15,7 +15,9 @@
 #include <eel/eel.h>
 #include <eel/pci_facts.h>
 
-#include "stats.h"
+#include "method/dmax.h"
+#include "method/fit.h"
+#include "method/stats.h"
 #include "plan.h"
 #include "verify.h"
 /* the methods, each a pair (bench/<method>.h, .c) and its writers (<method>_report.c) */
@@ -157,11 +159,6 @@ int bench_fail(const char *what);
 /* Out of memory for what: one line on stderr, -1. */
 int bench_oom(const char *what);
 double cyc_ns(const struct session *s, double cycles);
-
-/* fit.c */
-int fit_linear(const double *x, const double *y, int n, struct fit_line *f);
-double model003(double t0, double ti, double tb, double n);
-double mean_abs_rel_err(const double *p, const double *m, int n);
 
 /* progress.c: where a long run is, on stderr (a terminal, or EEL_PROGRESS=1) */
 void progress(const struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

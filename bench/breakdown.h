@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <eel/eel.h>
-#include "stats.h"
+#include "method/stats.h"
 
 struct session;
 struct results;

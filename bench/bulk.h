@@ -6,7 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "plan.h"
-#include "stats.h"
+#include "method/fit.h"
+#include "method/stats.h"
 
 struct session;
 struct results;
@@ -21,10 +22,7 @@ struct bulk_point {
 	double o_s_ns;       /* o(n): send-only cost from a short D = 0 signature (NAN: no send-only regime) */
 };
 
-struct fit_line {
-	double a, b;         /* y = a + b x */
-};
-
+/* struct fit_line, fit_linear: method/fit.h */
 #define VALIDATE_SIZES 20
 #define FIT_MAX_ERR 1.0      /* a fit whose error on the validation sizes is above this (100%) is not a model */
 struct bulk_res {

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <eel/eel.h>
-#include "stats.h"
+#include "method/stats.h"
 
 struct session;
 struct results;

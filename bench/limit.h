@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 #include "plan.h"
-#include "stats.h"
+#include "method/stats.h"
 
 struct session;
 struct results;

@@ -340,6 +340,56 @@ static pid_t reap_server(pid_t child, int failed, uint32_t timeout_ms, int *st, 
 	return wait4(child, st, 0, ru);
 }
 
+/* --pair: this process forks the server end; both ends are pinned to cores
+ * of their own and joined by a loopback out-of-band channel (*l, the
+ * server's) and a gate pipe. 0, or 1 said on stderr. */
+static int pair_start(struct cli *c, const char *uri_in, struct session *s, struct eel_oob_listener **l,
+		      pid_t *child, const char **uri, char *uri_buf, size_t uri_len)
+{
+	int cpu_c = c->cpu[0] >= 0 ? c->cpu[0] : nth_cpu(0);
+	int cpu_s = c->cpu[1] >= 0 ? c->cpu[1] : nth_cpu(1);
+	int gate[2];
+
+	if (eel_oob_listen("127.0.0.1", 0, l)) {
+		bench_fail("setting up the pair");
+		return 1;
+	}
+	if (pipe(gate)) {
+		fprintf(stderr, "eel-bench: cannot make a pipe for the pair: %s\n", strerror(errno));
+		return 1;
+	}
+	c->port = eel_oob_listener_port(*l);
+	s->limit = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (s->limit == MAP_FAILED) {
+		fprintf(stderr, "eel-bench: cannot map shared memory for the pair\n");
+		return 1;
+	}
+	fflush(NULL);
+	*child = fork();
+	if (*child < 0) {
+		fprintf(stderr, "eel-bench: cannot fork the server end: %s\n", strerror(errno));
+		return 1;
+	}
+	s->pair = 1;
+	s->server = *child == 0;
+	s->pair_gate = gate[s->server ? 0 : 1];
+	close(gate[s->server ? 1 : 0]);
+	s->cpu = s->server ? cpu_s : cpu_c;
+	if (s->cpu == cpu_c && cpu_s == cpu_c)
+		s->cpu = -1; /* one core: do not pin both ends onto it */
+	*uri = thread_uri(uri_in, nth_cpu(s->server ? 3 : 2), uri_buf, uri_len);
+	if (pin(s->cpu)) {
+		if (s->server)
+			_exit(1);
+		kill(*child, SIGTERM);
+		waitpid(*child, NULL, 0);
+		return 1;
+	}
+	if (!s->server)
+		eel_oob_listener_close(*l);
+	return 0;
+}
+
 /* One whole measurement of uri_in: both ends (--pair), or this end. The
  * server end exits here; the client returns 0 with *s and *r filled, and the
  * URI it opened (thread mode may add fw_cpu) in uri_buf. */
@@ -361,46 +411,8 @@ static int measure(struct cli *c, const char *uri_in, struct session *s, struct 
 	s->cpu = -1;
 
 	if (c->pair) {
-		int cpu_c = c->cpu[0] >= 0 ? c->cpu[0] : nth_cpu(0);
-		int cpu_s = c->cpu[1] >= 0 ? c->cpu[1] : nth_cpu(1);
-
-		int gate[2];
-
-		if (eel_oob_listen("127.0.0.1", 0, &l))
-			return bench_fail("setting up the pair") ? 1 : 1;
-		if (pipe(gate)) {
-			fprintf(stderr, "eel-bench: cannot make a pipe for the pair: %s\n", strerror(errno));
+		if (pair_start(c, uri_in, s, &l, &child, &uri, uri_buf, uri_len))
 			return 1;
-		}
-		c->port = eel_oob_listener_port(l);
-		s->limit = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-		if (s->limit == MAP_FAILED) {
-			fprintf(stderr, "eel-bench: cannot map shared memory for the pair\n");
-			return 1;
-		}
-		fflush(NULL);
-		child = fork();
-		if (child < 0) {
-			fprintf(stderr, "eel-bench: cannot fork the server end: %s\n", strerror(errno));
-			return 1;
-		}
-		s->pair = 1;
-		s->server = child == 0;
-		s->pair_gate = gate[s->server ? 0 : 1];
-		close(gate[s->server ? 1 : 0]);
-		s->cpu = s->server ? cpu_s : cpu_c;
-		if (s->cpu == cpu_c && cpu_s == cpu_c)
-			s->cpu = -1; /* one core: do not pin both ends onto it */
-		uri = thread_uri(uri_in, nth_cpu(s->server ? 3 : 2), uri_buf, uri_len);
-		if (pin(s->cpu)) {
-			if (s->server)
-				_exit(1);
-			kill(child, SIGTERM);
-			waitpid(child, NULL, 0);
-			return 1;
-		}
-		if (!s->server)
-			eel_oob_listener_close(l);
 	} else {
 		s->server = c->server;
 		s->cpu = c->cpu[0];

@@ -19,9 +19,10 @@
  * the gap at q = 1: D_max came out 0 and o_r = g(q=1).)
  *
  * D is swept in steps of g/16 until the time rises, then the edge is found
- * by bisection (4 halvings: to g/256). Each point is the minimum over
- * --overlap-runs runs (noise only adds time); "rises" means more than 3%
- * above g, and a rise in the sweep counts only when the next step confirms it.
+ * by bisection (4 halvings: to g/256): the search is method/dmax.c's. Each
+ * point is the minimum over --overlap-runs runs (noise only adds time);
+ * "rises" means more than 3% above g, and a rise in the sweep counts only
+ * when the next step confirms it.
  * Each point's D is the computation as measured (spin_ns): the spin asked for
  * d and its own clock reads, which a small d does not cover.
  */
@@ -30,11 +31,8 @@
 #include <string.h>
 
 #include "bench.h"
+#include "method/dmax.h"
 #include "post.h"
-
-#define COARSE_STEPS 16
-#define BISECT 4
-#define OV_RISE 0.03   /* a time more than 3% above g has risen */
 
 /* The computation a point inserts per message, measured: one
  * eel_spin_cycles of d's cycles is d and the spin's own clock reads, 20-40
@@ -164,97 +162,26 @@ static int measure(struct session *s, point_fn fn, double d, double *t, double *
 	return 0;
 }
 
-static void add(struct overlap_curve *c, double d, double t)
+/* The search's time at D: measure()'s, on this session and side. */
+struct sweep_ctx {
+	struct session *s;
+	point_fn fn;
+};
+
+static int time_at(void *ctx, double d, double *t, double *da)
 {
-	if (c->n < OV_MAX_STEPS) {
-		c->d_ns[c->n] = d;
-		c->t_ns[c->n++] = t;
-	}
+	struct sweep_ctx *c = ctx;
+
+	return measure(c->s, c->fn, d, t, da);
 }
 
+/* One sweep of D on the measuring end: the search is method/dmax.c's, the
+ * rule eel-mpi's CPU-overlap test keeps too. */
 int overlap_sweep(struct session *s, point_fn fn, struct overlap_curve *c)
 {
-	/* lo, hi, rise: the D asked for (the sweep's steps and halvings);
-	 * lo_a, hi_a, rise_a: the same as measured (spin_ns), which the curve,
-	 * D_max and the knee are in */
-	double g, thr, step, t, da, lo = 0, hi = 0, rise = 0, t_rise = 0, t_hi = 0, dmax;
-	double lo_a = 0, hi_a = 0, rise_a = 0;
-	int k;
+	struct sweep_ctx ctx = { s, fn };
 
-	c->n = 0;
-	if (measure(s, fn, 0, &g, &da))
-		return -1;
-	add(c, 0, g);
-	thr = g * (1 + OV_RISE);
-	step = g / COARSE_STEPS;
-	for (k = 1; k <= 4 * COARSE_STEPS; k++) {
-		if (measure(s, fn, k * step, &t, &da))
-			return -1;
-		add(c, da, t);
-		if (t <= thr) {
-			lo = k * step;
-			lo_a = da;
-			rise = 0;
-		} else if (!rise) {
-			rise = k * step;      /* a rise: confirm it with the next step */
-			rise_a = da;
-			t_rise = t;
-		} else {
-			hi = rise;
-			hi_a = rise_a;
-			t_hi = t_rise;
-			break;
-		}
-	}
-	if (!hi) {
-		hi = rise ? rise : lo; /* t >= D, so it always rises: kept for safety */
-		hi_a = rise ? rise_a : lo_a;
-		t_hi = t_rise;
-	}
-	for (int b = 0; b < BISECT && hi > lo; b++) {
-		double mid = (lo + hi) / 2;
-
-		if (measure(s, fn, mid, &t, &da))
-			return -1;
-		add(c, da, t);
-		if (t > thr) {
-			hi = mid;
-			hi_a = da;
-			t_hi = t;
-		} else {
-			lo = mid;
-			lo_a = da;
-		}
-	}
-	/* lo is where the rise crossed the noise threshold (OV_RISE above g),
-	 * not where it began: past the knee each message costs o_s + D, so the
-	 * time at hi, the smallest D seen to raise it, puts the knee at
-	 * hi - (t(hi) - g). Without that, o_s came out low by up to 3% of g. */
-	dmax = hi_a > lo_a ? hi_a - (t_hi - g) : lo_a;
-	/* at most the largest D seen not to raise the time; when none was
-	 * (the first step rose), anywhere below the first that did: the
-	 * least computation a point can insert (its spin's clock reads) may
-	 * lie past the knee, and only the rise tells where the knee is */
-	if (lo_a > 0 && dmax > lo_a)
-		dmax = lo_a;
-	if (dmax < 0)
-		dmax = 0;
-	c->dmax_extrapolated = dmax != lo_a;
-	c->g_ns = g;
-	c->dmax_ns = dmax;
-	c->rose_at_first = dmax == 0;
-	c->o_ns = g - dmax;
-	/* the curve in order of D, for the report */
-	for (int i = 1; i < c->n; i++)
-		for (int j = i; j > 0 && c->d_ns[j - 1] > c->d_ns[j]; j--) {
-			double a = c->d_ns[j], b = c->t_ns[j];
-
-			c->d_ns[j] = c->d_ns[j - 1];
-			c->t_ns[j] = c->t_ns[j - 1];
-			c->d_ns[j - 1] = a;
-			c->t_ns[j - 1] = b;
-		}
-	return 0;
+	return dmax_search(time_at, &ctx, c);
 }
 
 /* The following end: run points until told the sweep is over. */

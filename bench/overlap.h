@@ -5,23 +5,16 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "stats.h"
+#include "method/stats.h"
+
+#include "method/dmax.h"
 
 struct session;
 struct results;
 struct json;
 
-#define OV_MAX_STEPS 64
-struct overlap_curve {
-	int n;
-	double d_ns[OV_MAX_STEPS];   /* inserted computation per message */
-	double t_ns[OV_MAX_STEPS];   /* time per message (min over runs) */
-	double g_ns;                 /* t at D = 0 */
-	double dmax_ns;              /* largest D that did not raise the time */
-	int dmax_extrapolated;       /* D_max is the knee found from the rise past it, not a D measured */
-	double o_ns;                 /* the overhead: g - D_max */
-	int rose_at_first;           /* the first D already raised it: o = g */
-};
+/* struct overlap_curve and the D_max search: method/dmax.h */
+#define OV_MAX_STEPS OVERLAP_MAX_POINTS
 
 #define MAX_SWEEPS 20
 struct overlap_res {

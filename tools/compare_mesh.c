@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "method/stats.h"
 #include "tools/compare.h"
 
 struct fig {
@@ -205,19 +206,6 @@ static int pair_match(struct mesh_cmp *m)
 	return 0;
 }
 
-/* The median of v[0..n) (sorted in place), as eel-bench's table takes the senders'. */
-static double median_of(double *v, int n)
-{
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			double t = v[j];
-
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-	return n ? (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : NAN;
-}
-
 /* A curve's figure at K: k-to-1's senders' median g, 1-to-many's gap. NaN: none. */
 static double point_at(const struct run *R, const char *key, int k)
 {
@@ -231,7 +219,7 @@ static double point_at(const struct run *R, const char *key, int k)
 	for (size_t i = 0; i < jr_len(g, "") && n < 64; i++)
 		if (jr_num(jr_at(g, i), "", &x))
 			v[n++] = x;
-	return median_of(v, n);
+	return stat_median(v, n);   /* as eel-bench's table takes the senders' */
 }
 
 static void only_k(char *s, size_t len, int k)

@@ -380,6 +380,88 @@ static void command_of(int argc, char **argv, char *buf, size_t len)
 		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? " " : "", argv[i]);
 }
 
+/* --json's folder is writable and --netpipe's file reads (rank 0 says,
+ * all ranks end together when not) */
+static void check_inputs(int rank, const struct opts *o, double *np_lat, double *np_bw)
+{
+	char err[512];
+
+	if (o->json) {
+		int bad = rank == 0 && mpi_json_check(o->json, err, sizeof(err));
+
+		MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+		if (bad)
+			die(rank, "%s", err);
+	}
+	if (o->netpipe) {
+		int bad = rank == 0 && netpipe_read(o->netpipe, np_lat, np_bw, err, sizeof(err));
+
+		MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+		if (bad)
+			die(rank, "%s", err);
+	}
+}
+
+/* rank 0's peer on its own node (tier 0) and on another (tier 1), -1 where
+ * there is none: the node of each rank is the world rank of its node's
+ * first (*shm: the node's communicator, freed by the caller) */
+static void tier_peers(int rank, int n, int *node, MPI_Comm *shm, int tier_peer[2])
+{
+	int first = rank;
+
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, shm);
+	MPI_Bcast(&first, 1, MPI_INT, 0, *shm);
+	MPI_Allgather(&first, 1, MPI_INT, node, 1, MPI_INT, MPI_COMM_WORLD);
+	for (int p = 1; p < n; p++) {
+		int t = node[p] == node[0] ? 0 : 1;
+
+		if (tier_peer[t] < 0)
+			tier_peer[t] = p;
+	}
+}
+
+/* Rank 0's table: each tier's Figure 2 and LogGP, LoGH{sSP}, Bell et al.'s
+ * set, NetPIPE beside it (run's fields for the JSON) */
+static void print_all(const struct opts *o, const int tier_peer[2], const struct fig2 *f, struct mpi_loggp *l,
+		      double pp[2][2], const struct bell *b, const struct eel_figs *ef, double np_lat, double np_bw,
+		      struct mpi_run *run)
+{
+	printf("eel-mpi %s: MPI's send modes by Al-Tawil & Moritz 2001, Figure 2 (barrier, timer11/12 at the "
+	       "sender P1, timer21/22 at the receiver P2), %d repetitions after %d\n", EEL_VERSION, o->f.reps,
+	       o->f.warm);
+	for (int t = 0; t < 2; t++) {
+		if (tier_peer[t] < 0) {
+			printf("\n  %s: no pair (%s)\n", t ? "inter-node" : "intra-node",
+			       t ? "all ranks on one node" : "rank 0 alone on its node");
+			continue;
+		}
+		mpi_loggp_of(&f[t], &l[t]);
+		print_pair(t ? "inter-node" : "intra-node", tier_peer[t], &f[t], &l[t], pp[t]);
+	}
+	if (tier_peer[0] > 0 && tier_peer[1] > 0) {
+		char S[32], G[32];
+
+		printf("\n  LoGH{sSP} (section 3.3): intra-node s_s %.1f, s_r %.1f ns, S %s; inter-node "
+		       "o_s %.1f, o_r %.1f, L %.1f ns, G %s\n", l[0].o_s, l[0].o_r, per_byte(&l[0], S, sizeof(S)),
+		       l[1].o_s, l[1].o_r, l[1].L, per_byte(&l[1], G, sizeof(G)));
+	}
+	print_bell(o, b, ef);
+	if (o->netpipe) {
+		double lat = np_lat, bw = np_bw;
+		int t = tier_peer[1] > 0 ? 1 : 0;
+
+		printf("\n  beside NetPIPE (NPopenmpi, same ranks): latency at 8 B %.1f ns (NetPIPE) "
+		       "vs %.1f (eel-mpi): ratio %.2f (goal <= 1.00); bandwidth at 1 MiB %.2f GB/s vs %.2f: "
+		       "ratio %.2f (goal >= 0.98)\n", lat, pp[t][0], pp[t][0] / lat, bw,
+		       pp[t][1] > 0 ? MAX_SIZE / pp[t][1] : 0, pp[t][1] > 0 ? MAX_SIZE / pp[t][1] / bw : 0);
+		run->have_netpipe = 1;
+		run->np_lat_ns = lat;
+		run->np_bw_bytes_per_ns = bw;
+		run->np_tier = t;
+	}
+	fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
 	static struct fig2 f[2];
@@ -402,20 +484,7 @@ int main(int argc, char **argv)
 	compute_init();
 	if (n < 2)
 		die(rank, "eel-mpi measures between two ranks, this job has %s: launch it with mpirun -np 2 or more", "1");
-	if (o.json) {
-		int bad = rank == 0 && mpi_json_check(o.json, err, sizeof(err));
-
-		MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
-		if (bad)
-			die(rank, "%s", err);
-	}
-	if (o.netpipe) {
-		int bad = rank == 0 && netpipe_read(o.netpipe, &np_lat, &np_bw, err, sizeof(err));
-
-		MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
-		if (bad)
-			die(rank, "%s", err);
-	}
+	check_inputs(rank, &o, &np_lat, &np_bw);
 	/* eel's own figures first: never while MPI measures */
 	if (o.e.uri && eel_side_run(MPI_COMM_WORLD, &o.e, &o.b, &ef, err, sizeof(err)))
 		die(rank, "%s", err);
@@ -425,20 +494,7 @@ int main(int argc, char **argv)
 	if (!buf || !bsend || !node)
 		die(rank, "out of memory for %s", "1 MiB buffers");
 	MPI_Buffer_attach(bsend, bsize);
-	/* the node of each rank: the world rank of its node's first */
-	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shm);
-	{
-		int first = rank;
-
-		MPI_Bcast(&first, 1, MPI_INT, 0, shm);
-		MPI_Allgather(&first, 1, MPI_INT, node, 1, MPI_INT, MPI_COMM_WORLD);
-	}
-	for (int p = 1; p < n; p++) {
-		int t = node[p] == node[0] ? 0 : 1;
-
-		if (tier_peer[t] < 0)
-			tier_peer[t] = p;
-	}
+	tier_peers(rank, n, node, &shm, tier_peer);
 	for (int t = 0; t < 2; t++)
 		if (tier_peer[t] > 0)
 			measure(rank, tier_peer[t], &o, buf, &f[t], pp[t]);
@@ -450,42 +506,7 @@ int main(int argc, char **argv)
 				       .fig = f, .loggp = l, .pp = (const double (*)[2])pp, .bell = &b, .uri = o.e.uri,
 				       .eel = o.e.uri ? &ef : NULL, .command = cmd };
 
-		printf("eel-mpi %s: MPI's send modes by Al-Tawil & Moritz 2001, Figure 2 (barrier, timer11/12 at the "
-		       "sender P1, timer21/22 at the receiver P2), %d repetitions after %d\n", EEL_VERSION, o.f.reps,
-		       o.f.warm);
-		for (int t = 0; t < 2; t++) {
-			if (tier_peer[t] < 0) {
-				printf("\n  %s: no pair (%s)\n", t ? "inter-node" : "intra-node",
-				       t ? "all ranks on one node" : "rank 0 alone on its node");
-				continue;
-			}
-			mpi_loggp_of(&f[t], &l[t]);
-			print_pair(t ? "inter-node" : "intra-node", tier_peer[t], &f[t], &l[t], pp[t]);
-		}
-		if (tier_peer[0] > 0 && tier_peer[1] > 0) {
-			char S[32], G[32];
-
-			printf("\n  LoGH{sSP} (section 3.3): intra-node s_s %.1f, s_r %.1f ns, S %s; inter-node "
-			       "o_s %.1f, o_r %.1f, L %.1f ns, G %s\n", l[0].o_s, l[0].o_r, per_byte(&l[0], S, sizeof(S)),
-			       l[1].o_s, l[1].o_r, l[1].L, per_byte(&l[1], G, sizeof(G)));
-		}
-		print_bell(&o, &b, &ef);
-		if (o.netpipe) {
-			double lat = np_lat, bw = np_bw;
-			int t = tier_peer[1] > 0 ? 1 : 0;
-
-			{
-				printf("\n  beside NetPIPE (NPopenmpi, same ranks): latency at 8 B %.1f ns (NetPIPE) "
-				       "vs %.1f (eel-mpi): ratio %.2f (goal <= 1.00); bandwidth at 1 MiB %.2f GB/s vs %.2f: "
-				       "ratio %.2f (goal >= 0.98)\n", lat, pp[t][0], pp[t][0] / lat, bw,
-				       pp[t][1] > 0 ? MAX_SIZE / pp[t][1] : 0, pp[t][1] > 0 ? MAX_SIZE / pp[t][1] / bw : 0);
-				run.have_netpipe = 1;
-				run.np_lat_ns = lat;
-				run.np_bw_bytes_per_ns = bw;
-				run.np_tier = t;
-			}
-		}
-		fflush(stdout);
+		print_all(&o, tier_peer, f, l, pp, &b, &ef, np_lat, np_bw, &run);
 		if (o.json && mpi_json_write(o.json, &run, err, sizeof(err))) {
 			fprintf(stderr, "eel-mpi: %s\n", err);
 			rc = 1;

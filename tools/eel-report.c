@@ -82,25 +82,15 @@ static void usage(FILE *f)
 		   "Full reference: man eel-report (or docs/man/eel-report.1.md)\n");
 }
 
-int main(int argc, char **argv)
+/* The options: *out (-o), *histpath (--historical). -1: go on; else the exit status. */
+static int parse_args(int argc, char **argv, const char **out, const char **histpath)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, 0, 'o' }, { "historical", required_argument, 0, 'H' },
 		{ "version", no_argument, 0, 'V' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 	};
-	const char *out = NULL, *histpath = NULL;
-	char dir[4096], tmp[4200], old[4300], err[1024], herr[1024];
-	struct plot_out res[16] = { 0 };
-	size_t nres = 0;
-	int launched;
-	struct report rep = { 0 };
-	struct run run;
-	struct hist hist;
-	size_t made = 0;
-	int o, hrc;
-	FILE *f;
+	int o;
 
-	stdout_check_at_exit("eel-report");
 	while ((o = getopt_long(argc, argv, "o:Vh", opts, NULL)) != -1) {
 		switch (o) {
 		case 'o':
@@ -108,10 +98,10 @@ int main(int argc, char **argv)
 				fprintf(stderr, "eel-report: -o '': give the folder to write, e.g. -o report\n");
 				return 2;
 			}
-			out = optarg;
+			*out = optarg;
 			break;
 		case 'H':
-			histpath = optarg;
+			*histpath = optarg;
 			break;
 		case 'V':
 			printf("eel-report %s (git %s)\n", EEL_VERSION, EEL_GIT);
@@ -128,6 +118,129 @@ int main(int argc, char **argv)
 		fprintf(stderr, "eel-report: give one run: eel-report RUN.json [-o DIR]\n");
 		return 2;
 	}
+	return -1;
+}
+
+/* The folder to write: -o's, else RUN-report beside RUN.json; one that
+ * exists must be a folder eel-report made (its marker). 0, or -1 (said). */
+static int out_dir(const struct run *run, const char *out, char *dir, size_t len)
+{
+	char marker[4200];
+
+	if (out) {
+		snprintf(dir, len, "%s", out);
+	} else {
+		size_t l = strlen(run->path);
+
+		if (l > 5 && !strcmp(run->path + l - 5, ".json"))
+			l -= 5;
+		snprintf(dir, len, "%.*s-report", (int)l, run->path);
+	}
+	while (strlen(dir) > 1 && dir[strlen(dir) - 1] == '/')
+		dir[strlen(dir) - 1] = 0;
+	if (exists(dir)) {
+		snprintf(marker, sizeof(marker), "%s/" MARKER, dir);
+		if (!is_dir(dir) || !exists(marker)) {
+			fprintf(stderr, "eel-report: %s exists and is not a folder eel-report made: give -o a new folder, "
+				"or remove it\n", dir);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The run's plots into tmp (a pair's plots for a pair's run, the ranks' for
+ * a run under mpirun or srun), each in res[*nres]; *made: those drawn. */
+static int render_plots(const char *tmp, struct report *rep, struct plot_out *res, size_t max, size_t *nres,
+			size_t *made)
+{
+	int launched = jr_get(rep->run->root, "launch") != NULL;
+	char err[1024];
+
+	for (size_t i = 0; i < report_nplots && *nres < max; i++) {
+		const struct plot *p = &report_plots[i];
+		struct sbuf gp = { 0 };
+		size_t k = *nres;
+
+		if (p->launched == 2 ? launched || !jr_get(rep->run->root, "buses") : p->launched != launched)
+			continue;
+		(*nres)++;
+		memset(&res[k], 0, sizeof(res[k]));
+		res[k].plot = p;
+		res[k].made = p->make(p, rep, &gp, &res[k].caption);
+		if (res[k].made && (gp.oom || gp_render(tmp, p->name, sb_str(&gp), err, sizeof(err)))) {
+			fprintf(stderr, "eel-report: %s: %s\n", p->name, gp.oom ? "out of memory" : err);
+			sb_free(&gp);
+			return -1;
+		}
+		*made += res[k].made;
+		sb_free(&gp);
+	}
+	return 0;
+}
+
+/* The finished folder tmp, marked as eel-report's, takes dir's place in one rename. */
+static int put_in_place(const char *tmp, const char *dir, const char *run_path)
+{
+	char old[4300];
+	FILE *f;
+
+	snprintf(old, sizeof(old), "%s/" MARKER, tmp);
+	f = fopen(old, "w");
+	if (!f || fprintf(f, "made by eel-report from %s; eel-report replaces this folder when run again\n",
+			  run_path) < 0 || fclose(f)) {
+		fprintf(stderr, "eel-report: cannot write %s\n", old);
+		return -1;
+	}
+	old[0] = 0;
+	if (exists(dir)) {
+		snprintf(old, sizeof(old), "%s.old-%d", dir, (int)getpid());
+		if (rename(dir, old)) {
+			fprintf(stderr, "eel-report: cannot move the old %s aside: %s\n", dir, strerror(errno));
+			return -1;
+		}
+	}
+	if (rename(tmp, dir)) {
+		fprintf(stderr, "eel-report: cannot rename %s to %s: %s\n", tmp, dir, strerror(errno));
+		if (old[0])
+			rename(old, dir);
+		return -1;
+	}
+	rm_tree(old);
+	return 0;
+}
+
+/* What was drawn, and what was not measured. */
+static void say_made(const char *dir, const struct plot_out *res, size_t nres, size_t made)
+{
+	printf("eel-report: %s/index.html and %zu plot%s (svg, png):", dir, made, made == 1 ? "" : "s");
+	for (size_t k = 0; k < nres; k++)
+		if (res[k].made)
+			printf(" %s", res[k].plot->name);
+	printf("\n");
+	if (made < nres) {
+		printf("  not measured:");
+		for (size_t k = 0; k < nres; k++)
+			if (!res[k].made)
+				printf(" %s", res[k].plot->name);
+		printf(" (index.html says why)\n");
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *out = NULL, *histpath = NULL;
+	char dir[4096], tmp[4200], err[1024], herr[1024];
+	struct plot_out res[16] = { 0 };
+	size_t nres = 0, made = 0;
+	struct report rep = { 0 };
+	struct run run;
+	struct hist hist;
+	int rc, hrc;
+
+	stdout_check_at_exit("eel-report");
+	if ((rc = parse_args(argc, argv, &out, &histpath)) >= 0)
+		return rc;
 	if (run_open(&run, argv[optind], "eel-report", err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		return 2;
@@ -141,25 +254,8 @@ int main(int argc, char **argv)
 	if (hrc > 0)
 		fprintf(stderr, "eel-report: warning: %s: the map shows this NIC alone; give --historical FILE\n", herr);
 
-	if (out) {
-		snprintf(dir, sizeof(dir), "%s", out);
-	} else {
-		size_t l = strlen(run.path);
-
-		if (l > 5 && !strcmp(run.path + l - 5, ".json"))
-			l -= 5;
-		snprintf(dir, sizeof(dir), "%.*s-report", (int)l, run.path);
-	}
-	while (strlen(dir) > 1 && dir[strlen(dir) - 1] == '/')
-		dir[strlen(dir) - 1] = 0;
-	if (exists(dir)) {
-		snprintf(tmp, sizeof(tmp), "%s/" MARKER, dir);
-		if (!is_dir(dir) || !exists(tmp)) {
-			fprintf(stderr, "eel-report: %s exists and is not a folder eel-report made: give -o a new folder, "
-				"or remove it\n", dir);
-			goto bad;
-		}
-	}
+	if (out_dir(&run, out, dir, sizeof(dir)))
+		goto bad;
 	if (gp_check(err, sizeof(err))) {
 		fprintf(stderr, "eel-report: %s\n", err);
 		run_close(&run);
@@ -176,68 +272,16 @@ int main(int argc, char **argv)
 	rep.run = &run;
 	rep.hist = &hist;
 	run_nic_name(&run, rep.nic, sizeof(rep.nic));
-	/* a pair's plots for a pair's run, the ranks' for a run under mpirun or srun */
-	launched = jr_get(run.root, "launch") != NULL;
-	for (size_t i = 0; i < report_nplots && nres < sizeof(res) / sizeof(res[0]); i++) {
-		const struct plot *p = &report_plots[i];
-		struct sbuf gp = { 0 };
-		size_t k = nres;
-
-		if (p->launched == 2 ? launched || !jr_get(run.root, "buses") : p->launched != launched)
-			continue;
-		nres++;
-		memset(&res[k], 0, sizeof(res[k]));
-		res[k].plot = p;
-		res[k].made = p->make(p, &rep, &gp, &res[k].caption);
-		if (res[k].made && (gp.oom || gp_render(tmp, p->name, sb_str(&gp), err, sizeof(err)))) {
-			fprintf(stderr, "eel-report: %s: %s\n", p->name, gp.oom ? "out of memory" : err);
-			sb_free(&gp);
-			goto fail;
-		}
-		made += res[k].made;
-		sb_free(&gp);
-	}
+	if (render_plots(tmp, &rep, res, sizeof(res) / sizeof(res[0]), &nres, &made))
+		goto fail;
 	if (html_write(tmp, &rep, res, nres, err, sizeof(err))) {
 		fprintf(stderr, "eel-report: %s\n", err);
 		goto fail;
 	}
-	snprintf(old, sizeof(old), "%s/" MARKER, tmp);
-	f = fopen(old, "w");
-	if (!f || fprintf(f, "made by eel-report from %s; eel-report replaces this folder when run again\n",
-			  run.path) < 0 || fclose(f)) {
-		fprintf(stderr, "eel-report: cannot write %s\n", old);
+	if (put_in_place(tmp, dir, run.path))
 		goto fail;
-	}
 
-	/* the finished folder takes DIR's place in one rename */
-	old[0] = 0;
-	if (exists(dir)) {
-		snprintf(old, sizeof(old), "%s.old-%d", dir, (int)getpid());
-		if (rename(dir, old)) {
-			fprintf(stderr, "eel-report: cannot move the old %s aside: %s\n", dir, strerror(errno));
-			goto fail;
-		}
-	}
-	if (rename(tmp, dir)) {
-		fprintf(stderr, "eel-report: cannot rename %s to %s: %s\n", tmp, dir, strerror(errno));
-		if (old[0])
-			rename(old, dir);
-		goto fail;
-	}
-	rm_tree(old);
-
-	printf("eel-report: %s/index.html and %zu plot%s (svg, png):", dir, made, made == 1 ? "" : "s");
-	for (size_t k = 0; k < nres; k++)
-		if (res[k].made)
-			printf(" %s", res[k].plot->name);
-	printf("\n");
-	if (made < nres) {
-		printf("  not measured:");
-		for (size_t k = 0; k < nres; k++)
-			if (!res[k].made)
-				printf(" %s", res[k].plot->name);
-		printf(" (index.html says why)\n");
-	}
+	say_made(dir, res, nres, made);
 	for (size_t k = 0; k < nres; k++)
 		sb_free(&res[k].caption);
 	run_close(&run);

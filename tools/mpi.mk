@@ -9,10 +9,10 @@ ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
 FEATURES += eel-mpi
 MPI_CFLAGS := $(patsubst -I%,-isystem %,$(shell $(MPICC) --showme:compile 2>/dev/null))
 MPI_LIBS   := $(shell $(MPICC) --showme:link 2>/dev/null)
-EEL_MPI_SRC := tools/eel-mpi.c tools/mpi/fig2.c tools/mpi/model.c tools/mpi/sweep.c tools/mpi/bell.c \
+EEL_MPI_SRC := tools/eel-mpi.c tools/mpi/fig2.c tools/mpi/model.c tools/mpi/bell.c \
 	tools/mpi/bell_pingpong.c tools/mpi/bell_flood.c tools/mpi/bell_overlap.c tools/mpi/eel_side.c \
 	tools/mpi/report_json.c tools/mpi/wtime.c tools/json_read.c \
-	userlib/core/input.c userlib/core/error.c
+	userlib/core/input.c userlib/core/error.c $(METHOD_SRC)
 EEL_MPI_WITH_MPI := tools/eel-mpi.c tools/mpi/fig2.c tools/mpi/bell.c tools/mpi/bell_pingpong.c \
 	tools/mpi/bell_flood.c tools/mpi/bell_overlap.c tools/mpi/eel_side.c tools/mpi/report_json.c tools/mpi/wtime.c
 
@@ -26,12 +26,13 @@ else
 WITHOUT += eel-mpi
 endif
 
-# The model's unit test needs the model only.
-$(BUILD)/tests/test_mpi_model: tests/unit/test_mpi_model.c $(call OBJ,tools/mpi/model.c) tests/unit/check.h
+# The model's unit test needs the model and its least squares (method/fit.c) only.
+MPI_MODEL_OBJ := $(call OBJ,tools/mpi/model.c method/fit.c)
+$(BUILD)/tests/test_mpi_model: tests/unit/test_mpi_model.c $(MPI_MODEL_OBJ) tests/unit/check.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit -Itools/mpi $(LDFLAGS) -o $@ $< $(call OBJ,tools/mpi/model.c) $(LDLIBS)
+	$(CC) $(CFLAGS) -Itests/unit -Itools/mpi $(LDFLAGS) -o $@ $< $(MPI_MODEL_OBJ) $(LDLIBS)
 
-# The overlap search's unit test needs the search only.
-$(BUILD)/tests/test_mpi_sweep: tests/unit/test_mpi_sweep.c $(call OBJ,tools/mpi/sweep.c) tests/unit/check.h
+# The overlap search's unit test needs the search (method/dmax.c) only.
+$(BUILD)/tests/test_mpi_sweep: tests/unit/test_mpi_sweep.c $(call OBJ,method/dmax.c) tests/unit/check.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit -Itools/mpi $(LDFLAGS) -o $@ $< $(call OBJ,tools/mpi/sweep.c) $(LDLIBS)
+	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(call OBJ,method/dmax.c) $(LDLIBS)

@@ -3,12 +3,12 @@
  * for n = 2..64, every round pairs ranks disjointly and symmetrically, every
  * pair meets exactly once, n - 1 rounds for even n (nobody sits out) and n
  * for odd n (one rank out a round, each once); and the median absolute
- * deviation that flags a pair (bench/stats.c mad_of). */
+ * deviation that flags a pair (method/stats.c mad_of). */
 #include <string.h>
 
 #include "check.h"
 #include "bench/launch/schedule.h"
-#include "stats.h"
+#include "method/stats.h"
 
 static void test_rounds(int n)
 {

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* tests/unit/test_stats.c — summary statistics (bench/stats.c): quantiles by
- * linear interpolation, the relative spread, outliers above p75 + 3 IQR. */
+/* tests/unit/test_stats.c — summary statistics (method/stats.c): quantiles by
+ * linear interpolation, the relative spread, outliers above p75 + 3 IQR, the
+ * median eel-compare and eel-mpi take (stat_median). */
+#include <math.h>
+
 #include "check.h"
-#include "stats.h"
+#include "method/stats.h"
 
 static void test_quantile(void)
 {
@@ -68,9 +71,23 @@ static void test_outliers(void)
 	CHECK(st.n == 0 && st.median == 0 && st.mean == 0, "no samples");
 }
 
+/* the median of unsorted samples, sorted in place: the middle one, or the
+ * mean of the middle two; NaN for none (eel-compare's "no figure") */
+static void test_median(void)
+{
+	double odd[] = { 30, 10, 50, 20, 40 }, even[] = { 7, 1, 5, 3 }, one[] = { 4 };
+
+	CHECK_EQ_D(stat_median(odd, 5), 30, 0);
+	CHECK(odd[0] == 10 && odd[4] == 50, "sorted in place");
+	CHECK_EQ_D(stat_median(even, 4), 4, 0);
+	CHECK_EQ_D(stat_median(one, 1), 4, 0);
+	CHECK(isnan(stat_median(NULL, 0)), "no samples: NaN");
+}
+
 int main(void)
 {
 	test_quantile();
+	test_median();
 	test_stat();
 	test_outliers();
 	CHECK_DONE();

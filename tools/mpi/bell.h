@@ -3,14 +3,14 @@
  * o_r, g, G) over MPI with non-blocking MPI_Isend and MPI_Irecv, between
  * the two ranks of a communicator (rank 0 the sender): the ping-pong
  * (bell_pingpong.c), the flood (bell_flood.c), the CPU-overlap test
- * (bell_overlap.c, its search in sweep.c). Times in ns, sizes in bytes. */
+ * (bell_overlap.c, its search in method/dmax.c). Times in ns, sizes in bytes. */
 #ifndef EEL_TOOLS_MPI_BELL_H
 #define EEL_TOOLS_MPI_BELL_H
 
 #include <mpi.h>
 #include <stdint.h>
 
-#include "sweep.h"
+#include "method/dmax.h"
 
 #define BELL_MAX_SIZES 24
 #define BELL_MAX_DEPTHS 16
@@ -41,7 +41,7 @@ struct bell_flood_point {
 struct bell_overlap {
 	double o_ns, o_min_ns, o_max_ns;
 	int nsweeps;
-	struct sweep curve;
+	struct overlap_curve curve;
 };
 
 struct bell {

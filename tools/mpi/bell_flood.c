@@ -17,7 +17,9 @@
 #include <string.h>
 
 #include "bell.h"
+#include "method/fit.h"
 #include "model.h"
+#include "method/stats.h"
 #include "wtime.h"
 
 #define FLOOD_MIN_MSGS 128
@@ -78,7 +80,8 @@ static const struct bell_flood_point *point_at(const struct bell *b, uint32_t si
 /* the slope of the least times over the sizes from `from` up at depth q; 0: none */
 static double slope_from(const struct bell_opts *o, const struct bell *b, uint32_t q, uint32_t from)
 {
-	double x[BELL_MAX_SIZES], y[BELL_MAX_SIZES], s = 0;
+	double x[BELL_MAX_SIZES], y[BELL_MAX_SIZES];
+	struct fit_line line;
 	int n = 0;
 
 	for (int k = 0; k < o->nsizes; k++) {
@@ -89,7 +92,7 @@ static double slope_from(const struct bell_opts *o, const struct bell *b, uint32
 			y[n++] = p->min_ns;
 		}
 	}
-	return ls_slope(x, y, n, &s) ? 0 : s;
+	return fit_linear(x, y, n, &line) ? 0 : line.b;
 }
 
 /* G at depth q over the bandwidth-bound sizes (*from: the smallest of them) */
@@ -173,7 +176,7 @@ int bell_flood(MPI_Comm pc, const struct bell_opts *o, char *sbuf, char *rbuf, M
 			*p = (struct bell_flood_point){ .size = size, .q = q, .msgs = n, .min_ns = v[0] };
 			for (int run = 1; run < o->flood_runs; run++)
 				p->min_ns = v[run] < p->min_ns ? v[run] : p->min_ns;
-			p->median_ns = median_of(v, o->flood_runs);
+			p->median_ns = stat_median(v, o->flood_runs);
 		}
 	if (me == 0)
 		bell_flood_derive(o, b);

@@ -18,14 +18,15 @@
  * for each message, timed by the receiver from the first message to the
  * last), given beside it as o_r (MPI_Irecv/MPI_Wait).
  *
- * The search for D_max is sweep.c's; the measuring rank says each D to the
- * other (MPI_Bcast, before the point's barrier: not timed), a negative D
- * ends the sweep. Each point is the least of --overlap-runs runs; o is the
+ * The search for D_max is method/dmax.c's (eel-bench's rule); the
+ * measuring rank says each D to the other (MPI_Bcast, before the point's
+ * barrier: not timed), a negative D ends the sweep. Each point is the least of --overlap-runs runs; o is the
  * median of --overlap-sweeps sweeps, the curve that sweep's.
  */
 #include <math.h>
 
 #include "bell.h"
+#include "method/stats.h"
 #include "wtime.h"
 
 enum side { SEND_SIDE, RECV_ISOLATED, RECV_SIDE };
@@ -92,7 +93,7 @@ static int time_at(void *ctx, double d, double *t, double *da)
 static void side_run(MPI_Comm pc, const struct bell_opts *o, char *buf, MPI_Request *r, char *iso,
 		     MPI_Request *iso_r, enum side side, struct bell_overlap *ov)
 {
-	static struct sweep sw[BELL_MAX_SWEEPS];
+	static struct overlap_curve sw[BELL_MAX_SWEEPS];
 	struct point_ctx c = { pc, o, buf, r, iso, iso_r, side };
 	int me, root = side == SEND_SIDE ? 0 : 1;
 	double v[BELL_MAX_SWEEPS], stop = -1;
@@ -109,12 +110,12 @@ static void side_run(MPI_Comm pc, const struct bell_opts *o, char *buf, MPI_Requ
 		}
 	}
 	for (int k = 0; k < o->ov_sweeps; k++) {
-		sweep_run(time_at, &c, &sw[k]);
+		dmax_search(time_at, &c, &sw[k]);
 		v[k] = sw[k].o_ns;
 	}
 	MPI_Bcast(&stop, 1, MPI_DOUBLE, root, pc);
 	ov->nsweeps = o->ov_sweeps;
-	ov->o_ns = median_of(v, o->ov_sweeps);
+	ov->o_ns = stat_median(v, o->ov_sweeps);
 	ov->o_min_ns = v[0];
 	ov->o_max_ns = v[o->ov_sweeps - 1];
 	ov->curve = sw[0];

@@ -11,6 +11,7 @@
  * both waited for; the other rank's MPI_Irecv, wait, MPI_Isend, wait.
  */
 #include "bell.h"
+#include "method/stats.h"
 #include "wtime.h"
 
 #define EEL_BYTES 8
@@ -48,7 +49,7 @@ int bell_pingpong(MPI_Comm pc, const struct bell_opts *o, char *buf, struct bell
 	}
 	if (me == 0) {
 		b->eel_ns = best;
-		b->eel_median_ns = median_of(v, o->runs);
+		b->eel_median_ns = stat_median(v, o->runs);
 	}
 	return 0;
 }

@@ -206,12 +206,103 @@ static int read_figs(const char *path, struct eel_figs *f, char *msg)
 	return ok ? 0 : -1;
 }
 
+/* eel-bench on this end, its output to out_fd and err_fd: rank 1 the
+ * server on port_num, rank 0 the client of server_host with Bell et al.'s
+ * set (-t pingpong,flood,overlap) in o's sizes, its JSON to json_path. */
+static pid_t start_bench(int rank, const struct eel_side_opts *e, const struct bell_opts *o, char *path,
+			 int port_num, char *server_host, char *json_path, int out_fd, int err_fd, char *msg)
+{
+	char port[16], tmo[16], iters[16], runs[16], warm[16], sizes[512], depths[256], fm[16], fb[16], fr[16],
+	     om[16], orr[16], os[16];
+	char *argv[48];
+	int a = 0;
+
+	snprintf(port, sizeof(port), "%d", port_num);
+	snprintf(tmo, sizeof(tmo), "%d", 10);
+	argv[a++] = path;
+	argv[a++] = "-d";
+	argv[a++] = (char *)e->uri;
+	argv[a++] = "-p";
+	argv[a++] = port;
+	argv[a++] = "--timeout";
+	argv[a++] = tmo;
+	if (rank == 1) {
+		argv[a++] = "--server";
+	} else {
+		snprintf(iters, sizeof(iters), "%d", o->iters);
+		snprintf(runs, sizeof(runs), "%d", o->runs);
+		snprintf(warm, sizeof(warm), "%d", o->warmup);
+		snprintf(fm, sizeof(fm), "%d", o->flood_msgs);
+		snprintf(fb, sizeof(fb), "%u", o->flood_bytes);
+		snprintf(fr, sizeof(fr), "%d", o->flood_runs);
+		snprintf(om, sizeof(om), "%d", o->ov_msgs);
+		snprintf(orr, sizeof(orr), "%d", o->ov_runs);
+		snprintf(os, sizeof(os), "%d", o->ov_sweeps);
+		char *more[] = { "-t", "pingpong,flood,overlap", "-q", "--json", json_path, "-n", iters, "-r", runs,
+				 "--warmup", warm, "--sizes", list(sizes, sizeof(sizes), o->size, o->nsizes),
+				 "--depths", list(depths, sizeof(depths), o->depth, o->ndepths), "--flood-msgs", fm,
+				 "--flood-bytes", fb, "--flood-runs", fr, "--overlap-msgs", om, "--overlap-runs",
+				 orr, "--overlap-sweeps", os, server_host };
+
+		for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
+			argv[a++] = more[i];
+	}
+	argv[a] = NULL;
+	return start(argv, out_fd, err_fd, msg);
+}
+
+/* Ranks 0 and 1: each end's verdict to the other as soon as its child
+ * (*pid) is done; a child that runs past --eel-timeout, or past GRACE_NS
+ * after its peer failed, is stopped. */
+static void await_ends(MPI_Comm world, int rank, const struct eel_side_opts *e, pid_t *pid, int err_fd,
+		       struct status *me, struct status *peer)
+{
+	MPI_Request rq[2] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL };
+	double deadline = now_ns() + e->timeout_s * 1e9, peer_failed_at = 0;
+	int got = 0, sent = 0, other = !rank;
+
+	MPI_Irecv(peer, (int)sizeof(*peer), MPI_BYTE, other, 42, world, &rq[1]);
+	while (!sent || !got) {
+		int st;
+
+		if (!sent && *pid > 0 && waitpid(*pid, &st, WNOHANG) == *pid) {
+			*pid = -1;
+			if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+				me->ok = 0;
+				child_said(err_fd, me->msg, rank ? "server, rank 1" : "client, rank 0");
+			}
+		}
+		if (!sent && *pid <= 0) {
+			MPI_Isend(me, (int)sizeof(*me), MPI_BYTE, other, 42, world, &rq[0]);
+			sent = 1;
+		}
+		if (!got) {
+			MPI_Test(&rq[1], &got, MPI_STATUS_IGNORE);
+			if (got && !peer->ok)
+				peer_failed_at = now_ns();
+		}
+		if (*pid > 0 && (now_ns() > deadline || (peer_failed_at && now_ns() > peer_failed_at + GRACE_NS))) {
+			kill(*pid, SIGKILL);
+			waitpid(*pid, &st, 0);
+			*pid = -1;
+			me->ok = 0;
+			if (peer_failed_at)
+				snprintf(me->msg, MSG, "-d: eel-bench stopped: its peer failed");
+			else
+				snprintf(me->msg, MSG, "-d: eel-bench on rank %d ran past --eel-timeout %d s and was "
+					 "stopped: give a longer --eel-timeout or fewer --iters", rank, e->timeout_s);
+		}
+		if (!sent || !got)
+			nap();
+	}
+	MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+}
+
 int eel_side_run(MPI_Comm world, const struct eel_side_opts *e, const struct bell_opts *o, struct eel_figs *f,
 		 char *err, size_t errlen)
 {
 	struct status me = { .ok = 1 }, peer = { .ok = 1 };
-	char path[4096], port[16], tmo[16], iters[16], runs[16], warm[16], sizes[512], depths[256], fm[16],
-	     fb[16], fr[16], om[16], orr[16], os[16];
+	char path[4096];
 	char out_t[] = "/tmp/eel-mpi-out-XXXXXX", err_t[] = "/tmp/eel-mpi-err-XXXXXX",
 	     json_t[] = "/tmp/eel-mpi-XXXXXX.json";
 	int rank, out_fd = -1, err_fd = -1, json_fd = -1, verdict;
@@ -251,85 +342,12 @@ int eel_side_run(MPI_Comm world, const struct eel_side_opts *e, const struct bel
 		}
 	}
 	if (rank <= 1 && me.ok) {
-		char *argv[48];
-		int a = 0;
-
-		snprintf(port, sizeof(port), "%d", rank == 0 ? peer.port : me.port);
-		snprintf(tmo, sizeof(tmo), "%d", 10);
-		argv[a++] = path;
-		argv[a++] = "-d";
-		argv[a++] = (char *)e->uri;
-		argv[a++] = "-p";
-		argv[a++] = port;
-		argv[a++] = "--timeout";
-		argv[a++] = tmo;
-		if (rank == 1) {
-			argv[a++] = "--server";
-		} else {
-			snprintf(iters, sizeof(iters), "%d", o->iters);
-			snprintf(runs, sizeof(runs), "%d", o->runs);
-			snprintf(warm, sizeof(warm), "%d", o->warmup);
-			snprintf(fm, sizeof(fm), "%d", o->flood_msgs);
-			snprintf(fb, sizeof(fb), "%u", o->flood_bytes);
-			snprintf(fr, sizeof(fr), "%d", o->flood_runs);
-			snprintf(om, sizeof(om), "%d", o->ov_msgs);
-			snprintf(orr, sizeof(orr), "%d", o->ov_runs);
-			snprintf(os, sizeof(os), "%d", o->ov_sweeps);
-			char *more[] = { "-t", "pingpong,flood,overlap", "-q", "--json", json_t, "-n", iters, "-r", runs,
-					 "--warmup", warm, "--sizes", list(sizes, sizeof(sizes), o->size, o->nsizes),
-					 "--depths", list(depths, sizeof(depths), o->depth, o->ndepths), "--flood-msgs", fm,
-					 "--flood-bytes", fb, "--flood-runs", fr, "--overlap-msgs", om, "--overlap-runs",
-					 orr, "--overlap-sweeps", os, peer.host };
-
-			for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
-				argv[a++] = more[i];
-		}
-		argv[a] = NULL;
-		pid = start(argv, out_fd, err_fd, me.msg);
+		pid = start_bench(rank, e, o, path, rank == 0 ? peer.port : me.port, peer.host, json_t, out_fd, err_fd,
+				  me.msg);
 		me.ok = pid > 0;
 	}
-	if (rank <= 1) {
-		/* each end's verdict to the other as soon as its child is done */
-		MPI_Request rq[2] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL };
-		double deadline = now_ns() + e->timeout_s * 1e9, peer_failed_at = 0;
-		int got = 0, sent = 0, other = !rank;
-
-		MPI_Irecv(&peer, (int)sizeof(peer), MPI_BYTE, other, 42, world, &rq[1]);
-		while (!sent || !got) {
-			int st;
-
-			if (!sent && pid > 0 && waitpid(pid, &st, WNOHANG) == pid) {
-				pid = -1;
-				if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-					me.ok = 0;
-					child_said(err_fd, me.msg, rank ? "server, rank 1" : "client, rank 0");
-				}
-			}
-			if (!sent && pid <= 0) {
-				MPI_Isend(&me, (int)sizeof(me), MPI_BYTE, other, 42, world, &rq[0]);
-				sent = 1;
-			}
-			if (!got) {
-				MPI_Test(&rq[1], &got, MPI_STATUS_IGNORE);
-				if (got && !peer.ok)
-					peer_failed_at = now_ns();
-			}
-			if (pid > 0 && (now_ns() > deadline || (peer_failed_at && now_ns() > peer_failed_at + GRACE_NS))) {
-				kill(pid, SIGKILL);
-				waitpid(pid, &st, 0);
-				pid = -1;
-				me.ok = 0;
-				if (peer_failed_at)
-					snprintf(me.msg, MSG, "-d: eel-bench stopped: its peer failed");
-				else
-					snprintf(me.msg, MSG, "-d: eel-bench on rank %d ran past --eel-timeout %d s and was "
-						 "stopped: give a longer --eel-timeout or fewer --iters", rank, e->timeout_s);
-			}
-			if (!sent || !got)
-				nap();
-		}
-		MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
-	}
+	if (rank <= 1)
+		await_ends(world, rank, e, &pid, err_fd, &me, &peer);
 	barrier_asleep(world);   /* every rank, the others' while ranks 0 and 1 waited */
 	if (rank == 0 && me.ok && peer.ok && read_figs(json_t, f, me.msg))
 		me.ok = 0;

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "fig2.h"
+#include "method/stats.h"
 #include "wtime.h"
 
 static void test_completion(MPI_Request *r)
@@ -110,8 +111,8 @@ int fig2_point(MPI_Comm pc, enum mpi_mode mode, uint32_t size, const struct fig2
 			b[i] = t3 - t2;
 		}
 	}
-	t[0] = median_of(a, o->reps);
-	t[1] = median_of(b, o->reps);
+	t[0] = stat_median(a, o->reps);
+	t[1] = stat_median(b, o->reps);
 	free(a);
 	free(b);
 	return 0;

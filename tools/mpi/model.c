@@ -3,6 +3,7 @@
  * protocol decomposition of Al-Tawil & Moritz 2001 (tools/mpi/model.h). */
 #include <math.h>
 
+#include "method/fit.h"
 #include "model.h"
 
 const char *const mode_name[MODES] = {
@@ -20,6 +21,7 @@ const char *const proto_name[PROTOS] = { "T", "TA", "RTA", "RAT" };
 void mpi_loggp_of(const struct fig2 *f, struct mpi_loggp *m)
 {
 	double x[MPI_MAX_SIZES], y[MPI_MAX_SIZES];
+	struct fit_line line = { 0, 0 };   /* method/fit.c's least squares */
 	int n = 0;
 
 	m->o_s = f->t11[MODE_ISTANDARD][0];
@@ -34,25 +36,8 @@ void mpi_loggp_of(const struct fig2 *f, struct mpi_loggp *m)
 	/* a slope of 0 or less is no per-byte cost: the blocking receive did not
 	 * grow with the size (noise at the large sizes) */
 	m->G_sizes = n;
-	m->have_G = !ls_slope(x, y, n, &m->G) && m->G > 0;
-	if (!m->have_G)
-		m->G = 0;
-}
-
-int ls_slope(const double *x, const double *y, int n, double *b)
-{
-	double sx = 0, sy = 0, sxx = 0, sxy = 0;
-
-	for (int i = 0; i < n; i++) {
-		sx += x[i];
-		sy += y[i];
-		sxx += x[i] * x[i];
-		sxy += x[i] * y[i];
-	}
-	if (n < 2 || n * sxx - sx * sx <= 0)
-		return -1;
-	*b = (n * sxy - sx * sy) / (n * sxx - sx * sx);
-	return 0;
+	m->have_G = !fit_linear(x, y, n, &line) && line.b > 0;
+	m->G = m->have_G ? line.b : 0;
 }
 
 /* Section 3.2: the sender may go on after (1) T: o_s; (3) TA: the two

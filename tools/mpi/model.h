@@ -49,8 +49,5 @@ double proto_deliver_ns(const struct mpi_loggp *m, enum protocol p, double k);
 enum protocol proto_nearest(const struct mpi_loggp *m, double k, double send_ns);
 
 void mpi_loggp_of(const struct fig2 *f, struct mpi_loggp *m);
-/* The least-squares slope of y on x (n points) in *b; -1 when there is none
- * (fewer than two points, or one x). */
-int ls_slope(const double *x, const double *y, int n, double *b);
 
 #endif

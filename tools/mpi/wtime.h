@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* tools/mpi/wtime.h — eel-mpi's clock: MPI_Wtime in ns, the computation a
  * benchmark inserts (tools/mpi/wtime.c: a spin on eel's cycle counter, the
- * CPU busy, MPI not called), and the median of a set of times. */
+ * CPU busy, MPI not called). */
 #ifndef EEL_TOOLS_MPI_WTIME_H
 #define EEL_TOOLS_MPI_WTIME_H
 
 #include <mpi.h>
-#include <stdlib.h>
 
 static inline double now_ns(void)
 {
@@ -26,19 +25,5 @@ double compute_cost_ns(double d);
 /* A barrier of c waited in 10 ms naps, not spun: for the ranks that wait
  * while others measure (or while eel-bench runs) on the same cores. */
 void barrier_asleep(MPI_Comm c);
-
-static inline int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* sorts v */
-static inline double median_of(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 #endif

@@ -19,138 +19,132 @@ static void box(struct sbuf *b, double x, double lo, double hi, unsigned rgb, co
 	sb_printf(b, "\"\n");
 }
 
-int plot_breakdown(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption)
+/* The bars drawn so far: their data blocks, the stages' keys, the x tics. */
+struct bars {
+	struct sbuf boxes, labels, keys, tics;
+	struct stage_keys seen;
+	int nbars;
+	double top, x;
+};
+
+/* One stacked bar: the stamped stages (which 0, their means, then the
+ * ping-pong's turnaround) or decompose's parts (which 1, each with its
+ * method, then the residual up to decompose's EEL). */
+static void stage_bar(struct bars *b, const struct jr_val *root, const struct jr_val *parts, int which,
+		      struct sbuf *gp)
 {
-	const struct jr_val *root = r->run->root;
-	const struct jr_val *bd = jr_get(root, "breakdown.parts"), *dec = jr_get(root, "decompose.parts");
-	struct sbuf boxes = { 0 }, labels = { 0 }, keys = { 0 }, tics = { 0 };
-	struct stage_keys seen = { .n = 0 };
-	int nbars = 0, sep = 1;
-	double top = 0, x = 1, eel, o_s, o_r;
+	double y = 0;
 
-	if (!jr_len(bd, "") && !jr_len(dec, "")) {
-		sb_printf(caption, "not measured: the run has no stage breakdown (stamps) and no decompose section "
-				   "(eel-bench -t decompose)");
-		return 0;
-	}
-	for (int which = 0; which < 2; which++) {
-		const struct jr_val *parts = which ? dec : bd;
-		double y = 0;
+	if (!jr_len(parts, ""))
+		return;
+	for (size_t i = 0; i < jr_len(parts, ""); i++) {
+		const struct jr_val *p = jr_at(parts, i);
+		const char *name = jr_str(p, "name"), *method = jr_str(p, "method");
+		double ns = which ? num_at(p, "ns") : num_at(p, "ns.mean");
+		char label[96];
 
-		if (!jr_len(parts, ""))
+		if (!name || !isfinite(ns) || ns <= 0)
 			continue;
-		for (size_t i = 0; i < jr_len(parts, ""); i++) {
-			const struct jr_val *p = jr_at(parts, i);
-			const char *name = jr_str(p, "name"), *method = jr_str(p, "method");
-			double ns = which ? num_at(p, "ns") : num_at(p, "ns.mean");
-			char label[96];
-
-			if (!name || !isfinite(ns) || ns <= 0)
-				continue;
-			if (which)
-				snprintf(label, sizeof(label), "%s %.0f ns (%s)", name, ns, method ? method : "?");
-			else
-				snprintf(label, sizeof(label), "%s %.0f ns", name, ns);
-			box(&boxes, x, y, y + ns, stage_color(name), label);
-			stage_key(&keys, &seen, name);
-			y += ns;
-		}
-		if (!which && isfinite(num_at(root, "breakdown.turn_ns.mean")) && num_at(root, "breakdown.turn_ns.mean") > 0) {
-			double ns = num_at(root, "breakdown.turn_ns.mean");
-			char label[64];
-
-			/* schema 4: the ping-pong's turnaround, the part that makes the stages add up to EEL */
-			snprintf(label, sizeof(label), "turn %.0f ns", ns);
-			box(&boxes, x, y, y + ns, stage_color("turn"), label);
-			y += ns;
-		}
-		if (which) {
-			double res = num_at(root, "decompose.residual_ns"), deel = num_at(root, "decompose.eel_ns");
-
-			/* what the parts leave of decompose's EEL: an empty box up to that EEL */
-			if (isfinite(res) && res > 0 && isfinite(deel)) {
-				sb_printf(gp, "set object 4 rect from %g,%g to %g,%g fs empty border lc rgb \"#555555\" dt 2\n",
-					  x - 0.3, y, x + 0.3, y + res);
-				sb_printf(gp, "set label 4 \"residual %.0f ns\" at %g,%g left offset 0.5,0 font \",8\"\n", res,
-					  x + 0.3, y + res / 2);
-				sb_printf(&labels, "%g %g \"EEL %.0f ns\"\n", x, y + res, deel);
-				top = fmax(top, y + res);
-			} else {
-				sb_printf(&labels, "%g %g \"sum %.0f ns\"\n", x, y, y);
-			}
-		} else {
-			sb_printf(&labels, "%g %g \"%s %.0f ns\"\n", x, y,
-				  isfinite(num_at(root, "breakdown.round_ns.mean")) ? "EEL" : "one way", y);
-		}
-		sb_printf(&tics, "%s\"%s\" %g", nbars ? ", " : "", which ? "decompose\\n(method per part)" :
-			  "stamped stages\\n(means)", x);
-		top = fmax(top, y);
-		x += STEP;
-		nbars++;
+		if (which)
+			snprintf(label, sizeof(label), "%s %.0f ns (%s)", name, ns, method ? method : "?");
+		else
+			snprintf(label, sizeof(label), "%s %.0f ns", name, ns);
+		box(&b->boxes, b->x, y, y + ns, stage_color(name), label);
+		stage_key(&b->keys, &b->seen, name);
+		y += ns;
 	}
+	if (!which && isfinite(num_at(root, "breakdown.turn_ns.mean")) && num_at(root, "breakdown.turn_ns.mean") > 0) {
+		double ns = num_at(root, "breakdown.turn_ns.mean");
+		char label[64];
 
-	eel = num_at(root, "parameters.eel.ns.min");
+		/* schema 4: the ping-pong's turnaround, the part that makes the stages add up to EEL */
+		snprintf(label, sizeof(label), "turn %.0f ns", ns);
+		box(&b->boxes, b->x, y, y + ns, stage_color("turn"), label);
+		y += ns;
+	}
+	if (which) {
+		double res = num_at(root, "decompose.residual_ns"), deel = num_at(root, "decompose.eel_ns");
+
+		/* what the parts leave of decompose's EEL: an empty box up to that EEL */
+		if (isfinite(res) && res > 0 && isfinite(deel)) {
+			sb_printf(gp, "set object 4 rect from %g,%g to %g,%g fs empty border lc rgb \"#555555\" dt 2\n",
+				  b->x - 0.3, y, b->x + 0.3, y + res);
+			sb_printf(gp, "set label 4 \"residual %.0f ns\" at %g,%g left offset 0.5,0 font \",8\"\n", res,
+				  b->x + 0.3, y + res / 2);
+			sb_printf(&b->labels, "%g %g \"EEL %.0f ns\"\n", b->x, y + res, deel);
+			b->top = fmax(b->top, y + res);
+		} else {
+			sb_printf(&b->labels, "%g %g \"sum %.0f ns\"\n", b->x, y, y);
+		}
+	} else {
+		sb_printf(&b->labels, "%g %g \"%s %.0f ns\"\n", b->x, y,
+			  isfinite(num_at(root, "breakdown.round_ns.mean")) ? "EEL" : "one way", y);
+	}
+	sb_printf(&b->tics, "%s\"%s\" %g", b->nbars ? ", " : "", which ? "decompose\\n(method per part)" :
+		  "stamped stages\\n(means)", b->x);
+	b->top = fmax(b->top, y);
+	b->x += STEP;
+	b->nbars++;
+}
+
+/* The bar of EEL, o_s from its bottom and o_r from its top (Bell et al. 2003
+ * Fig. 3), when the NIC separates them; EEL (NaN: none) returned, *sep: separable. */
+static double eel_bar(struct bars *b, const struct jr_val *root, struct sbuf *gp, int *sep)
+{
+	double eel = num_at(root, "parameters.eel.ns.min");
 	if (!isfinite(eel))
 		eel = num_at(root, "decompose.eel_ns");
-	o_s = num_at(root, "parameters.o_s.ns");
-	o_r = num_at(root, "parameters.o_r.ns");
+	double o_s = num_at(root, "parameters.o_s.ns");
+	double o_r = num_at(root, "parameters.o_r.ns");
 	/* schema 7: not separable on this NIC (it runs on the host's CPU, its
 	 * work in o_s and o_r): not drawn over EEL, nor the signature's in their place */
-	jr_bool(jr_get(root, "parameters.o_s"), "separable", &sep);
-	if (!sep)
+	jr_bool(jr_get(root, "parameters.o_s"), "separable", sep);
+	if (!*sep)
 		o_s = o_r = NAN;
-	if (!isfinite(o_s) && sep)
+	if (!isfinite(o_s) && *sep)
 		o_s = num_at(root, "signature.o_s_ns");
-	if (!isfinite(o_r) && sep)
+	if (!isfinite(o_r) && *sep)
 		o_r = num_at(root, "signature.o_r_ns");
 	if (isfinite(eel) && eel > 0) {
-		top = fmax(top, eel);
-		sb_printf(&tics, "%s\"%s\" %g", nbars ? ", " : "",
-			  isfinite(o_s) || isfinite(o_r) ? "EEL with\\no_s and o_r" : "EEL", x);
-		sb_printf(&labels, "%g %g \"EEL %.0f ns\"\n", x, eel, eel);
+		b->top = fmax(b->top, eel);
+		sb_printf(&b->tics, "%s\"%s\" %g", b->nbars ? ", " : "",
+			  isfinite(o_s) || isfinite(o_r) ? "EEL with\\no_s and o_r" : "EEL", b->x);
+		sb_printf(&b->labels, "%g %g \"EEL %.0f ns\"\n", b->x, eel, eel);
 		if (isfinite(o_s) && o_s > 0) {
 			sb_printf(gp, "set object 1 rect from %g,0 to %g,%g fc rgb \"#1f77b4\" fs transparent solid 0.45 border "
-				      "lc rgb \"#1f77b4\"\n", x - 0.3, x, o_s);
-			sb_printf(gp, "set label 1 \"o_s %.0f ns\" at %g,%g right offset -0.5,0 font \",9\"\n", o_s, x - 0.3,
+				      "lc rgb \"#1f77b4\"\n", b->x - 0.3, b->x, o_s);
+			sb_printf(gp, "set label 1 \"o_s %.0f ns\" at %g,%g right offset -0.5,0 font \",9\"\n", o_s, b->x - 0.3,
 				  o_s / 2);
-			top = fmax(top, o_s);
+			b->top = fmax(b->top, o_s);
 		}
 		if (isfinite(o_r) && o_r > 0) {
 			sb_printf(gp, "set object 2 rect from %g,%g to %g,%g fc rgb \"#d62728\" fs transparent solid 0.45 "
-				      "border lc rgb \"#d62728\"\n", x, fmax(eel - o_r, 0), x + 0.3, eel);
-			sb_printf(gp, "set label 2 \"o_r %.0f ns\" at %g,%g left offset 0.5,0 font \",9\"\n", o_r, x + 0.3,
+				      "border lc rgb \"#d62728\"\n", b->x, fmax(eel - o_r, 0), b->x + 0.3, eel);
+			sb_printf(gp, "set label 2 \"o_r %.0f ns\" at %g,%g left offset 0.5,0 font \",9\"\n", o_r, b->x + 0.3,
 				  fmax(eel - o_r, 0) + fmin(o_r, eel) / 2);
 		}
-		sb_printf(gp, "set object 3 rect from %g,0 to %g,%g fs empty border lc rgb \"black\" lw 1.5\n", x - 0.3,
-			  x + 0.3, eel);
+		sb_printf(gp, "set object 3 rect from %g,0 to %g,%g fs empty border lc rgb \"black\" lw 1.5\n", b->x - 0.3,
+			  b->x + 0.3, eel);
 		sb_printf(gp, "set arrow 1 from graph 0, first %g to graph 1, first %g nohead dt 2 lc rgb \"#555555\"\n", eel,
 			  eel);
-		x += STEP;
-		nbars++;
+		b->x += STEP;
+		b->nbars++;
 	}
+	return eel;
+}
 
-	if (!(top > 0)) {
-		/* every figure 0 or null (a run that measured nothing): said, not
-		 * plotted (gnuplot refuses an empty y range, and that would cost
-		 * the whole report) */
-		sb_printf(caption, "not measured: every figure of the breakdown, decompose and EEL is 0 or null");
-		sb_free(&boxes);
-		sb_free(&labels);
-		sb_free(&keys);
-		sb_free(&tics);
-		return 0;
-	}
-	gp_title(gp, r, self);
-	sb_printf(gp, "$boxes << EOD\n%sEOD\n$totals << EOD\n%sEOD\n", sb_str(&boxes), sb_str(&labels));
-	sb_printf(gp, "set ylabel \"ns (one 8-byte put)\"\nset xrange [0.3:%g]\nset yrange [0:%g]\n", x - STEP + 1.6,
-		  top * 1.12);
-	sb_printf(gp, "set xtics (%s) nomirror\nset ytics nomirror\nset grid ytics lc rgb \"#dddddd\"\n", sb_str(&tics));
-	sb_printf(gp, "set key outside right top vertical font \",9\" title \"stage\"\nset style fill solid 0.85 border lc rgb \"white\"\n");
-	sb_printf(gp, "set bmargin 4\n");
-	sb_printf(gp, "plot $boxes using 1:2:3:4:5:6:7 with boxxyerror lc rgb variable notitle, \\\n"
-		      "     $boxes using ($1+0.32):2:(($6-$5) >= %g ? stringcolumn(8) : \"\") with labels left font \",8\" notitle, \\\n"
-		      "     $totals using 1:2:3 with labels offset 0,0.7 font \",9\" notitle%s\n",
-		  top * 0.04, sb_str(&keys));
+static void bars_free(struct bars *b)
+{
+	sb_free(&b->boxes);
+	sb_free(&b->labels);
+	sb_free(&b->keys);
+	sb_free(&b->tics);
+}
+
+/* What the bars are, under the plot. */
+static void say_caption(struct sbuf *caption, const struct jr_val *root, const struct jr_val *bd,
+			const struct jr_val *dec, double eel, int sep)
+{
 	sb_printf(caption, "Stacked bars, bottom to top in the order of the stages.");
 	if (jr_len(bd, ""))
 		sb_printf(caption, " Stamped stages: means over the stamped ping-pong rounds; with the turnaround "
@@ -165,9 +159,44 @@ int plot_breakdown(const struct plot *self, const struct report *r, struct sbuf 
 		sb_printf(caption, " Right: EEL (ping-pong RTT/2, minimum); o_s and o_r are not separable on this NIC (%s), "
 				   "so they are not drawn over it.", jr_str(jr_get(root, "parameters.o_s"), "why") ?
 				   jr_str(jr_get(root, "parameters.o_s"), "why") : "it runs on the host's CPU");
-	sb_free(&boxes);
-	sb_free(&labels);
-	sb_free(&keys);
-	sb_free(&tics);
+}
+
+int plot_breakdown(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption)
+{
+	const struct jr_val *root = r->run->root;
+	const struct jr_val *bd = jr_get(root, "breakdown.parts"), *dec = jr_get(root, "decompose.parts");
+	struct bars b = { .seen = { .n = 0 }, .x = 1 };
+	int sep = 1;
+	double eel;
+
+	if (!jr_len(bd, "") && !jr_len(dec, "")) {
+		sb_printf(caption, "not measured: the run has no stage breakdown (stamps) and no decompose section "
+				   "(eel-bench -t decompose)");
+		return 0;
+	}
+	stage_bar(&b, root, bd, 0, gp);
+	stage_bar(&b, root, dec, 1, gp);
+	eel = eel_bar(&b, root, gp, &sep);
+	if (!(b.top > 0)) {
+		/* every figure 0 or null (a run that measured nothing): said, not
+		 * plotted (gnuplot refuses an empty y range, and that would cost
+		 * the whole report) */
+		sb_printf(caption, "not measured: every figure of the breakdown, decompose and EEL is 0 or null");
+		bars_free(&b);
+		return 0;
+	}
+	gp_title(gp, r, self);
+	sb_printf(gp, "$boxes << EOD\n%sEOD\n$totals << EOD\n%sEOD\n", sb_str(&b.boxes), sb_str(&b.labels));
+	sb_printf(gp, "set ylabel \"ns (one 8-byte put)\"\nset xrange [0.3:%g]\nset yrange [0:%g]\n", b.x - STEP + 1.6,
+		  b.top * 1.12);
+	sb_printf(gp, "set xtics (%s) nomirror\nset ytics nomirror\nset grid ytics lc rgb \"#dddddd\"\n", sb_str(&b.tics));
+	sb_printf(gp, "set key outside right top vertical font \",9\" title \"stage\"\nset style fill solid 0.85 border lc rgb \"white\"\n");
+	sb_printf(gp, "set bmargin 4\n");
+	sb_printf(gp, "plot $boxes using 1:2:3:4:5:6:7 with boxxyerror lc rgb variable notitle, \\\n"
+		      "     $boxes using ($1+0.32):2:(($6-$5) >= %g ? stringcolumn(8) : \"\") with labels left font \",8\" notitle, \\\n"
+		      "     $totals using 1:2:3 with labels offset 0,0.7 font \",9\" notitle%s\n",
+		  b.top * 0.04, sb_str(&b.keys));
+	say_caption(caption, root, bd, dec, eel, sep);
+	bars_free(&b);
 	return 1;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/fit.c — the fits of the methods' papers, on measured T(n).
+/* method/fit.c — the fits of the methods' papers, on measured T(n) (method/fit.h).
  *
  *   Culler et al. 1996 "Bulk-transfer time and bandwidth": T(n) = T0 + n/R, a line fitted
  *     to the store times (and why T0 misleads: it is only an intercept);
@@ -13,8 +13,10 @@
  */
 #include <math.h>
 
-#include "bench.h"
+#include "fit.h"
 
+/* The sums are centred on the means (numerically better than raw sums of
+ * x^2 when x is large, as message sizes are). */
 int fit_linear(const double *x, const double *y, int n, struct fit_line *f)
 {
 	double mx = 0, my = 0, sxx = 0, sxy = 0;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/stats.h — summary statistics of repeated measurements. */
-#ifndef EEL_BENCH_STATS_H
-#define EEL_BENCH_STATS_H
+/* method/stats.h — summary statistics of repeated measurements: the
+ * quantiles and the median eel-bench and the tools both take (method/stats.c). */
+#ifndef EEL_METHOD_STATS_H
+#define EEL_METHOD_STATS_H
 
 #include <stdint.h>
 
@@ -16,6 +17,9 @@ struct stat {
 struct stat stat_of(double *v, int n);
 /* The p-th quantile (0..1) of a sorted array, by linear interpolation. */
 double quantile(const double *sorted, int n, double p);
+/* The median of n samples (sorted in place; the mean of the middle two when
+ * n is even), NaN for none. */
+double stat_median(double *v, int n);
 /* The median of n counter values (sorted in place; the lower middle when n is even). */
 uint64_t u64_median(uint64_t *v, uint32_t n);
 /* The median absolute deviation of n samples (sorted in place), the median in *median. */

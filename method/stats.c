@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/stats.c — summary statistics (bench/stats.h). */
+/* method/stats.c — summary statistics (method/stats.h). */
+#include <math.h>
 #include <stdlib.h>
 
 #include "stats.h"
@@ -46,6 +47,14 @@ struct stat stat_of(double *v, int n)
 	for (int i = 0; i < n; i++)
 		s.outliers += v[i] > s.p75 + 3 * iqr;
 	return s;
+}
+
+double stat_median(double *v, int n)
+{
+	if (n <= 0)
+		return NAN;
+	qsort(v, (size_t)n, sizeof(*v), cmp);
+	return quantile(v, n, 0.5);
 }
 
 static int cmp_u64(const void *a, const void *b)
