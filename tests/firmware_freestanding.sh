@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The firmware builds freestanding for an embedded core (riscv64, no libc):
-# it reaches its host only through its HAL (DESIGN.md "Firmware and HAL").
+# it reaches its host only through its HAL (firmware/README.md, ARCHITECTURE.md).
 # Its only undefined symbols may be the four a freestanding C environment must
 # provide (GCC manual, "Standards": memcpy, memmove, memset, memcmp).
 set -euo pipefail

@@ -15,7 +15,7 @@
 UNIT_SRC   := $(sort $(wildcard tests/unit/*.c))
 HOSTC_SRC  := $(sort $(wildcard tests/host/*.c))
 HOSTSH     := $(sort $(wildcard tests/host/*.sh))
-HOSTILE    := $(sort $(wildcard tests/hostile/*.sh))   # hostile input, stray and dead peers (issue 15)
+HOSTILE    := $(sort $(wildcard tests/hostile/*.sh))   # hostile input, stray and dead peers (docs/security.md)
 TEST_BIN    = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC)) \
               $(patsubst tests/host/%.c,$(BUILD)/tests/%,$(HOSTC_SRC))
 BENCH_LIB_OBJ = $(filter-out $(BUILD)/obj/bench/main.o,$(BENCH_OBJ)) $(METHOD_OBJ)

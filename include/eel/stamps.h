@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* include/eel/stamps.h — the stages of one message's life that eel stamps.
  *
- * A message's timeline, in order (DESIGN.md "The one API", time):
+ * A message's timeline, in order (docs/methods.md, the breakdown):
  *
  *   POST           host: the put call was entered
  *   DOORBELL       host: the descriptor is written, the doorbell store is about to issue

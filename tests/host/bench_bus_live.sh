@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The bus model inside the firmware against the model alone (issue 11): for
+# The bus model inside the firmware against the model alone (docs/bus.md): for
 # each preset, the live breakdown's parts grow by the model's transactions,
 # and EEL by their sum on the path (bench/bus_runs.c, bus_path):
 #   doorbell + fetch  the doorbell's posted write (its flight is waited out by

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The bus model (issue 11): `eel-bench -t busmodel` against pcie-bench's figures
+# The bus model (docs/bus.md): `eel-bench -t busmodel` against pcie-bench's figures
 # (data/pcie_bench.csv) within 5% (latency) and 2% (bandwidth); a figure the
 # model misses fails the run; bad bus input is one clear line and a non-zero
 # exit (an unknown preset or parameter, a negative value, a preset file that

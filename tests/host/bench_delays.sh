@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Emulated stage costs of a slower NIC come back in the stamped breakdown, in
-# their own stage (issue 22): small ones (tens of ns, where a stamp's cost
+# their own stage (docs/methods.md, the breakdown): small ones (tens of ns, where a stamp's cost
 # fitted from EEL once put every stage 28-69 ns high) and large ones, each
 # within 2% or 5 ns, whichever is larger, in each of three runs. One stage's
 # delay at a time; runs without and with it alternate, and each run with it
@@ -29,7 +29,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 args=(-t pingpong -n 2000 -r 4 --warmup 100 -q)
 median() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
-# 2% (issue 22) on the optimised build; under ASan 5%: its poll loop is ~3x
+# 2% (docs/methods.md, the breakdown) on the optimised build; under ASan 5%: its poll loop is ~3x
 # slower, and a spin's surroundings with it; there delays under 1 us are
 # reported, not judged (the instrumented firmware's work around a spin
 # overlaps it: 30 came back as 16-30 ns in fetch, rx and dma, and a CI run

@@ -34,9 +34,9 @@ check '.parameters.eel.cycles.min > 0' 'EEL in cycles' || return 1
 # On the inline software NIC the sending and receiving CPUs are the NIC:
 # Bell et al. 2003's CPU-overlap o_s and o_r hold its work (o_s came out above EEL, o_r =
 # g(q=1)), so they, L = RTT/2 - o_s - o_r (below 0 in 4 runs of 5) and EEL -
-# (o_s + o_r) are not separable there (issue 22): null in the JSON with why,
+# (o_s + o_r) are not separable there (docs/methods.md, the breakdown): null in the JSON with why,
 # and the table says so instead of a figure.
-check '[.parameters.o_s, .parameters.o_r, .parameters.L, .parameters.overlap_potential] | all(.separable == false and .ns == null and (.why | test("host.s CPU")))' 'o_s, o_r, L, EEL - (o_s + o_r): not separable on the inline NIC, with why (issue 22)' || return 1
+check '[.parameters.o_s, .parameters.o_r, .parameters.L, .parameters.overlap_potential] | all(.separable == false and .ns == null and (.why | test("host.s CPU")))' 'o_s, o_r, L, EEL - (o_s + o_r): not separable on the inline NIC, with why (docs/methods.md, the breakdown)' || return 1
 check '.bulk.fits.loggp.separable == false and .bulk.fits.loggp.L_ns == null and .signature.L_ns == null' 'LogGP and the signature L: not separable on the inline NIC' || return 1
 # no negative duration anywhere: L, its bound, the potential's (under schema 6's name too, which a
 # regression to it would bring back)
@@ -69,7 +69,7 @@ esac
 check '.parameters.g.ns > 0 and .parameters.G.ns_per_byte > 0 and .parameters.M_bytes > 0' 'g > 0, G > 0, M > 0' || return 1
 check '[.curves.flood[] | select(.size == 8 and .q == 1) | .ns_per_msg.min][0] >= .parameters.g.ns' 'g is the best 8-byte gap over queue depths' || return 1
 check '.breakdown.samples > 0 and (.breakdown.parts | length) == 8' 'a stamped breakdown of 8 stages' || return 1
-# The breakdown (issue 22): no duration below 0 anywhere (a part within its
+# The breakdown (docs/methods.md, the breakdown): no duration below 0 anywhere (a part within its
 # uncertainty of 0 is a bound); each stamp's cost measured in place (the
 # spans around it with it and without it); what stamping added to a round,
 # a figure. (The residual and the one-way check, asserted for the optimised

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Culler et al. 1996's signature with the receiving host's reply (issue 13): a request
+# Culler et al. 1996's signature with the receiving host's reply (docs/methods.md, the counter's step): a request
 # is answered by a put the receiving host issues when it sees the request,
 # not by the NIC's acknowledgement, so o_r is the receive overhead. On the
 # inline software NIC the receiving host's core also runs its NIC: a 3000 ns
@@ -8,7 +8,7 @@
 # and a round trip crosses it twice (request and reply). With the NIC's ACK
 # as the reply, o_r came out ~150 ns and the 3000 ns went into L.
 #
-# Issue 22: the NIC's work is the host CPU's here, in o_s and in o_r (the
+# docs/methods.md: the NIC's work is the host CPU's here, in o_s and in o_r (the
 # DMA above): L = RTT/2 - o_s - o_r takes it off twice and is not separable on
 # this NIC; the table and the JSON say so, and no negative L is printed. The
 # D curves' D is the delay spun (more than asked: the spin's clock reads).

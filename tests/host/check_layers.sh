@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tools/check-layers catches what it is for (issue 16): on a copy of the tree,
+# tools/check-layers catches what it is for (ARCHITECTURE.md): on a copy of the tree,
 # an include from bench/ into userlib/, one from a backend into another's
 # folder, one from firmware/ out of it, and two files that call each other
 # are each named, with exit 1; the tree as it is passes.

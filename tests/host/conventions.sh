@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # tests/host/conventions.sh — every program keeps the conventions of the tools
-# it sits beside (issue 24): `--version` is one line, exit 0, naming the
+# it sits beside (README, Install): `--version` is one line, exit 0, naming the
 # program, the release (include/eel/eel.h) and the git commit; `--help` fits a
 # screen (at most 35 lines of at most 80 columns), exit 0, and ends pointing at
 # the man page, which the build made ($(BUILD)/man) and man renders without a

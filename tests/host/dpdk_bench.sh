@@ -37,7 +37,7 @@ check clean '.nic.caps.mtu == 1454' "the payload per frame is the veth's MTU (15
 check clean '.nic.caps.shared_clock == true and .nic.caps.nic_clock == false' \
   "one clock for two processes of this machine; af_packet has no NIC timestamps"
 check clean '.options.verify == true and .parameters.eel.ns.min > 0 and .parameters.g.ns > 0' "EEL and g"
-# eel's firmware runs on this core: the CPU-overlap o_s holds its work (issue 22)
+# eel's firmware runs on this core: the CPU-overlap o_s holds its work (docs/methods.md, the breakdown)
 check clean '.parameters.o_s.separable == false and .parameters.o_s.ns == null and (.parameters.o_s.why | length) > 0' \
   "o_s not separable: eel's firmware on the host's core"
 check clean '.limit.kind == "floor" and .limit.one_way_ns.min > 0 and .limit.eel_over_floor > 0' \

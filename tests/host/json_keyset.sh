@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The JSON's key set does not move (issue 16): a short run of every test, its
+# The JSON's key set does not move (ARCHITECTURE.md): a short run of every test, its
 # key paths (jq, array indices as []) against tests/host/json_keyset.txt, the
 # key set main's eel-bench wrote before JSON went through jansson, with the
 # schema changes since (its header). Fails on a key gone, a key added, or a key

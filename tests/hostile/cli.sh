@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Hostile command lines (issue 15): one line naming the problem and the fix,
+# Hostile command lines (docs/security.md): one line naming the problem and the fix,
 # exit 2, terminal escapes shown escaped, never a run.
 set -uo pipefail
 B=${EEL_BUILD:-build}

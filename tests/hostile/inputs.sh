@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tests/hostile/inputs.sh — issue 23, classes 3-5: inputs that are not
+# tests/hostile/inputs.sh — docs/security.md: inputs that are not
 # regular files, parameters that would change meaning on the way, output and
 # resource errors. Each case: one line naming the problem, a non-zero exit,
 # never a hang (every run under timeout) or a signal; or handled as it should.

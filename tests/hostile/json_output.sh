@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Hostile places for --json (issue 15; eel-bench runs as root): nothing at
+# Hostile places for --json (docs/security.md; eel-bench runs as root): nothing at
 # FILE.tmp is followed, truncated or removed; a device or FIFO is written in
 # place, never replaced; a folder, an empty name, a missing folder are
 # refused before anything is measured (one line, exit 1, no table).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tests/hostile/oversubscribed.sh — more ranks than cores (issue 23, class 7).
+# tests/hostile/oversubscribed.sh — more ranks than cores (docs/security.md).
 # mpirun --oversubscribe -np 5 eel-bench -t allpairs on a 2-core machine
 # finishes within 60 s, and its EEL medians are within 2x of a 2-rank run's
 # (the median over the pairs, and no pair near a millisecond: a spinning

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tests/hostile/peer_gone.sh — peers that stop or vanish (issue 23, class 6):
+# tests/hostile/peer_gone.sh — peers that stop or vanish (docs/security.md):
 # a --pair client whose server end is stopped (SIGSTOP) gives up at its
 # --timeout and exits, not waiting on the stopped process; a flood client
 # whose server is killed says within a second that the server went away.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # tests/hostile/peer_oob.sh — a hostile peer over the out-of-band channel
-# (issue 23, class 1), played by tests/hostile/fake_peer.py. A fake server
+# (docs/security.md), played by tests/hostile/fake_peer.py. A fake server
 # that names a hostile wire object: the client says one line and exits 1,
 # never a SIGBUS or a hang. A fake client: a plan's timeout is capped by the
 # server's --timeout, a plan beyond --max-mem is refused before anything is

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Stray peers and dead ones (issue 15): the server drops a connection that is
+# Stray peers and dead ones (docs/security.md): the server drops a connection that is
 # not an eel-bench client (garbage, or silence past --timeout), names it, and
 # serves the real client after it; a client gives up on a listener that never
 # accepts at --timeout; a client whose server is killed during a flood names

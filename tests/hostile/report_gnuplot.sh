@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Hostile input (issue 15): a run's JSON that a colleague sends is data, not
+# Hostile input (docs/security.md): a run's JSON that a colleague sends is data, not
 # a script. Strings from it (nic.name, nic.uri, breakdown part names) reach
 # eel-report's gnuplot scripts; gnuplot runs `backquoted` text inside double
 # quotes as a shell command. eel-report must render the report and run

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Hostile input (issue 15): eel-report and eel-compare never block on a FIFO,
+# Hostile input (docs/security.md): eel-report and eel-compare never block on a FIFO,
 # refuse a device, an empty -o and a number no run can hold (a plot's
 # arithmetic on it overflowed to inf, which gnuplot calls an undefined
 # variable), each with one line and exit 2.

@@ -88,7 +88,7 @@ int main(void)
 		s[i].c1 = s[i].c0;
 	}
 	CHECK(eel_clock_fit(s, 4, &hz) == -1, "a counter running backwards accepted: %g", hz);
-	/* the counter's step (issue 13): a VM's TSC advancing by 26 cycles, seen
+	/* the counter's step (docs/methods.md): a VM's TSC advancing by 26 cycles, seen
 	 * as deltas of 26 and 52 (the smallest delta is not the step when reads
 	 * cost more than one tick; here both are multiples of 26) */
 	{
@@ -118,7 +118,7 @@ int main(void)
 			d[i] = 0;
 		CHECK(eel_clock_step(d, 200) == 0, "all zero");
 	}
-	/* a step that is not a whole number of cycles (issue 22): a VM's TSC
+	/* a step that is not a whole number of cycles (docs/methods.md, the breakdown): a VM's TSC
 	 * advancing every 10 ns at 2445 MHz, read as deltas of 24-25, 49, 73-74,
 	 * 98; and one that is (21 cycles, deltas 21, 42, 63, 84) */
 	{

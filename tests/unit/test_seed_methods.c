@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* tests/unit/test_seed_methods.c — the extraction of issue 5's methods on
+/* tests/unit/test_seed_methods.c — the extraction of the seed methods (docs/methods.md) on
  * synthetic data with known answers: Culler et al. 1996's signature (o_s, g, o_r, L),
- * the fits of seeds 002/003/004 and when a fit is no model (issue 22), the
+ * the fits of seeds 002/003/004 and when a fit is no model (docs/methods.md, the breakdown), the
  * validation sizes, the Student t quantile of the 5%/95% rule, the
  * decomposition's labelling of what was stamped, differenced, modelled or
  * left as remainder, and what a derived figure (L, EEL - (o_s + o_r)) may be
- * said to be on a NIC (issue 22: not separable, a bound, never below 0). */
+ * said to be on a NIC (docs/methods.md, the breakdown: not separable, a bound, never below 0). */
 #include <math.h>
 #include <string.h>
 
@@ -515,7 +515,7 @@ static void validation_sizes(void)
 	CHECK(n == 6, "8..64 leaves 6 sizes around n* = 32 too: %d", n);
 }
 
-/* What a figure derived from others may be said to be (issue 22): on a NIC
+/* What a figure derived from others may be said to be (docs/methods.md, the breakdown): on a NIC
  * that runs on the host's CPU, not separable (with why); elsewhere the
  * figure where it is above 0 by more than its uncertainty, a bound where it
  * is within it, and never a negative duration. */

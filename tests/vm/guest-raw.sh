@@ -129,7 +129,7 @@ if [ -s "$J" ]; then
   jqt "EEL > 0" '.parameters.eel.ns.min > 0' '.parameters.eel.ns'
   jqt "g > 0" '.parameters.g.ns > 0' '.parameters.g'
   jqt "G > 0" '.parameters.G.ns_per_byte > 0' '.parameters.G'
-  # eel's firmware on the host's CPU: its work is in o_s and o_r, which are not separable (issue 22)
+  # eel's firmware on the host's CPU: its work is in o_s and o_r, which are not separable (docs/methods.md, the breakdown)
   jqt "o_s, o_r not separable (eel's firmware on the host's CPU), null with why" \
     '[.parameters.o_s, .parameters.o_r] | all(.separable == false and .ns == null and (.why | length) > 0)' '.parameters.o_s'
   jqt "eel_floor: the bare echo on the e1000 rings, 0 < floor" \

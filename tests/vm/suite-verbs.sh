@@ -42,12 +42,12 @@ check '.parameters.eel.ns.median > 0 and .parameters.eel.ns.min > 0' "EEL > 0"
 check '.parameters.g.ns > 0' "g > 0"
 check '.parameters.G.ns_per_byte > 0' "G > 0"
 # (o_s <= g and o_r <= g held by construction, o = g - D_max with D_max >= 0: gone)
-# verbs: the NIC is not the host's CPU, so Bell et al. 2003 4.3's o_s and o_r are figures (issue 22)
+# verbs: the NIC is not the host's CPU, so Bell et al. 2003 4.3's o_s and o_r are figures (docs/methods.md, the breakdown)
 check '[.parameters.o_s, .parameters.o_r] | all(.separable == true and .ns >= 0)' \
   "o_s and o_r separable on verbs, figures"
 check '.parameters.overlap_potential.separable == true and (.parameters.overlap_potential.ns == null or .parameters.overlap_potential.ns >= 0)' \
   "EEL - (o_s + o_r) separable on verbs, never below 0"
-# issue 3's relation: a put's send overhead is part of its end-to-end latency
+# docs/methods.md's relation: a put's send overhead is part of its end-to-end latency
 # (here o_s ~0.8 ms, a flood's round trip at q=1, against EEL ~22 ms under TCG)
 check '.parameters.o_s.ns <= .parameters.eel.ns.median' "o_s <= EEL"
 check '((.options.sizes | length) * (.options.depths | length)) as $n | [.curves.flood[] | select(.ns_per_msg.min > 0)] | length == $n' \

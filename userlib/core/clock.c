@@ -113,7 +113,7 @@ static uint64_t cost_of_stamp(void)
 	return best / 64;
 }
 
-/* The step the counter advances by (issues 13 and 22), from deltas between
+/* The step the counter advances by (docs/methods.md), from deltas between
  * reads separated by a varying amount of work: the largest real step s of
  * which at least 90% of the non-zero deltas are a non-zero whole multiple,
  * give or take the reads' roundings, then refined by least squares. A

@@ -24,7 +24,7 @@
  * free (engine_bus_is_trace), as are the NIC's own registers.
  *
  * A bus adds its transactions to the time the software NIC takes without one,
- * and nothing else (issue 11: EEL(bus) - EEL(none) is the sum of the path's
+ * and nothing else (docs/bus.md: EEL(bus) - EEL(none) is the sum of the path's
  * transactions). Two things this host's own code does changed that sum
  * (the ping-pong's 8-byte put in this VM; docs/bus.md, "Validation"):
  * - noticing takes time without a bus too: the NIC reads its doorbell some
