@@ -8,15 +8,6 @@
 
 #include "userlib/verbs/verbs.h"
 
-static inline void relax(void)
-{
-#if defined(__x86_64__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ volatile("yield");
-#endif
-}
-
 /* Every blocking loop: cheap on most turns; every 256 the completion queues,
  * whether the peer was heard from, the deadline and the peer's process
  * (wait.c); about every ms async events, every 100 ms the port's packet count. */
@@ -81,7 +72,7 @@ int vb_wait_turn(struct eel_dev *dev, struct vb_wait *vw)
 		nap = nap < VB_NAP_NS ? VB_NAP_NS : nap > VB_NAP_MAX_NS ? VB_NAP_MAX_NS : nap;
 		nanosleep(&(struct timespec){ .tv_sec = 0, .tv_nsec = (long)nap }, NULL);
 	} else
-		relax();
+		eel_cpu_relax();
 	return 0;
 }
 
