@@ -40,6 +40,7 @@
 struct softnic {
 	struct shm_wire wire;
 	char shm_name[WIRE_NAME_MAX]; /* the wire's name until the client attached */
+	uint64_t nonce;               /* the client's: the wire's names come from it (wire_name.c) */
 };
 
 /* What an end tells its peer to connect (sent as is over the OOB channel). */
@@ -49,6 +50,7 @@ struct sn_conn {
 	struct engine_conn engine;
 	int32_t pid;
 	char boot_id[40];   /* the shared wire needs both ends on one running kernel */
+	uint64_t nonce;     /* the client's: the server names the wire from it (wire_name.c) */
 };
 
 /* The server's wire, sent once the client's connection info was checked. */
@@ -125,10 +127,10 @@ static void boot_id(char *out, size_t n)
 }
 
 /* The server end creates the wire; the client joins it in sn_connect. */
-static int create_wire(struct engine *e, struct softnic *sn)
+static int create_wire(struct engine *e, struct softnic *sn, uint64_t nonce)
 {
 	size_t size = shm_wire_size(engine_max_frame(e));
-	int fd = wire_name_create(sn->shm_name, size);
+	int fd = wire_name_create(nonce, sn->shm_name, size);
 	void *p;
 
 	if (fd < 0)
@@ -150,8 +152,12 @@ static int sn_conn_info(struct eel_dev *dev, int server, void *buf, uint32_t cap
 {
 	struct engine *e = ENGINE(dev);
 	struct sn_conn c = { .magic = SN_CONN_MAGIC, .wire_version = SHM_WIRE_VERSION, .pid = getpid() };
+	int rc;
 
 	(void)server;
+	if ((rc = wire_name_nonce(&SOFTNIC(dev)->nonce)))
+		return rc;
+	c.nonce = SOFTNIC(dev)->nonce;
 	engine_conn_info(e, &c.engine);
 	boot_id(c.boot_id, sizeof(c.boot_id));
 	if (cap < sizeof(c))
@@ -167,7 +173,7 @@ static int sn_conn_info(struct eel_dev *dev, int server, void *buf, uint32_t cap
 static int join_wire(struct engine *e, struct softnic *sn, const char *name)
 {
 	size_t size = shm_wire_size(engine_max_frame(e));
-	int fd = wire_name_open_peer(name, size);
+	int fd = wire_name_open_peer(name, sn->nonce, size);
 	struct shm_wire_hdr *m;
 
 	if (fd < 0)
@@ -186,11 +192,12 @@ static int join_wire(struct engine *e, struct softnic *sn, const char *name)
 
 /* Server: the wire is made only now, for a client whose connection info
  * passed, and its name exists until the client attached (or failed to). */
-static int serve_wire(struct eel_dev *dev, struct engine *e, struct softnic *sn, struct eel_oob *oob)
+static int serve_wire(struct eel_dev *dev, struct engine *e, struct softnic *sn, struct eel_oob *oob,
+		      uint64_t nonce)
 {
 	struct sn_wire w = { { 0 } };
 	uint32_t got = 0;
-	int rc = create_wire(e, sn);
+	int rc = create_wire(e, sn, nonce);
 
 	if (!rc) {
 		memcpy(w.name, sn->shm_name, sizeof(w.name));
@@ -208,11 +215,17 @@ static int join_served_wire(struct eel_dev *dev, struct engine *e, struct softni
 	struct sn_wire w;
 	int rc = eel_oob_recv(oob, SN_OOB_WIRE, &w, sizeof(w), NULL, dev->opts.timeout_ms, NULL);
 
-	if (rc)
+	if (rc) {
+		/* the server went away (or never said): whatever it made under
+		 * this end's nonce is removed here, even after its SIGKILL */
+		wire_name_forget(sn->nonce);
 		return rc;
+	}
 	w.name[sizeof(w.name) - 1] = 0;
-	if ((rc = join_wire(e, sn, w.name)))
+	if ((rc = join_wire(e, sn, w.name))) {
+		wire_name_forget(sn->nonce);
 		return rc;
+	}
 	/* mapped: the name is no longer needed, and removing it here too means
 	 * a server killed before it could leaves nothing behind */
 	shm_unlink(w.name);
@@ -242,7 +255,7 @@ static int sn_connect(struct eel_dev *dev, int server, const void *peer, uint32_
 	if (p.engine.mtu != e->mtu)
 		return eel_err(-EINVAL, "softnic mtu differs: %u here, %u at the peer: give both the same mtu=",
 			       e->mtu, p.engine.mtu);
-	rc = server ? serve_wire(dev, e, sn, oob) : join_served_wire(dev, e, sn, oob);
+	rc = server ? serve_wire(dev, e, sn, oob, p.nonce) : join_served_wire(dev, e, sn, oob);
 	if (rc)
 		return rc;
 	return engine_link_up(e, (struct wire){ .ops = &shm_wire_ops, .ctx = &sn->wire }, &p.engine);

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* userlib/softnic/wire_name.c — the wire's name in /dev/shm (wire_name.h).
  *
- * The name is 64 random bits (getrandom), so another user cannot create it
- * first and make this end's runs fail; O_EXCL, so nothing planted at the
- * name is ever opened; a collision is retried under a new name. The name
+ * The name comes from 64 random bits the client sends (getrandom, in its
+ * connection information), so another user cannot create it first and make
+ * this end's runs fail, and the client knows every name the server may have
+ * used: O_EXCL, so nothing planted at a name is ever opened; a name taken is
+ * retried under the next of the nonce's WIRE_NAME_TRIES names. The name
  * exists only from its creation to the peer's attach (both ends remove it
  * then, so a SIGKILL of either end afterwards leaves nothing); a SIGINT,
- * SIGTERM or SIGHUP in that window removes it before the signal's own action.
+ * SIGTERM or SIGHUP in that window removes it before the signal's own action,
+ * and a client whose server went away (even by SIGKILL) before it attached
+ * removes the nonce's names itself (wire_name_forget).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -83,25 +87,32 @@ static void pending_set(const char *name, int add)
 	guard(any);
 }
 
-int wire_name_create(char name[WIRE_NAME_MAX], size_t size)
+int wire_name_nonce(uint64_t *nonce)
+{
+	if (getrandom(nonce, sizeof(*nonce), 0) != sizeof(*nonce))
+		return eel_err(-EIO, "softnic: no random bytes for the wire's name: %s", strerror(errno));
+	return 0;
+}
+
+static void name_of(uint64_t nonce, int k, char name[WIRE_NAME_MAX])
+{
+	snprintf(name, WIRE_NAME_MAX, WIRE_NAME_PREFIX "%016llx", (unsigned long long)(nonce + (uint64_t)k));
+}
+
+int wire_name_create(uint64_t nonce, char name[WIRE_NAME_MAX], size_t size)
 {
 	int fd = -1, err = EEXIST;
 
-	/* 64 random bits: a collision is next to impossible, but a name taken
-	 * (by chance or on purpose) is not an error: try another */
-	for (int tries = 0; tries < 16 && fd < 0 && err == EEXIST; tries++) {
-		uint64_t r;
-
-		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
-			return eel_err(-EIO, "softnic: no random bytes for the wire's name: %s", strerror(errno));
-		snprintf(name, WIRE_NAME_MAX, WIRE_NAME_PREFIX "%016llx", (unsigned long long)r);
+	/* a name taken (by chance or on purpose) is not an error: try the next */
+	for (int k = 0; k < WIRE_NAME_TRIES && fd < 0 && err == EEXIST; k++) {
+		name_of(nonce, k, name);
 		fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
 		err = fd < 0 ? errno : 0;
 	}
 	if (fd < 0) {
 		name[0] = 0;
 		return eel_err(-err, "softnic: cannot create the wire in " SHM_DIR ": %s%s", strerror(err),
-			       err == EEXIST ? " (16 random names all taken: is someone filling " SHM_DIR "?)" : "");
+			       err == EEXIST ? " (the client's 16 names all taken: is someone filling " SHM_DIR "?)" : "");
 	}
 	pending_set(name, 1);
 	if (ftruncate(fd, (off_t)size)) {
@@ -123,28 +134,41 @@ void wire_name_remove(char name[WIRE_NAME_MAX])
 	name[0] = 0;
 }
 
-/* WIRE_NAME_PREFIX then 16 lowercase hex digits, nothing else: no '/', no
- * "..", nothing outside /dev/shm. */
-static int name_ok(const char *name)
+/* One of the nonce's names, nothing else: no '/', no "..", nothing outside
+ * /dev/shm, no other run's wire. */
+static int name_ok(const char *name, uint64_t nonce)
 {
-	size_t n = strlen(WIRE_NAME_PREFIX);
+	char want[WIRE_NAME_MAX];
 
-	if (strncmp(name, WIRE_NAME_PREFIX, n) || strlen(name) != n + 16)
-		return 0;
-	for (const char *p = name + n; *p; p++)
-		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
-			return 0;
-	return 1;
+	for (int k = 0; k < WIRE_NAME_TRIES; k++) {
+		name_of(nonce, k, want);
+		if (!strcmp(name, want))
+			return 1;
+	}
+	return 0;
 }
 
-int wire_name_open_peer(const char *name, size_t size)
+void wire_name_forget(uint64_t nonce)
+{
+	char name[WIRE_NAME_MAX], path[sizeof(SHM_DIR) + WIRE_NAME_MAX];
+	struct stat st;
+
+	for (int k = 0; k < WIRE_NAME_TRIES; k++) {
+		name_of(nonce, k, name);
+		snprintf(path, sizeof(path), SHM_DIR "%s", name);
+		if (!lstat(path, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid())
+			shm_unlink(name);
+	}
+}
+
+int wire_name_open_peer(const char *name, uint64_t nonce, size_t size)
 {
 	struct stat st;
 	int fd, err;
 
-	if (!name_ok(name))
-		return eel_err(-EPROTO, "softnic: the peer named '%s' as its wire, not a name eel makes "
-			       "(" WIRE_NAME_PREFIX "<16 hex digits>): is the peer eel-bench of this version?", name);
+	if (!name_ok(name, nonce))
+		return eel_err(-EPROTO, "softnic: the peer named '%s' as its wire, not a name this end asked "
+			       "for (" WIRE_NAME_PREFIX "<its nonce>): is the peer eel-bench of this version?", name);
 	/* glibc's shm_open adds O_NOFOLLOW (a symlink fails with ELOOP);
 	 * O_NONBLOCK: a FIFO planted there must not block the open */
 	fd = shm_open(name, O_RDWR | O_NONBLOCK, 0);
