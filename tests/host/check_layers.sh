@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../.."
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 fail=0
-cp -r include firmware userlib bench tools "$d/"
+cp -r include firmware userlib method bench tools "$d/"
 mkdir -p "$d/build/obj"
 "$d/tools/check-layers" >"$d/out" 2>&1 || { echo "FAILED: the tree as it is (no objects): $(cat "$d/out")"; fail=1; }
 echo '#include "userlib/core/dev.h"' >>"$d/bench/cli.c"
