@@ -49,6 +49,10 @@ BENCH_SRC   := $(wildcard bench/*.c bench/*/*.c)
 METHOD_SRC  := $(wildcard method/*.c)
 
 OBJ          = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+# $(call stamp,FILE,TEXT): FILE holds TEXT, rewritten at parse time only when
+# TEXT changed, so what depends on FILE rebuilds only then ($(BUILD)/features,
+# $(BUILD)/git-version).
+stamp = $(shell mkdir -p $(dir $(1)) && { [ "$$(cat $(1) 2>/dev/null)" = "$(2)" ] || echo "$(2)" > $(1); })
 
 # External libraries that backends link against (each fragment may add more).
 # zlib: crc32 is the software wire's FCS (userlib/engine/wire_faults.c).
@@ -84,8 +88,7 @@ all: $(BUILD)/libeel.a $(BUILD)/libeel.so $(BUILD)/$(EEL_SONAME) $(BUILD)/eel-be
 # $(BUILD)/features names what this build has and lacks; it is rewritten only
 # when that changes, and the objects that read the set (-DEEL_HAVE_*) depend on it.
 FEATURES_TEXT := have: $(sort $(FEATURES)); without: $(sort $(WITHOUT))
-$(shell mkdir -p $(BUILD) && { [ "$$(cat $(BUILD)/features 2>/dev/null)" = "$(FEATURES_TEXT)" ] || \
-	echo "$(FEATURES_TEXT)" > $(BUILD)/features; })
+$(call stamp,$(BUILD)/features,$(FEATURES_TEXT))
 $(BUILD)/obj/userlib/core/registry.o: $(BUILD)/features
 
 $(BUILD)/obj/%.o: %.c

@@ -16,8 +16,7 @@ VERSION_SRC := bench/cli.c tools/eel-report.c tools/eel-compare.c tools/eel-prob
 	tests/vm/eel_pci_check.c
 
 # Rewrite the stamp at parse time, only when the commit changed.
-$(shell mkdir -p $(BUILD) && { [ "$$(cat $(GIT_STAMP) 2>/dev/null)" = "$(EEL_GIT)" ] || \
-	echo "$(EEL_GIT)" > $(GIT_STAMP); })
+$(call stamp,$(GIT_STAMP),$(EEL_GIT))
 
 $(call OBJ,$(VERSION_SRC)): CFLAGS += -DEEL_GIT='"$(EEL_GIT)"'
 $(call OBJ,$(VERSION_SRC)): $(GIT_STAMP)
