@@ -301,8 +301,11 @@ void decompose_build(struct decompose_res *d, const struct breakdown *bd, const 
 		/* EEL less the rest: known to EEL's own spread and a step of the counter */
 		bound(p, p->ns > d->eel_noise_ns, fmax(p->ns, 0) + d->eel_noise_ns);
 		sum += p->ns;
+		d->closed = 1;
 	}
-	d->residual_ns = d->eel_ns - sum;
+	/* the parts' sum less EEL, as the breakdown's (breakdown.c); with a
+	 * remainder it is 0 by construction, so no check: closed */
+	d->residual_ns = sum - d->eel_ns;
 	d->done = 1;
 }
 

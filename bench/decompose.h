@@ -32,7 +32,8 @@ struct dec_part {
 
 struct decompose_res {
 	int done;
-	double eel_ns, residual_ns;
+	double eel_ns, residual_ns;   /* residual: the parts' sum less EEL */
+	int closed;                   /* a remainder part (EEL less the rest) closes the sum: no residual */
 	struct dec_part part[DEC_MAX];
 	int nparts;
 	struct dec_part check[4];

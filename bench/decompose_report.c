@@ -36,7 +36,11 @@ void decompose_table(FILE *f, const struct results *r)
 			p->bound_ns), p->method, p->how, p->merged[0] ? " (merges " : "", p->merged,
 			p->merged[0] ? ")" : "");
 	}
-	fprintf(f, "    %-10s %9.1f ns  (EEL less the parts)\n", "residual", d->residual_ns);
+	if (d->closed)
+		fprintf(f, "    %-10s %9s     (not separable here: the remainder is EEL less the other parts)\n",
+			"residual", "-");
+	else
+		fprintf(f, "    %-10s %9.1f ns  (the parts' sum less EEL)\n", "residual", d->residual_ns);
 	if (d->hosted)
 		fprintf(f, "    (no E-register or DMA'd-payload variants: here eel's firmware reads the descriptor "
 			"and the payload on the host's core, inside post, not the NIC)\n");
@@ -104,7 +108,12 @@ void decompose_json(struct json *j, const struct results *r)
 		return;
 	json_obj(j, "decompose");
 	json_num(j, "eel_ns", d->eel_ns);
-	json_num(j, "residual_ns", d->residual_ns);
+	if (d->closed) {
+		json_num(j, "residual_ns", NAN); /* null */
+		json_str(j, "residual_why", "a remainder part is EEL less the other parts: their sum is EEL by construction");
+	} else {
+		json_num(j, "residual_ns", d->residual_ns);
+	}
 	json_arr(j, "parts");
 	for (int i = 0; i < d->nparts; i++)
 		part(j, &d->part[i]);

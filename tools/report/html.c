@@ -228,7 +228,7 @@ static void decompose(struct sbuf *h, const struct jr_val *root)
 		return;
 	sb_printf(h, "<section id=\"decompose\"><h2>EEL decomposed</h2>\n<p>EEL ");
 	val(h, num_at(d, "eel_ns"), "%.1f", "ns");
-	sb_printf(h, ", residual ");
+	sb_printf(h, ", residual (the parts' sum less EEL; before schema 8, EEL less the sum) ");
 	val(h, num_at(d, "residual_ns"), "%.1f", "ns");
 	sb_printf(h, ". Each part says how it was obtained: stamped, nic_clock, difference (of two EELs), modelled, "
 		     "remainder.</p>\n<table>\n%s", head);

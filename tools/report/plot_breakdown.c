@@ -65,6 +65,10 @@ static void stage_bar(struct bars *b, const struct jr_val *root, const struct jr
 	if (which) {
 		double res = num_at(root, "decompose.residual_ns"), deel = num_at(root, "decompose.eel_ns");
 
+		/* what the parts leave of EEL: schema 8's residual is the sum less EEL, 7's EEL less the sum */
+		if (num_at(root, "schema_version") >= 8)
+			res = -res;
+
 		/* what the parts leave of decompose's EEL: an empty box up to that EEL */
 		if (isfinite(res) && res > 0 && isfinite(deel)) {
 			sb_printf(gp, "set object 4 rect from %g,%g to %g,%g fs empty border lc rgb \"#555555\" dt 2\n",
