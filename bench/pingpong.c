@@ -237,6 +237,7 @@ static int tail_run(struct session *s, int variant, uint32_t n, uint64_t *rtt, s
 	double median_ns, sum = 0;
 
 	s->point++;
+	eel_set_stamp_every(s->dev, 0);
 	if (s->server)
 		return server_run(s, variant, n);
 	if (client_run(s, variant, n, &median_ns, rtt, NULL, 0))
@@ -279,7 +280,8 @@ static void series_stats(const struct session *s, struct pingpong_res *pp, int n
  * each variant's runs alternate between stamps off and on (the cost of
  * stamping measured in the same session), its stamped runs' traces are joined
  * into bd[v]; pp[v] gets the runs without stamps. With tail, the first
- * variant's run r without stamps is followed by run r of its tail (tail_run). */
+ * variant's run r (with stamps, its stamped run r) is followed by run r of
+ * its tail (tail_run). */
 static int series(struct session *s, const int *variant, int nvar, uint32_t runs, uint32_t iters, int stamps,
 		  int tail, struct pingpong_res *pp, struct breakdown *bd)
 {
@@ -315,7 +317,8 @@ static int series(struct session *s, const int *variant, int nvar, uint32_t runs
 				goto out;
 			if (stamped)
 				drain(s, &t[v]);
-			if (tail && !v && !stamped && run >= 0 && tail_run(s, variant[v], n, rtt, &pp[v]))
+			/* after run r's pair (stamps off, on): the pairs stay as they were */
+			if (tail && !v && run >= 0 && (stamped || !stamps) && tail_run(s, variant[v], n, rtt, &pp[v]))
 				goto out;
 			if (s->server || run < 0)
 				continue;
