@@ -9,6 +9,13 @@
  * Runs alternate between stamps off and stamps on, so the cost of stamping is
  * measured in the same session; EEL is taken from the runs without stamps,
  * the stage breakdown from the stamped ones (breakdown.c).
+ *
+ * The tail: a run's mean hides its slow rounds (a missed doorbell, a
+ * retransmission). Timing each round adds a clock read to it, so EEL's own
+ * runs stay as they are and the tail has runs of its own, as many and as
+ * long, run r after EEL's run r (a drift touches both alike), stamps off,
+ * each round trip timed alone and kept in a histogram (method/hist.h); the
+ * tail's mean against EEL's says what the timing costs.
  */
 #include <errno.h>
 #include <math.h>
@@ -222,8 +229,36 @@ static void traces_free(struct traces *t)
 	free(t->rd.end);
 }
 
+/* A run of the tail: n round trips, stamps off, each timed alone (rtt: n
+ * cycles' room), every one into pp->tail less the clock read. */
+static int tail_run(struct session *s, int variant, uint32_t n, uint64_t *rtt, struct pingpong_res *pp)
+{
+	uint64_t read = s->clk->timer_cycles;
+	double median_ns, sum = 0;
+
+	s->point++;
+	eel_set_stamp_every(s->dev, 0);
+	if (s->server)
+		return server_run(s, variant, n);
+	if (client_run(s, variant, n, &median_ns, rtt, NULL, 0))
+		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t v = rtt[i] > read ? rtt[i] - read : 0;
+
+		hist_add(&pp->tail, v);
+		sum += (double)v;
+	}
+	pp->tail_ns[pp->ntail++] = cyc_ns(s, sum / n) / 2;
+	return 0;
+}
+
+double pingpong_tail_ns(const struct session *s, const struct pingpong_res *pp, double q)
+{
+	return cyc_ns(s, (double)hist_at(&pp->tail, q)) / 2;
+}
+
 /* A variant's results once its runs are done (the client's). */
-static void series_stats(struct pingpong_res *pp, int nst)
+static void series_stats(const struct session *s, struct pingpong_res *pp, int nst)
 {
 	double v[MAX_RUNS];
 
@@ -234,6 +269,9 @@ static void series_stats(struct pingpong_res *pp, int nst)
 	pp->stamp_cost = stat_of(v, nst < pp->nruns ? nst : pp->nruns);
 	memcpy(v, pp->eel_stamped_ns, sizeof(double) * (size_t)nst);
 	pp->eel_stamped = stat_of(v, nst);
+	for (int i = 0; i < pp->ntail && i < pp->nruns; i++)
+		v[i] = pp->tail_ns[i] - pp->eel_ns[i];
+	pp->tail_cost = stat_of(v, pp->ntail < pp->nruns ? pp->ntail : pp->nruns);
 	pp->done = 1;
 }
 
@@ -241,15 +279,24 @@ static void series_stats(struct pingpong_res *pp, int nst)
  * before (a drift in the machine's speed touches them alike). With stamps,
  * each variant's runs alternate between stamps off and on (the cost of
  * stamping measured in the same session), its stamped runs' traces are joined
- * into bd[v]; pp[v] gets the runs without stamps. */
-int pingpong_series_n(struct session *s, const int *variant, int nvar, uint32_t runs, uint32_t iters, int stamps,
-		      struct pingpong_res *pp, struct breakdown *bd)
+ * into bd[v]; pp[v] gets the runs without stamps. With tail, the first
+ * variant's run r (with stamps, its stamped run r) is followed by run r of
+ * its tail (tail_run). */
+static int series(struct session *s, const int *variant, int nvar, uint32_t runs, uint32_t iters, int stamps,
+		  int tail, struct pingpong_res *pp, struct breakdown *bd)
 {
 	const struct plan *p = &s->plan;
 	struct traces t[PP_MAX_VARIANTS];
 	int nst[PP_MAX_VARIANTS] = { 0 }, rc = -1, v;
+	uint64_t *rtt = NULL;
 
 	stamps = stamps && p->stamp_every && s->caps->stamp_mask && bd;
+	if (tail && !s->server && !(rtt = malloc(sizeof(uint64_t) * iters)))
+		return bench_oom("the tail's round trips");
+	if (tail && !s->server) {
+		hist_init(&pp[0].tail);
+		pp[0].ntail = 0;
+	}
 	for (v = 0; v < nvar; v++)
 		if (traces_alloc(&t[v]))
 			goto out;
@@ -270,6 +317,9 @@ int pingpong_series_n(struct session *s, const int *variant, int nvar, uint32_t 
 				goto out;
 			if (stamped)
 				drain(s, &t[v]);
+			/* after run r's pair (stamps off, on): the pairs stay as they were */
+			if (tail && !v && run >= 0 && (stamped || !stamps) && tail_run(s, variant[v], n, rtt, &pp[v]))
+				goto out;
 			if (s->server || run < 0)
 				continue;
 			if (stamped)
@@ -296,24 +346,34 @@ int pingpong_series_n(struct session *s, const int *variant, int nvar, uint32_t 
 		if (stamps && exchange_traces(s, &t[v], &bd[v]))
 			goto out;
 		if (!s->server)
-			series_stats(&pp[v], nst[v]);
+			series_stats(s, &pp[v], nst[v]);
 	}
 	rc = 0;
 out:
 	for (int k = 0; k < nvar; k++)
 		traces_free(&t[k]);
+	free(rtt);
 	return rc;
+}
+
+int pingpong_series_n(struct session *s, const int *variant, int nvar, uint32_t runs, uint32_t iters, int stamps,
+		      struct pingpong_res *pp, struct breakdown *bd)
+{
+	return series(s, variant, nvar, runs, iters, stamps, 0, pp, bd);
 }
 
 int pingpong_series(struct session *s, int variant, uint32_t runs, uint32_t iters, int stamps,
 		    struct pingpong_res *pp, struct breakdown *bd)
 {
-	return pingpong_series_n(s, &variant, 1, runs, iters, stamps, pp, bd);
+	return series(s, &variant, 1, runs, iters, stamps, 0, pp, bd);
 }
 
+/* EEL (Bell et al. 2003 4.1), the stage breakdown from its stamped runs, and its tail. */
 int pingpong_run(struct session *s, struct results *r)
 {
-	return pingpong_series(s, PP_PUT, s->plan.runs, s->plan.iters, 1, &r->pp, &r->bd);
+	int v = PP_PUT;
+
+	return series(s, &v, 1, s->plan.runs, s->plan.iters, 1, 1, &r->pp, &r->bd);
 }
 
 /* Runs of several variants interleaved, stamps off: run i of each variant

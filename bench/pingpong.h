@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "plan.h"
+#include "method/hist.h"
 #include "method/stats.h"
 
 struct session;
@@ -22,6 +23,18 @@ struct pingpong_res {
 	/* the cost of stamping: run i with stamps over run i without (they
 	 * alternate), less 1: a drift in the machine's speed touches both */
 	struct stat stamp_cost;
+	/* the tail (pingpong_run only): runs x iters more round trips, in runs
+	 * of their own interleaved with the runs above (run r of EEL, then run r
+	 * of the tail), stamps off, each round timed alone: every RTT in cycles
+	 * less the clock read (eel_clock's timer_cycles; 0 at least). 43 KB:
+	 * every pingpong_res is static. */
+	struct hist tail;
+	double tail_ns[MAX_RUNS];        /* per tail run: its rounds' mean RTT/2 */
+	int ntail;
+	/* what timing each round trip costs: tail run r's mean less EEL's run r
+	 * (the same rounds, one timed as a whole), ns, the median run by run (a
+	 * run that met a 5 ms retransmission moves the means by us) */
+	struct stat tail_cost;
 };
 
 int pingpong_run(struct session *s, struct results *r);
@@ -41,11 +54,16 @@ int pingpong_series_n(struct session *s, const int *variant, int nvar, uint32_t 
 int pingpong_interleaved(struct session *s, const int *variant, int nvar, uint32_t runs, uint32_t iters,
 			 struct pingpong_res *pp);
 
-/* pingpong_report.c: its rows in the table (EEL; the stamping cost) and in the
- * JSON (parameters: eel, eel_stamped, stamp_cost; curves: pingpong) */
+/* The tail's q-quantile (0..1) of RTT/2 in ns (method/hist.h's hist_at). */
+double pingpong_tail_ns(const struct session *s, const struct pingpong_res *pp, double q);
+
+/* pingpong_report.c: its rows in the table (EEL, its tail; the stamping cost) and in the
+ * JSON (parameters: eel, eel_tail, eel_stamped, stamp_cost; curves: pingpong) */
 void pingpong_table_rows(FILE *f, const struct session *s, const struct results *r);
+void pingpong_table_tail(FILE *f, const struct session *s, const struct pingpong_res *pp);
 void pingpong_table_stamping(FILE *f, const struct session *s, const struct results *r);
 void pingpong_json_parameters(struct json *j, const struct session *s, const struct results *r);
+void pingpong_json_tail(struct json *j, const struct session *s, const struct pingpong_res *pp);
 void pingpong_json_curves(struct json *j, const struct results *r);
 
 #endif

@@ -19,6 +19,9 @@
  *     stage of the same name (they are its mean);
  *   - any other single value (L, the signature's and the fits' parameters,
  *     decompose's other parts) has no noise of its own: the threshold alone decides.
+ *   - EEL's tail (schema 8) is one histogram per run, no spread over runs:
+ *     p99 and p99.9 bring their order statistics' interval (compare_tail.h)
+ *     and a threshold of TAIL_THRESHOLD at least; the max is "changed" at most.
  *   - beyond the noise, a change smaller than the threshold (default 5%) is
  *     still "same"; larger ones are "better" or "worse": lower is better for
  *     times and per-byte costs, higher for bandwidths. Derived figures with
@@ -39,6 +42,7 @@
 
 #include "tools/compare.h"
 #include "tools/compare_mesh.h"
+#include "tools/compare_tail.h"
 #include "tools/report/doc.h"
 #include "tools/stdout_check.h"
 
@@ -52,6 +56,7 @@ struct item {
 	double a, b;
 	double noise_a, noise_b;   /* NaN: a single value */
 	enum cmp_dir dir;
+	double thr;                /* judged at this threshold where above --threshold (the tails), else 0 */
 	struct verdict v;
 };
 
@@ -86,6 +91,7 @@ static struct item *add(struct cmp *c, const char *name, const char *unit, enum 
 	it->unit = unit;
 	it->dir = d;
 	it->noise_a = it->noise_b = NAN;
+	it->thr = 0;
 	return it;
 }
 
@@ -170,6 +176,34 @@ static const struct jr_val *by_name(const struct jr_val *arr, const char *key, c
 			return jr_at(arr, i);
 	}
 	return NULL;
+}
+
+/* EEL's tail (schema 8, parameters.eel_tail): one histogram per run, no spread
+ * over runs. p99 and p99.9 bring their own order-statistic interval as the
+ * noise (how well the run's rounds pin them) and are judged at
+ * TAIL_THRESHOLD at least (how far they move between runs, measured); the
+ * max is one round: "changed" at most. */
+static void tail_items(struct cmp *c)
+{
+	static const struct { const char *name, *key; double q; } tq[] = {
+		{ "EEL tail p99", "p99_ns", 0.99 }, { "EEL tail p99.9", "p99_9_ns", 0.999 },
+	};
+	const struct jr_val *ta = jr_get(c->A->root, "parameters.eel_tail"), *tb = jr_get(c->B->root, "parameters.eel_tail");
+	double na, nb;
+
+	for (size_t k = 0; k < sizeof(tq) / sizeof(tq[0]); k++) {
+		int at = c->n;
+
+		num_item(c, tq[k].name, ta, tb, tq[k].key, "ns", CMP_LOWER, NULL);
+		if (c->n == at)
+			continue;
+		c->it[at].thr = TAIL_THRESHOLD;
+		if (tail_quantile_noise(ta, tq[k].q, &na) && tail_quantile_noise(tb, tq[k].q, &nb)) {
+			c->it[at].noise_a = na;
+			c->it[at].noise_b = nb;
+		}
+	}
+	num_item(c, "EEL tail max", ta, tb, "max_ns", "ns", CMP_INFO, NULL);
 }
 
 /* g is a single number, but the flood point it came from is a stat: its noise. */
@@ -353,6 +387,8 @@ static void collect(struct cmp *c)
 	};
 
 	for (size_t k = 0; k < sizeof(simple) / sizeof(simple[0]); k++) {
+		if (k == 2)
+			tail_items(c);
 		if (k == 4)
 			g_item(c);
 		if (simple[k].stat == 2)
@@ -459,14 +495,22 @@ static int compare_hosts(const struct run *A, const struct run *B, double thr)
 	head(A, B);
 	if (L)
 		printf("  note: only %s is a launched run: its %s are not compared\n", L == A ? "A" : "B", what);
-	printf("  threshold %.3g %%; noise: each run's p25..p75 or min..median where the figure is a stat, combined\n\n", thr);
+	printf("  threshold %.3g %%; noise: each run's p25..p75 or min..median where the figure is a stat, combined\n", thr);
+	for (int i = 0; i < c->n; i++)
+		if (!strncmp(c->it[i].name, "EEL tail", 8)) {
+			printf("  EEL tail: one histogram per run, no spread over runs: p99 and p99.9 at %.3g %%, their noise "
+			       "how well each\n  run's rounds pin them (order statistics, 95%%); the max is one round: "
+			       "changed at most\n", thr > TAIL_THRESHOLD ? thr : TAIL_THRESHOLD);
+			break;
+		}
+	printf("\n");
 	printf("  %-30s %14s %14s %9s %9s  %s\n", "parameter", "A", "B", "change", "noise", "verdict");
 
 	for (int i = 0; i < c->n; i++) {
 		struct item *it = &c->it[i];
 		char va[32], vb[32], ch[16], nz[16];
 
-		cmp_judge(it->a, it->b, it->noise_a, it->noise_b, it->dir, thr, &it->v);
+		cmp_judge(it->a, it->b, it->noise_a, it->noise_b, it->dir, it->thr > thr ? it->thr : thr, &it->v);
 		cmp_fmt(va, sizeof(va), it->a, it->unit);
 		cmp_fmt(vb, sizeof(vb), it->b, it->unit);
 		if (isfinite(it->v.pct))

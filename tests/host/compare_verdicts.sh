@@ -16,12 +16,18 @@ set -uo pipefail
 # sig (1: a signature section), t8k (bulk T(8192) min), stampused (the breakdown's
 # in-place stamp cost, against 11 ns alone; none by default), dpost (decompose's
 # stamped post, the mean of the breakdown's post, whose p25..p75 is 10..20 ns),
-# ddet (decompose's modelled detect)
+# ddet (decompose's modelled detect), p99 (schema 8: EEL's tail of 10^5 rounds with this p99;
+# none by default), p999 (its p99.9), tmax (its max)
 doc() {
   local f=$1; shift
   local v=2 eel=400 eiqr=4 os=300 osiqr=0 bw=8 M=1600 g=200 giqr=2 wire=320 wmean= sig=1 t8k=1500 stampused= dpost=12 ddet=20
+  local p99= p999=20000 tmax=90000
   local kv; for kv in "$@"; do local "$kv"; done
-  local e25 e75 g25 g75 sigsec="" bulksec="" Lsec="" ossw="" stampsec=""
+  local e25 e75 g25 g75 sigsec="" bulksec="" Lsec="" ossw="" stampsec="" tailsec=""
+  # the buckets put p50 and p90 at 303, p99 at $p99, p99.9 at $p999, p99.99 and max at $tmax
+  [ -n "$p99" ] && tailsec=', "eel_tail": {"count": 100000, "min_ns": 300, "p50_ns": 303, "p90_ns": 303, "p99_ns": '$p99',
+    "p99_9_ns": '$p999', "p99_99_ns": '$tmax', "max_ns": '$tmax', "mean_ns": 330, "timing_cost_ns": 1, "method": "m",
+    "histogram": [[300, 303, 98900], ['$p99', '$p99', 999], ['$p999', '$p999', 90], ['$tmax', '$tmax', 10]]}'
   [ -n "$stampused" ] && stampsec=', "stamp_used_ns": '$stampused', "stamp_alone_ns": 11' 
   [ "$v" -ge 3 ] && ossw=', "sweeps": {"min": '$os', "p25": '$os', "median": '$os', "p75": '$(awk "BEGIN{print $os+$osiqr}")', "max": '$(awk "BEGIN{print $os+$osiqr}")', "mean": '$os', "spread": 0, "n": 3, "outliers": 0}'
   e25=$(awk "BEGIN{print $eel+1}"); e75=$(awk "BEGIN{print $eel+1+$eiqr}")
@@ -44,7 +50,7 @@ doc() {
    "o_r": {"ns": 700, "cycles": 1470, "g_ns": 766, "dmax_ns": 66, "rose_at_first": false, "method": "Bell et al. 2003 4.3"},
    "g": {"ns": $g, "cycles": 420, "size": 8, "q": 64, "method": "Bell et al. 2003 4.2"},
    "G": {"ns_per_byte": 0.125, "q": 1, "method": "Bell et al. 2003 4.2"},
-   "bandwidth_bytes_per_ns": $bw, "M_bytes": $M, "overlap_potential_ns": -600$Lsec},
+   "bandwidth_bytes_per_ns": $bw, "M_bytes": $M, "overlap_potential_ns": -600$Lsec$tailsec},
  "breakdown": {"samples": 3000, "clock": "host tsc", "parts": [
    {"name": "post", "what": "host software", "method": "stamped", "ns": {"min": 10, "p25": 10, "median": 10, "p75": 20, "max": 50, "mean": 12, "spread": 1, "n": 3000, "outliers": 0}},
    {"name": "wire", "what": "on the wire", "method": "stamped", "ns": {"min": $wire, "p25": $wire, "median": $wire, "p75": $wire, "max": $wire, "mean": ${wmean:-$wire}, "spread": 0, "n": 3000, "outliers": 0}}],
@@ -102,6 +108,11 @@ doc "$d/os3d.json" v=3 os=330 osiqr=2             # o_s +10 % beyond them
 doc "$d/dpost.json" dpost=22                      # decompose's stamped post +83 %, inside its stage's 10 ns p25..p75
 doc "$d/dpost2.json" dpost=52                     # ... +333 %, beyond it
 doc "$d/ddet.json" ddet=30                        # decompose's modelled detect +50 %: no noise, the threshold
+doc "$d/tail.json" p99=500                        # EEL's tail: p99 500 ns, p99.9 20 us
+doc "$d/tail40.json" p99=700                      # p99 +40 %, beyond the tails' 25 %
+doc "$d/tail10.json" p99=550                      # p99 +10 %: beyond 5 %, under the tails' 25 %
+doc "$d/tail999.json" p99=500 p999=26000          # p99.9 +30 %, inside its own order-statistic interval (its rounds jump 500 -> 20000 there)
+doc "$d/tailmax.json" p99=500 tmax=900000         # the max x10: one round, changed at most
 
 # identical runs: every figure the same, exit 0
 expect 0 '^  EEL +400\.0 ns +400\.0 ns +\+0\.0 % .* same$' '^  o_s .* same$' '^  bandwidth \(1/G\) .* same$' \
@@ -155,12 +166,25 @@ if grep -q 'signature' "$d/out"; then echo "FAILED: v1 vs v2 compared a section 
 # a CI line: the exit status gates
 if "$C" "$d/a.json" "$d/slow.json" >/dev/null; then echo "FAILED: a regression passed the CI gate"; fail=1; fi
 
+# EEL's tail: one histogram a run, no spread over runs: said; p99 and p99.9 judged at 25 % at
+# least, with the order statistics' interval of each as its noise; the max "changed" at most
+expect 1 '^  EEL tail p99 +500\.0 ns +700\.0 ns +\+40\.0 % .* worse$' 'EEL tail: one histogram per run, no spread over runs: p99 and p99\.9 at 25 %' \
+  '1 regression beyond 5 % and the noise: EEL tail p99 \+40\.0 %' -- "$d/tail.json" "$d/tail40.json"
+expect 0 '^  EEL tail p99 .* \+10\.0 % .* same \(below threshold\)$' '^  EEL tail p99\.9 .* same$' '^  EEL tail max .* same$' \
+  -- "$d/tail.json" "$d/tail10.json"
+expect 0 '^  EEL tail p99 .* \+40\.0 % .* same \(below threshold\)$' 'p99 and p99\.9 at 50 %' -- "$d/tail.json" "$d/tail40.json" --threshold 50
+expect 0 '^  EEL tail p99\.9 .* \+30\.0 % .* same \(within noise\)$' -- "$d/tail.json" "$d/tail999.json"
+expect 0 '^  EEL tail max .* \+900\.0 % .* changed$' -- "$d/tail.json" "$d/tailmax.json"
+# a run without the tail against one with it: not compared, counted
+expect 0 'only in B' -- "$d/a.json" "$d/tail.json"
+if grep -q 'EEL tail' "$d/out"; then echo "FAILED: a tail compared with a run that has none"; fail=1; fi
+
 # bad input: exit 2 and one line naming the problem and the fix (bad, lib/compare_env.sh)
 head -c 700 "$d/a.json" >"$d/cut.json"
 printf 'eel-bench 0.1.0 on softnic\n  EEL 404.8 ns\n' >"$d/text.json"
 printf '{"schema": "other.thing", "schema_version": 1}' >"$d/other.json"
 printf '[1, 2, 3]' >"$d/array.json"
-sed 's/"schema_version": 2/"schema_version": 8/' "$d/a.json" >"$d/v8.json"
+sed 's/"schema_version": 2/"schema_version": 9/' "$d/a.json" >"$d/v9.json"
 sed 's/"schema_version": 2/"schema_version": "two"/' "$d/a.json" >"$d/vstr.json"
 printf '{"schema": "eel.run", "schema_version": 2, "nic": {"uri": "x"}}' >"$d/empty.json"
 : >"$d/zero.json"
@@ -170,7 +194,7 @@ bad "run eel-bench --json again" "$d/cut.json" "$d/a.json"
 bad "malformed at byte 3 (line 1, column 4): invalid token near 'eel'" "$d/a.json" "$d/text.json"
 bad "not an eel.run document (its \"schema\" is \"other.thing\")" "$d/a.json" "$d/other.json"
 bad "not an eel.run document (the JSON is an array, not an object)" "$d/array.json" "$d/a.json"
-bad "schema_version 8 is newer than this eel-compare reads (1..7)" "$d/a.json" "$d/v8.json"
+bad "schema_version 9 is newer than this eel-compare reads (1..8)" "$d/a.json" "$d/v9.json"
 bad "\"schema_version\" is missing or not a whole number" "$d/a.json" "$d/vstr.json"
 bad "zero.json: is empty: give a file with something in it" "$d/zero.json" "$d/a.json"
 bad "is a folder" "$d" "$d/a.json"

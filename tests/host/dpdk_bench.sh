@@ -43,6 +43,9 @@ check clean '.parameters.o_s.separable == false and .parameters.o_s.ns == null a
 check clean '.limit.kind == "floor" and .limit.one_way_ns.min > 0 and .limit.eel_over_floor > 0' \
   "the floor (a bare echo on the port) and EEL / floor"
 check clean '.breakdown.samples > 0 and .breakdown.total_ns.median > 0' "the stage breakdown"
+check clean '.parameters.eel_tail | .count == 3 * 1000 and ([.histogram[][2]] | add) == .count and
+             ([.min_ns, .p50_ns, .p90_ns, .p99_ns, .p99_9_ns, .p99_99_ns, .max_ns] | . == sort)' \
+  "EEL's tail: every round trip of 3 runs of 1000 in its histogram, its quantiles in order"
 # eel's firmware runs on this core: up to rte_eth_tx_burst it is host software
 # (post), the doorbell is tx_burst itself, and the port says nothing of when it
 # fetched or sent the frame, so those stages and the wire are one part. On

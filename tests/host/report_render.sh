@@ -19,7 +19,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 . tests/host/lib/tool_env.sh eel-report
 R=$T
-ALL=breakdown,signature,flood_q,bulk_time,bulk_bw,overlap,map
+ALL=breakdown,signature,flood_q,bulk_time,bulk_bw,overlap,map,tail
 die() { echo "FAILED: $*"; exit 1; }
 bad() { echo "FAILED: $*"; fail=1; }
 for t in gnuplot xmllint; do command -v $t >/dev/null || die "no $t: run sudo tools/setup report"; done
@@ -48,7 +48,7 @@ rc=$?
 cat "$d/out" "$d/err"
 [ $rc -eq 0 ] || die "eel-report exited $rc"
 [ ! -s "$d/err" ] || bad "eel-report wrote to stderr on a good run"
-grep -q "run-report/index.html and 7 plots" "$d/out" || bad "eel-report did not say it made 7 plots"
+grep -q "run-report/index.html and 8 plots" "$d/out" || bad "eel-report did not say it made 8 plots"
 rep="$d/run-report"
 [ -d "$rep" ] || die "no $rep"
 ls "$rep" | grep -q '\.tmp-\|\.old-' && bad "a temporary folder was left"
@@ -77,6 +77,12 @@ hist=$(awk '/^\$h[0-9] << EOD/{on=1; next} /^EOD/{on=0} on' "$rep/gnuplot/map.gp
 grep -q 'Intel Paragon' "$rep/gnuplot/map.gp" && grep -q 'Myrinet MPICH-GM' "$rep/gnuplot/map.gp" ||
   bad "the map lacks the Paragon (Dongarra & Dunigan 1997) or Myrinet MPICH-GM (Taboada et al. 2003)"
 echo "ok: the map places this NIC among $hist historical machines"
+# the tail: the percentile spectrum of every round trip, p50, p99, p99.9 and max marked
+steps=$(awk '/^\$s << EOD/{on=1; next} /^EOD/{on=0} on && !/^#/' "$rep/gnuplot/tail.gp" | wc -l)
+[ "$steps" -eq $(( $(jq '.parameters.eel_tail.histogram | length' "$d/run.json") + 1 )) ] ||
+  bad "the tail plot has $steps steps, want one per bucket of the run's histogram and the last"
+for m in p50 p99 p99.9 max; do grep -q "^set label [0-9]* \"$m [0-9.]* ns\"" "$rep/gnuplot/tail.gp" || bad "the tail plot does not mark $m"; done
+echo "ok: the tail plot: $steps steps, p50, p99, p99.9 and max marked"
 
 # ---- the page: self-contained, the tables, one inline svg per plot
 html="$rep/index.html"
@@ -87,14 +93,14 @@ for s in parameters breakdown signature bulk limit nic plots seeds history; do
 done
 grep -q '<section id="not-measured">' "$html" && bad "index.html says something was not measured, on a run of every plot"
 n=$(grep -o '<figure class="plot" id="plot-[a-z_]*">' "$html" | wc -l)
-[ "$n" -eq 7 ] || bad "index.html has $n figures, want 7"
+[ "$n" -eq 8 ] || bad "index.html has $n figures, want 8"
 grep -q '<th>EEL</th>' "$html" && grep -q 'Bell et al. 2003 Fig. 3' "$html" && grep -q 'Dongarra & Dunigan 1997' "$html" ||
   bad "index.html lacks the EEL row or the seed citations"
 # every id and reference inside a plot carries the plot's name: two plots never share one
 ids=$(grep -oE " id=['\"](gp|gnuplot)[^'\"]*['\"]|href=['\"]#(gp|gnuplot)[^'\"]*['\"]" "$html" | head -3)
 [ -z "$ids" ] || bad "ids of gnuplot's SVG not prefixed with the plot's name in index.html: $ids"
 grep -q " id='map-gpPt5'" "$html" && grep -q "href='#map-gpPt5'" "$html" || bad "the map's point symbols are not prefixed"
-echo "ok: index.html is self-contained with 7 inline plots"
+echo "ok: index.html is self-contained with 8 inline plots"
 
 # ---- headless Chromium renders it (the gcc list only)
 if [ "$B" = build ]; then
@@ -153,11 +159,12 @@ if not par.get("bandwidth_bytes_per_ns"):
 for k in ("signature", "bulk", "decompose"):
     r.pop(k, None)
 r.get("parameters", {}).pop("L", None)
+r.get("parameters", {}).pop("eel_tail", None)
 json.dump(r, open(sys.argv[2], "w"))
 EOF
 "$R" "$d/v1.json" >"$d/out" 2>&1 || bad "eel-report of a version 1 document failed: $(cat "$d/out")"
 for p in breakdown flood_q overlap map; do [ -s "$d/v1-report/$p.svg" ] || bad "v1: no $p.svg"; done
-for p in signature bulk_time bulk_bw; do
+for p in signature bulk_time bulk_bw tail; do
   [ -e "$d/v1-report/$p.svg" ] && bad "v1: $p.svg made without data"
   grep -q "<li id=\"missing-$p\">" "$d/v1-report/index.html" || bad "v1: index.html does not say $p was not measured"
 done

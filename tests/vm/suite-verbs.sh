@@ -39,6 +39,9 @@ check '.nic.caps.doorbell | test("system call")' "the doorbell is labelled a sys
 check '.nic.caps.shared_clock == false and .nic.caps.nic_clock == false' "two hosts, rxe: no shared clock, no NIC clock claimed"
 check '.nic.caps.max_inline >= 8' "8-byte puts go inline"
 check '.parameters.eel.ns.median > 0 and .parameters.eel.ns.min > 0' "EEL > 0"
+check '(.options.runs * .options.iters) as $n | .parameters.eel_tail | .count == $n and ([.histogram[][2]] | add) == $n and
+       ([.min_ns, .p50_ns, .p90_ns, .p99_ns, .p99_9_ns, .p99_99_ns, .max_ns] | . == sort) and .min_ns > 0' \
+  "EEL's tail: every round trip of runs x iters in its histogram, its quantiles in order"
 check '.parameters.g.ns > 0' "g > 0"
 check '.parameters.G.ns_per_byte > 0' "G > 0"
 # (o_s <= g and o_r <= g held by construction, o = g - D_max with D_max >= 0: gone)

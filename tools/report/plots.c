@@ -26,6 +26,9 @@ const struct plot report_plots[] = {
 	  S000 " section 4.3 (o = g - D_max) and Fig. 6 (g against o_s, o_r)", plot_overlap, 0 },
 	{ "map", "Latency/bandwidth map: this NIC among the papers' machines", "Dongarra & Dunigan 1997 Fig. 5",
 	  S004 " Fig. 5 and Table 1; " S003 " Tables 1-2 (t0, 1/tb); data/historical.csv", plot_map, 0 },
+	{ "tail", "EEL's tail: every round trip's RTT/2 by percentile", "Bell et al. 2003 sec. 4.1, every round trip",
+	  S000 " section 4.1 (ping-pong), every round trip of runs of their own kept; the percentile spectrum of "
+	  "HdrHistogram (Tene)", plot_tail, 0 },
 	{ "allpairs", "EEL of every ordered pair of ranks (mpirun, srun)", "Bell et al. 2003 sec. 4.1, pair by pair",
 	  S000 " section 4.1 (ping-pong), over every pair; " S002 " \"Validation of communication scaling\"",
 	  plot_allpairs, 1 },
