@@ -271,6 +271,7 @@ static void run_fields(struct json *j, const struct session *s, const struct res
 	bulk_json(j, r);
 	drift(j, r);
 	limit_json(j, r);
+	sweep_json(j, r);
 	curves(j, r);
 	json_obj(j, "counters");
 	json_obj(j, "local");

@@ -138,6 +138,7 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 	pingpong_table_stamping(f, s, r);
 	breakdown_table(f, s, r);
 	limit_table(f, s, r, uri);
+	sweep_table(f, r);
 	drift(f, r);
 	nic_events(f, r);
 	if (verbose) {
