@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/report/csv.c — the run as CSV (--csv FILE): the parameter table's
- * figures one row each, and the size sweep one row per size, under one
- * header (docs/json.md, "CSV"). Each number is the one the JSON document
- * holds, with as many digits (ten significant). The file is written as
- * --json's is (outfile.c): to a temporary file renamed over the path at
- * the end, or not at all. */
+/* bench/report/csv.c — CSV rows (--csv FILE): one header for every row, a
+ * row's cells (docs/json.md, "CSV"). Each number is written as the JSON
+ * document holds it, with ten significant digits; an unknown one (NAN) is an
+ * empty cell. The frame, which rows in which order: report_csv.c. */
 #include <math.h>
 #include <stdio.h>
 
 #include "bench/report/csv.h"
-#include "bench/report/outfile.h"
 
-static const char header[] = "test,figure,unit,bytes,n,value,min,median,mean,p99,p99_9,max,spread,"
-			     "bw_avg_gbit_per_s,msg_rate_mpps\n";
+void csv_header(FILE *f)
+{
+	fputs("test,figure,unit,bytes,n,value,min,median,mean,p99,p99_9,max,spread,bw_avg_gbit_per_s,msg_rate_mpps\n",
+	      f);
+}
 
 struct csv_row csv_row(const char *test, const char *figure, const char *unit)
 {
@@ -47,85 +47,4 @@ void csv_row_write(FILE *f, const struct csv_row *row)
 	fprintf(f, "%s,%s,%s,", row->test, row->figure, row->unit);
 	for (int i = 0; i < nv; i++)
 		cell(f, v[i], i == nv - 1);
-}
-
-/* A distribution (its figures), of a message size (0: none), with one figure beside it (NAN: none). */
-static void stat_row(FILE *f, const char *test, const char *figure, const char *unit, uint32_t bytes, double value,
-		     const struct stat *st)
-{
-	struct csv_row row = csv_row(test, figure, unit);
-
-	csv_row_stat(&row, st);
-	row.bytes = bytes ? bytes : NAN;
-	row.value = value;
-	if (st->n)
-		csv_row_write(f, &row);
-}
-
-static void pingpong_rows(FILE *f, const struct results *r)
-{
-	if (!r->pp.done)
-		return;
-	stat_row(f, "pingpong", "eel", "ns", 8, NAN, &r->pp.eel);
-	stat_row(f, "pingpong", "eel_stamped", "ns", 8, NAN, &r->pp.eel_stamped);
-	if (r->pp.eel_stamped.n)
-		stat_row(f, "pingpong", "stamp_cost", "ratio", 8, NAN, &r->pp.stamp_cost);
-}
-
-/* g: its point's runs (value: the minimum, parameters.g.ns); G, 1/G, g/G: the fit's figure, and run by run */
-static void flood_rows(FILE *f, const struct session *s, const struct results *r)
-{
-	if (!r->fl.done)
-		return;
-	for (int i = 0; i < r->fl.npt; i++)
-		if (r->fl.pt[i].size == s->plan.sizes[0] && r->fl.pt[i].q == r->fl.g_q)
-			stat_row(f, "flood", "g", "ns", r->fl.pt[i].size, r->fl.g_ns, &r->fl.pt[i].t);
-	stat_row(f, "flood", "G", "ns/B", 0, r->fl.G_ns_per_byte, &r->fl.G_runs);
-	stat_row(f, "flood", "bandwidth", "B/ns", 0, r->fl.bw_bytes_per_ns, &r->fl.bw_runs);
-	stat_row(f, "flood", "M", "B", 0, r->fl.M_bytes, &r->fl.M_runs);
-}
-
-/* o_s, o_r: over the sweeps (value: the figure, empty where not separable on this NIC) */
-static void overlap_rows(FILE *f, const struct session *s, const struct results *r)
-{
-	int sep = overheads_separable(s->caps, NULL);
-
-	if (!r->ov.done)
-		return;
-	stat_row(f, "overlap", "o_s", "ns", 8, sep ? r->ov.send.o_ns : NAN, &r->ov.os_sweeps);
-	stat_row(f, "overlap", "o_r", "ns", 8, sep ? r->ov.recv.o_ns : NAN, &r->ov.or_sweeps);
-}
-
-static void signature_rows(FILE *f, const struct results *r)
-{
-	struct csv_row row = csv_row("signature", "L", "ns");
-
-	if (!r->sig.done)
-		return;
-	row.bytes = 8;
-	row.value = r->sig.L.resolved ? r->sig.L.ns : NAN;
-	csv_row_write(f, &row);
-}
-
-/* Before anything is measured: can the file be written where it is to go? */
-int report_csv_check(const char *path)
-{
-	struct out o;
-
-	return out_open_as("--csv", path, &o, 1);
-}
-
-int report_csv(const char *path, const struct session *s, const struct results *r)
-{
-	struct out o;
-
-	if (out_open_as("--csv", path, &o, 0))
-		return -1;
-	fputs(header, o.f);
-	pingpong_rows(o.f, r);
-	flood_rows(o.f, s, r);
-	overlap_rows(o.f, s, r);
-	signature_rows(o.f, r);
-	sweep_csv_rows(o.f, r);
-	return out_close(path, &o);
 }

@@ -17,10 +17,12 @@ struct csv_row {
 };
 
 /* A row of test, figure and unit, every number empty; a distribution's figures into it; the row. */
+void csv_header(FILE *f);
 struct csv_row csv_row(const char *test, const char *figure, const char *unit);
 void csv_row_stat(struct csv_row *row, const struct stat *st);
 void csv_row_write(FILE *f, const struct csv_row *row);
 
+/* report_csv.c: the file, checked before the run and written after it */
 int report_csv_check(const char *path);
 int report_csv(const char *path, const struct session *s, const struct results *r);
 
