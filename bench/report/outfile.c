@@ -176,6 +176,7 @@ int out_close(const char *path, struct out *o)
 		fprintf(stderr, "eel-bench: writing %s failed: %s: %s\n", path, strerror(err ? err : EIO),
 			err == ENOSPC ? "free some space, or give a path on another disk" :
 			err == EPIPE ? "its reader went away: keep the reader open until eel-bench exits" :
+			err == EFBIG ? "it is over the file size limit (ulimit -f): raise the limit" :
 			"give a file eel may write");
 		if (!o->direct)
 			unlink(o->tmp);
