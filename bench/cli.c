@@ -454,6 +454,9 @@ static void checks(struct cli *c)
 		c->pair = 1;
 	else if (!c->host && !c->pair)
 		c->server = 1;
+	if (c->nbus && (c->csv || (p->tests & T_SWEEP)))
+		bad("%s", "--bus with --csv or the size sweep: the buses' table has neither",
+		    "run the size sweep (and --csv) with one bus in the NIC's URI (-d 'softnic?bus=NAME')");
 	/* --bus: by default the tests whose figures the side-by-side table has
 	 * (EEL and the breakdown, g and G, o_s and o_r, L), not bulk, decompose
 	 * or limit (bulk's megabyte puts take minutes on a bus) */
@@ -473,9 +476,6 @@ static void checks(struct cli *c)
 	if (c->server && c->csv)
 		bad("%s", "--csv on the server: the server keeps no results",
 		    "give --csv to the client (eel-bench ... --csv FILE SERVER-HOST)");
-	if (c->nbus && (c->csv || (p->tests & T_SWEEP)))
-		bad("%s", "--bus with --csv or the size sweep: the buses' table has neither",
-		    "run the size sweep (and --csv) with one bus in the NIC's URI (-d 'softnic?bus=NAME')");
 	if (c->csv && (p->tests & T_BUSMODEL))
 		bad("%s", "--csv with busmodel: its figures are in its own --json document", "drop --csv");
 	if ((c->bind || c->max_mem != MAX_MEM_DEFAULT) && !c->server)

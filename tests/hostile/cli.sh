@@ -43,6 +43,7 @@ for o in -F -x -R -c -I -m -i -u -b -e -l -z; do expect "unknown option '$o' (pe
 expect "perftest's -t N is its send queue depth" -t 128
 expect "-s 100: a size of 8 bytes or more must be a multiple of 8" -s 100
 expect "-s SIZE and -a" -s 64 -a
+expect "--bus with --csv or the size sweep" -a --bus none,membus
 # a value that looks like an option is a value, as getopt_long takes it
 expect "unexpected argument 'b'" --eal --no-huge a b
 # the other programs: one line, exit 2, naming the option they have
