@@ -17,8 +17,10 @@
  * last has a place of its own, whose token the receiver waits for (a reused
  * place holds earlier messages with the same bytes). --flood-memory cold
  * gives every message its own place (a window of up to --flood-bytes, cold).
- * A message's last 8 bytes are its token; --verify checks every byte of the
- * last message at each place, and the NIC's count of deliveries.
+ * A message's last 8 bytes are its token (its mark, verify.h: one under 8
+ * bytes, the size sweep's, is all mark, in a place a word wide); --verify
+ * checks every byte of the last message at each place, and the NIC's count
+ * of deliveries.
  */
 #include <errno.h>
 #include <math.h>
