@@ -232,7 +232,7 @@ static uint32_t tests_run(const struct results *r)
 {
 	return (r->pp.done ? T_PINGPONG : 0) | (r->fl.done ? T_FLOOD : 0) | (r->ov.done ? T_OVERLAP : 0) |
 	       (r->sig.done ? T_SIGNATURE : 0) | (r->bulk.done ? T_BULK : 0) | (r->dec.done ? T_DECOMPOSE : 0) |
-	       (r->lim.done ? T_LIMIT : 0);
+	       (r->lim.done ? T_LIMIT : 0) | (r->sweep.done ? T_SWEEP : 0);
 }
 
 static int run_end(struct cli *c, struct session *s, struct results *r, const char *uri,
