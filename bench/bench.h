@@ -30,6 +30,7 @@
 #include "signature.h"
 #include "bulk.h"
 #include "decompose.h"
+#include "sweep.h"
 
 /* One end of a measurement session. */
 struct session {
@@ -130,6 +131,7 @@ struct results {
 	struct overlap_res ov;
 	struct breakdown bd;
 	struct limit_res lim;
+	struct sweep_res sweep;
 	struct eel_counter counters[64];
 	int ncounters;
 	uint64_t peer_counter_values[64];

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "bench/launch/launch.h"
 #include "bench/report/safe_text.h"
+#include "method/longopt.h"
 
 #ifndef EEL_GIT
 #error "EEL_GIT: tools/version.mk passes it to the objects in VERSION_SRC; list this file there"
@@ -37,11 +38,12 @@ static const char usage_text[] =
 "  -n, --iters N      ping-pong round trips per run (default 10000)\n"
 "  -r, --runs N       runs per ping-pong and flood point (default 10)\n"
 "      --sizes LIST   flood sizes in bytes: A..B or A,B,C (default 8..131072)\n"
+"  -s SIZE, -a        perftest's size sweep: latency and Gb/s at SIZE, or 2..2^23\n"
 "      --depths LIST  flood queue depths (default 1..64)\n"
 "      --bus LIST     the tests once per bus, side by side (none,pcie-gen3x8,..)\n"
 "      --verify       check every delivered byte\n"
 "      --cpu A[,B]    pin this end to core A (with --pair the server to B)\n"
-"      --json FILE    also write the results as JSON\n"
+"      --json FILE    also write the results as JSON (--csv FILE: as CSV)\n"
 "      --eal \"ARGS\"   arguments for DPDK's EAL (dpdk: ports)\n"
 "  -q, --quiet        no table, only errors (with --json)\n"
 "  -v, --verbose      the curves too: g per queue depth, flood points, overlap\n"
@@ -189,14 +191,33 @@ static uint32_t tests(const char *s)
 			t |= T_ONE_TO_MANY;
 		else if (!strcmp(w, "busmodel"))
 			t |= T_BUSMODEL;
+		else if (!strcmp(w, "sweep"))
+			t |= T_SWEEP;
+		else if (longopt_all_digits(w))
+			bad("-t %s: eel's -t names tests", w, "perftest's -t N is its send queue depth: eel's flood "
+			    "depths are --depths LIST (the size sweep floods at the deepest)");
 		else if (!strcmp(w, "all"))
 			t |= TESTS_ALL | T_ALL;
 		else
-			bad("unknown test '%s'", w, "use pingpong, flood, overlap, limit, signature, bulk, decompose, busmodel or all (under mpirun or srun: allpairs, k-to-1, 1-to-many)");
+			bad("unknown test '%s'", w, "use pingpong, flood, overlap, limit, signature, bulk, decompose, busmodel, sweep or all (under mpirun or srun: allpairs, k-to-1, 1-to-many)");
 	}
 	if (!t)
-		bad("-t '%s' names no test", s, "use pingpong, flood, overlap, limit, signature, bulk, decompose, busmodel or all (under mpirun or srun: allpairs, k-to-1, 1-to-many)");
+		bad("-t '%s' names no test", s, "use pingpong, flood, overlap, limit, signature, bulk, decompose, busmodel, sweep or all (under mpirun or srun: allpairs, k-to-1, 1-to-many)");
 	return t;
+}
+
+/* -s SIZE: the size sweep at one size, 1 byte to 8 MiB (perftest -a's
+ * largest); at 8 bytes or more a multiple of 8, whose last 8 bytes are its
+ * mark (bench/verify.h). */
+static void sweep_size(struct plan *p, const char *s)
+{
+	uint32_t v = (uint32_t)number("-s", s, 1, SWEEP_MAX_SIZE);
+
+	if (v >= 8 && v % 8)
+		bad("-s %s: a size of 8 bytes or more must be a multiple of 8", s,
+		    "give 1 to 7 bytes, or a multiple of 8 (-a's sizes are the powers of two from 2 to 8388608)");
+	p->sweep_sizes[0] = v;
+	p->nsweep = 1;
 }
 
 /* --bus A,B,C: bus presets or preset files, each once; checked when opened. */
@@ -246,18 +267,22 @@ static void launched_checks(struct cli *c)
 		bad("%s", "a queue depth is larger than --flood-msgs", "lower --depths or raise --flood-msgs");
 	if (c->quiet && !c->json)
 		bad("%s", "--quiet prints nothing", "give --json FILE to keep the results");
+	if (c->csv)
+		bad("%s", "--csv under mpirun or srun: the patterns' figures are in --json", "give --json FILE instead");
 	p->nsizes = 1; /* g at the smallest size */
 }
 
 enum { O_PAIR = 256, O_SERVER, O_WARMUP, O_SIZES, O_DEPTHS, O_FMSGS, O_FBYTES, O_FRUNS, O_FMEM, O_OMSGS,
        O_ORUNS, O_OSWEEPS, O_VERIFY, O_STAMP, O_CPU, O_TIMEOUT, O_JSON, O_EAL, O_SIGS, O_BSIZES, O_BREPS,
-       O_SERIAL, O_FLAGK, O_BUSDATA, O_BUS, O_BIND, O_MAXMEM };
+       O_SERIAL, O_FLAGK, O_BUSDATA, O_BUS, O_BIND, O_MAXMEM, O_CSV };
 
 /* What the command line gave that the plan's figures follow from after it is read. */
 struct given {
 	int flood_runs;       /* --flood-runs (0: not given) */
 	int runs, flood_msgs; /* --runs, --flood-msgs were given */
 	int64_t stamp_every;  /* --stamp-every (-1: not given) */
+	int iters;            /* -n was given */
+	int one_size, all_sizes; /* -s SIZE, -a: the size sweep */
 };
 
 /* The plan and options when the command line says nothing. */
@@ -286,6 +311,8 @@ static void defaults(struct cli *c)
 			MAX_SIZES, 8, 1u << 26, 1);
 	p->bulk_reps = 150;
 	p->sig_max_samples = 500;
+	p->sweep_iters = SWEEP_ITERS;
+	p->sweep_msgs = SWEEP_MSGS;
 	c->flag_k = 3;
 	c->max_mem = MAX_MEM_DEFAULT;
 	c->launched = launch_detected();
@@ -304,7 +331,9 @@ static void option(struct cli *c, struct given *g, int o, char **argv)
 	case O_BUS: bus_list(c, optarg); break;
 	case O_SERVER: c->server = 1; break;
 	case 'p': c->port = (uint16_t)number("--port", optarg, 1, 65535); break;
-	case 'n': p->iters = (uint32_t)number("--iters", optarg, 1, 100000000); break;
+	case 'n': p->iters = (uint32_t)number("--iters", optarg, 1, 100000000); g->iters = 1; break;
+	case 's': sweep_size(p, optarg); g->one_size = 1; break;
+	case 'a': g->all_sizes = 1; break;
 	case 'r': p->runs = (uint32_t)number("--runs", optarg, 1, MAX_RUNS / 2); g->runs = 1; break;
 	case O_WARMUP: p->warmup = (uint32_t)number("--warmup", optarg, 0, 100000000); break;
 	case O_SIZES: p->nsizes = list("--sizes", optarg, p->sizes, MAX_SIZES, 8, 1u << 30, 1); break;
@@ -338,6 +367,7 @@ static void option(struct cli *c, struct given *g, int o, char **argv)
 	}
 	case O_TIMEOUT: p->timeout_ms = (uint32_t)number("--timeout", optarg, 1, 3600) * 1000; break;
 	case O_JSON: c->json = optarg; break;
+	case O_CSV: c->csv = optarg; break;
 	case O_EAL: c->eal = optarg; break;
 	case O_SERIAL: c->serial = 1; break;
 	case O_FLAGK: c->flag_k = (double)number("--flag-k", optarg, 1, 100); break;
@@ -351,6 +381,25 @@ static void option(struct cli *c, struct given *g, int o, char **argv)
 		break;
 	default: bad("unknown option '%s'", argv[optind - 1], "see eel-bench --help");
 	}
+}
+
+/* -s and -a choose the size sweep, alone unless -t names other tests too (a
+ * perftest user's `-a` is the sweep, `-s 4096` latency and bandwidth at
+ * 4096 B); -t sweep alone is -a. -n, when given, is perftest's: the sweep's
+ * round trips and flood messages per size. */
+static void sweep_select(struct cli *c, const struct given *g)
+{
+	struct plan *p = &c->plan;
+
+	if (g->one_size && g->all_sizes)
+		bad("%s", "-s SIZE and -a", "give one: -s for one size, -a for every power of two from 2 to 8388608 bytes");
+	if (g->one_size || g->all_sizes)
+		p->tests = c->tests_given ? p->tests | T_SWEEP : T_SWEEP;
+	if (!g->one_size)
+		for (p->nsweep = 0; SWEEP_MIN_SIZE << p->nsweep <= SWEEP_MAX_SIZE; p->nsweep++)
+			p->sweep_sizes[p->nsweep] = SWEEP_MIN_SIZE << p->nsweep;
+	if (g->iters)
+		p->sweep_iters = p->sweep_msgs = p->iters;
 }
 
 /* The figures that follow from what was given: --bus's smaller runs,
@@ -377,6 +426,7 @@ static void derive(struct cli *c, struct given *g)
 		g->stamp_every = g->stamp_every < 8 ? 8 : g->stamp_every > 512 ? 512 : g->stamp_every;
 	}
 	p->stamp_every = (uint32_t)g->stamp_every;
+	sweep_select(c, g);
 }
 
 /* Options that contradict each other or this end's role; launched mode has
@@ -404,6 +454,9 @@ static void checks(struct cli *c)
 		c->pair = 1;
 	else if (!c->host && !c->pair)
 		c->server = 1;
+	if (c->nbus && (c->csv || (p->tests & T_SWEEP)))
+		bad("%s", "--bus with --csv or the size sweep: the buses' table has neither",
+		    "run the size sweep (and --csv) with one bus in the NIC's URI (-d 'softnic?bus=NAME')");
 	/* --bus: by default the tests whose figures the side-by-side table has
 	 * (EEL and the breakdown, g and G, o_s and o_r, L), not bulk, decompose
 	 * or limit (bulk's megabyte puts take minutes on a bus) */
@@ -420,6 +473,11 @@ static void checks(struct cli *c)
 	if (c->server && c->json)
 		bad("%s", "--json on the server: the server keeps no results",
 		    "give --json to the client (eel-bench ... --json FILE SERVER-HOST)");
+	if (c->server && c->csv)
+		bad("%s", "--csv on the server: the server keeps no results",
+		    "give --csv to the client (eel-bench ... --csv FILE SERVER-HOST)");
+	if (c->csv && (p->tests & T_BUSMODEL))
+		bad("%s", "--csv with busmodel: its figures are in its own --json document", "drop --csv");
 	if ((c->bind || c->max_mem != MAX_MEM_DEFAULT) && !c->server)
 		bad("%s", "--bind and --max-mem are the server's (what a client may make it do)",
 		    "give them to eel-bench --server");
@@ -436,9 +494,56 @@ static void checks(struct cli *c)
 			bad("a flood of %s-byte puts needs more than 8 GiB of buffers at each end", size,
 			    "keep --sizes at 64 MiB (67108864) or below");
 		}
-	if (c->quiet && !c->json)
-		bad("%s", "--quiet prints nothing", "give --json FILE to keep the results");
+	if (c->quiet && !c->json && !c->csv)
+		bad("%s", "--quiet prints nothing", "give --json FILE (or --csv FILE) to keep the results");
 }
+
+/* perftest's options (linux-rdma/perftest, ib_write_lat and ib_write_bw)
+ * that eel-bench has not, or has with another meaning: one line each on
+ * what eel does instead. */
+static const struct longopt_hint perftest_hints[] = {
+	{ "--size", "did you mean -s SIZE, perftest's? the size sweep at one size; --sizes LIST is the "
+		    "flood's sizes", 0 },
+	{ "--all", "did you mean -a, perftest's? the size sweep, 2 to 8388608 bytes", 0 },
+	{ "-q", "eel-bench's -q is --quiet, and the number would become the server's host; perftest's -q N "
+		"sets its queue pairs: eel measures one connection", 1 },
+	{ "--qp", "perftest's -q N sets its queue pairs: eel measures one connection (-q is --quiet)", 0 },
+	{ "-D", "perftest's -D SECONDS runs for a time: eel-bench's is --duration SECONDS", 0 },
+	{ "-F", "perftest's -F silences its CPU-frequency warning: eel reads its counter's rate itself, and "
+		"warns in the table", 0 },
+	{ "--CPU-freq", "perftest's -F silences its CPU-frequency warning: eel reads its counter's rate itself", 0 },
+	{ "-x", "perftest's -x N is a RoCE GID index: eel's is the URI's, -d 'verbs:<dev>?gid_index=N'", 0 },
+	{ "--gid-index", "eel's GID index is the URI's: -d 'verbs:<dev>?gid_index=N'", 0 },
+	{ "-R", "perftest's -R connects through rdma_cm: eel's verbs backend uses the CM where the NIC needs "
+		"it (iWARP: userlib/verbs/README.md)", 0 },
+	{ "--rdma_cm", "eel's verbs backend uses the CM where the NIC needs it (iWARP)", 0 },
+	{ "-c", "perftest's -c picks RC, UC or UD: eel's puts are RDMA WRITEs on an RC queue pair", 0 },
+	{ "--connection", "eel's puts are RDMA WRITEs on an RC queue pair", 0 },
+	{ "-I", "perftest's -I sets the inline size: eel puts inline what fits the NIC's own limit (the JSON's "
+		"nic.caps.max_inline)", 0 },
+	{ "--inline_size", "eel puts inline what fits the NIC's own limit (nic.caps.max_inline)", 0 },
+	{ "-m", "perftest's -m sets the MTU: eel uses the port's", 0 },
+	{ "--mtu", "eel uses the port's MTU", 0 },
+	{ "-i", "perftest's -i picks the port: eel's is the URI's, -d verbs:<dev>:<port>", 0 },
+	{ "--ib-port", "eel's port is the URI's: -d verbs:<dev>:<port>", 0 },
+	{ "--ib-dev", "eel's device is -d, --device URI: -d verbs:<ibdev>", 0 },
+	{ "--report_gbits", "eel-bench reports Gb/s already: the size sweep's BW average[Gb/sec]", 0 },
+	{ "--report-gbits", "eel-bench reports Gb/s already: the size sweep's BW average[Gb/sec]", 0 },
+	{ "-u", "perftest's -u sets the queue pair's retransmit timeout: eel keeps the NIC's own; --timeout "
+		"SECONDS bounds each wait", 0 },
+	{ "--qp-timeout", "eel keeps the NIC's own retransmit timeout; --timeout SECONDS bounds each wait", 0 },
+	{ "-b", "perftest's -b floods both ways at once: eel's flood is one way", 0 },
+	{ "--bidirectional", "eel's flood is one way", 0 },
+	{ "-e", "perftest's -e sleeps on completion events: eel polls", 0 },
+	{ "--events", "eel polls for completions", 0 },
+	{ "-l", "perftest's -l posts lists of work requests: eel posts puts one at a time, --depths LIST in "
+		"flight", 0 },
+	{ "--post_list", "eel posts puts one at a time, --depths LIST in flight", 0 },
+	{ "-z", "perftest's -z exchanges its setup through rdma_cm: eel's goes over TCP (-p PORT)", 0 },
+	{ "--comm_rdma_cm", "eel exchanges its setup over TCP (-p PORT)", 0 },
+	{ "--tx-depth", "perftest's -t N is its send queue depth: eel's flood depths are --depths LIST", 0 },
+	{ NULL, NULL, 0 },
+};
 
 void cli_parse(struct cli *c, int argc, char **argv)
 {
@@ -462,18 +567,23 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		{ "bulk-reps", required_argument, 0, O_BREPS },
 		{ "cpu", required_argument, 0, O_CPU }, { "timeout", required_argument, 0, O_TIMEOUT },
 		{ "json", required_argument, 0, O_JSON }, { "quiet", no_argument, 0, 'q' },
+		{ "csv", required_argument, 0, O_CSV },
 		{ "eal", required_argument, 0, O_EAL },
 		{ "serial", no_argument, 0, O_SERIAL }, { "flag-k", required_argument, 0, O_FLAGK },
 		{ "bind", required_argument, 0, O_BIND }, { "max-mem", required_argument, 0, O_MAXMEM },
 		{ "verbose", no_argument, 0, 'v' }, { "version", no_argument, 0, 'V' },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 	};
+	static const char shortopts[] = ":d:t:p:n:r:s:aqvVh";
 	struct given g = { .stamp_every = -1 };
+	char msg[400];
 	int o;
 
 	defaults(c);
+	if (longopt_check(argc, argv, shortopts + 1, opts, perftest_hints, msg, sizeof(msg)))
+		bad("%s", msg, "see eel-bench --help");
 	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":d:t:p:n:r:qvVh", opts, NULL)) != -1)
+	while ((o = getopt_long(argc, argv, shortopts, opts, NULL)) != -1)
 		option(c, &g, o, argv);
 	if (optind < argc)
 		c->host = argv[optind++];

@@ -17,6 +17,7 @@ struct cli {
 	const char *uri;
 	const char *host;
 	const char *json;
+	const char *csv;      /* --csv FILE: the figures and the size sweep as CSV */
 	const char *eal;      /* --eal: the DPDK EAL's own arguments */
 	const char *bus_data; /* --bus-data: pcie-bench's figures for -t busmodel */
 	char bus_list[256];   /* --bus LIST, split: buses[i] point into it */

@@ -106,7 +106,7 @@ void test_names(uint32_t t, char *out, size_t n)
 	static const struct { uint32_t bit; const char *name; } order[] = {
 		{ T_PINGPONG, "pingpong" }, { T_FLOOD, "flood" }, { T_OVERLAP, "overlap" },
 		{ T_SIGNATURE | T_BULK, "signature" }, { T_BULK, "bulk" }, { T_DECOMPOSE, "decompose" },
-		{ T_LIMIT, "limit" },
+		{ T_LIMIT, "limit" }, { T_SWEEP, "sweep" },
 	};
 	size_t at = 0;
 

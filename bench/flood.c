@@ -17,8 +17,10 @@
  * last has a place of its own, whose token the receiver waits for (a reused
  * place holds earlier messages with the same bytes). --flood-memory cold
  * gives every message its own place (a window of up to --flood-bytes, cold).
- * A message's last 8 bytes are its token; --verify checks every byte of the
- * last message at each place, and the NIC's count of deliveries.
+ * A message's last 8 bytes are its token (its mark, verify.h: one under 8
+ * bytes, the size sweep's, is all mark, in a place a word wide); --verify
+ * checks every byte of the last message at each place, and the NIC's count
+ * of deliveries.
  */
 #include <errno.h>
 #include <math.h>
@@ -28,17 +30,6 @@
 
 #include "bench.h"
 #include "post.h"
-
-#define FLOOD_WARM_BYTES (256u << 10)
-
-/* The places the first n - 1 of a run's n messages cycle through; the last
- * one's place is the next (place `slots`). */
-static uint32_t flood_slots(const struct plan *p, uint32_t size, uint32_t n)
-{
-	uint32_t slots = FLOOD_WARM_BYTES / size < 2 ? 2 : FLOOD_WARM_BYTES / size;
-
-	return p->flood_cold || slots > n - 1 ? n - 1 : slots;
-}
 
 static uint32_t place(uint32_t i, uint32_t slots, uint32_t n)
 {
@@ -58,16 +49,13 @@ static void fill_places(struct session *s, uint32_t size, uint32_t n)
 	uint32_t slots = flood_slots(&s->plan, size, n);
 
 	for (uint32_t j = 0; j <= slots; j++) {
-		uint8_t *m = s->data + (size_t)j * size;
+		uint8_t *m = s->data + (size_t)j * flood_stride(size);
 		uint32_t i = last_at(j, slots, n);
 
 		if (s->plan.verify)
 			pattern_fill(m, size, s->point, i);
-		else {
-			uint64_t tok = token(s, i);
-
-			memcpy(m + size - 8, &tok, 8);
-		}
+		else
+			mark_put(m, size, token(s, i));
 	}
 }
 
@@ -80,7 +68,7 @@ static int issue(struct session *s, uint32_t size, uint32_t q, uint32_t n, uint3
 	uint32_t half = q / 2 ? q / 2 : 1, slots = flood_slots(&s->plan, size, n);
 
 	while (*issued < n && *issued - completed < q) {
-		size_t at = (size_t)place(*issued, slots, n) * size;
+		size_t at = (size_t)place(*issued, slots, n) * flood_stride(size);
 		unsigned f = flags | ((*issued + 1) % half == 0 || *issued + 1 == n ? EEL_PUT_SIGNALED : 0);
 
 		if (eel_put(s->dev, s->data_mr, s->data + at, size, &s->peer_data, at, f, *issued, 0))
@@ -131,22 +119,32 @@ static uint64_t rx_messages(struct session *s)
 	return UINT64_MAX;
 }
 
+/* The word the receiver waits on: the last message's mark (verify.h), in its
+ * own place; zeroed before the run (a message under 8 bytes fills only part). */
+static volatile uint64_t *last_word(struct session *s, uint32_t size, uint32_t n)
+{
+	size_t at = (size_t)flood_slots(&s->plan, size, n) * flood_stride(size) + mark_offset(size);
+
+	return (volatile uint64_t *)(s->data + at);
+}
+
 /* Server: wait for the last message, reply, and under --verify check every
  * byte, and that the NIC delivered each message exactly once. */
 static int server_point(struct session *s, uint32_t size, uint32_t n)
 {
 	struct point_done d = { 0 };
 	uint32_t slots = flood_slots(&s->plan, size, n);
-	const volatile uint64_t *last = (const volatile uint64_t *)(s->data + (size_t)(slots + 1) * size - 8);
+	volatile uint64_t *last = last_word(s, size, n);
 	uint64_t before = 0;
 
 	if (s->plan.verify) {
-		memset(s->data, 0xA5, (size_t)(slots + 1) * size);
+		memset(s->data, 0xA5, flood_window_bytes(&s->plan, size, n));
 		before = rx_messages(s);
 	}
+	*last = 0;
 	if (server_ready(s))
 		return -1;
-	if ((d.status = eel_wait_u64(s->dev, last, token(s, n - 1))) ||
+	if ((d.status = eel_wait_u64(s->dev, last, mark_value(token(s, n - 1), size))) ||
 	    (d.status = put_slot(s, SLOT_REPLY, token(s, 0))) || (d.status = eel_quiet(s->dev)))
 		snprintf(d.msg, sizeof(d.msg), "flood (%u B): %s", size, eel_errmsg());
 	if (!d.status && s->plan.verify) {
@@ -154,7 +152,8 @@ static int server_point(struct session *s, uint32_t size, uint32_t n)
 		uint32_t bad_msgs = 0;
 
 		for (uint32_t j = 0; j <= slots; j++) {
-			uint32_t b = pattern_check(s->data + (size_t)j * size, size, s->point, last_at(j, slots, n));
+			uint32_t b = pattern_check(s->data + (size_t)j * flood_stride(size), size, s->point,
+						   last_at(j, slots, n));
 
 			d.bad_words += b;
 			bad_msgs += b != 0;
@@ -175,7 +174,11 @@ static int server_point(struct session *s, uint32_t size, uint32_t n)
  * the size: the client's ns per message in *ns (patterns.c). */
 int flood_one(struct session *s, uint32_t size, uint32_t q, double *ns)
 {
-	uint32_t n = flood_msgs_for(&s->plan, size);
+	return flood_once(s, size, q, flood_msgs_for(&s->plan, size), ns);
+}
+
+int flood_once(struct session *s, uint32_t size, uint32_t q, uint32_t n, double *ns)
+{
 	int rc = s->server ? server_point(s, size, n) : client_point(s, size, q, n, ns);
 
 	s->point++;
@@ -209,7 +212,7 @@ static int many_check(struct session **s, int k, uint64_t end, uint64_t *next, c
  * each sender gets its reply as soon as its last message is in. */
 int flood_serve_many(struct session **s, int k, uint32_t size)
 {
-	const volatile uint64_t *last[FLOOD_MAX_PEERS];
+	volatile uint64_t *last[FLOOD_MAX_PEERS];
 	uint64_t want[FLOOD_MAX_PEERS], end, next = 0;
 	int left = k, rc = 0;
 	char got[FLOOD_MAX_PEERS] = { 0 };
@@ -217,8 +220,9 @@ int flood_serve_many(struct session **s, int k, uint32_t size)
 	for (int i = 0; i < k; i++) {
 		uint32_t n = flood_msgs_for(&s[i]->plan, size);
 
-		last[i] = (const volatile uint64_t *)(s[i]->data + (size_t)(flood_slots(&s[i]->plan, size, n) + 1) * size - 8);
-		want[i] = token(s[i], n - 1);
+		last[i] = last_word(s[i], size, n);
+		want[i] = mark_value(token(s[i], n - 1), size);
+		*last[i] = 0;
 		if (server_ready(s[i]))
 			return -1;
 	}

@@ -3,6 +3,7 @@
 #ifndef EEL_BENCH_FLOOD_H
 #define EEL_BENCH_FLOOD_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "plan.h"
@@ -52,11 +53,33 @@ static inline uint32_t flood_msgs_for(const struct plan *p, uint32_t size)
 		n = FLOOD_MIN_MSGS;
 	return n < p->flood_msgs ? n : p->flood_msgs;
 }
+/* The places a run's messages go to at each end (flood.c): the first n - 1
+ * cycle through a window of FLOOD_WARM_BYTES (at least two places; every
+ * message its own with --flood-memory cold), the last has the next place; a
+ * place is the size wide, at least an 8-byte word (a message under 8 bytes
+ * is its mark's word: verify.h). Inlines, for the session's buffers. */
+#define FLOOD_WARM_BYTES (256u << 10)
+static inline uint32_t flood_slots(const struct plan *p, uint32_t size, uint32_t n)
+{
+	uint32_t slots = FLOOD_WARM_BYTES / size < 2 ? 2 : FLOOD_WARM_BYTES / size;
+
+	return p->flood_cold || slots > n - 1 ? n - 1 : slots;
+}
+static inline size_t flood_stride(uint32_t size)
+{
+	return size < 8 ? 8 : size;
+}
+static inline size_t flood_window_bytes(const struct plan *p, uint32_t size, uint32_t n)
+{
+	return (size_t)(flood_slots(p, size, n) + 1) * flood_stride(size);
+}
 /* one run of a flood point on this end (client: ns per message); a flood
  * from several senders to this end, and from this end to several receivers
  * (Culler et al. 1996, "Validation of communication scaling") */
 #define FLOOD_MAX_PEERS 64
 int flood_one(struct session *s, uint32_t size, uint32_t q, double *ns);
+/* ... of n messages (the size sweep's own count: sweep.h) */
+int flood_once(struct session *s, uint32_t size, uint32_t q, uint32_t n, double *ns);
 int flood_serve_many(struct session **s, int k, uint32_t size);
 int flood_send_many(struct session **s, int k, uint32_t size, uint32_t q, double *ns);
 /* g, G, bandwidth and M from the flood points (exposed for tests) */

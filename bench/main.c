@@ -18,6 +18,7 @@
 #include "bench.h"
 #include "bus_runs.h"
 #include "busmodel.h"
+#include "bench/report/csv.h"
 #include "bench/report/outfile.h"
 #include "bench/report/report.h"
 #include "bench/report/safe_text.h"
@@ -80,6 +81,18 @@ static int plan_within(const struct session *s, struct plan *p, uint32_t own_tim
 	return 0;
 }
 
+/* The size sweep's part of a plan off the network: sizes as cli.c allows them. */
+static int sweep_plan_ok(const struct plan *p)
+{
+	if (p->nsweep > MAX_SIZES || !p->sweep_iters || !p->sweep_msgs)
+		return 0;
+	for (uint32_t i = 0; i < p->nsweep; i++)
+		if (p->sweep_sizes[i] < 1 || p->sweep_sizes[i] > SWEEP_MAX_SIZE ||
+		    (p->sweep_sizes[i] >= 8 && p->sweep_sizes[i] % 8))
+			return 0;
+	return 1;
+}
+
 static int exchange_plan(struct session *s, struct plan *p, uint64_t max_mem)
 {
 	uint32_t n, own_timeout_ms = p->timeout_ms;
@@ -110,6 +123,10 @@ static int exchange_plan(struct session *s, struct plan *p, uint64_t max_mem)
 			fprintf(stderr, "eel-bench: the client's plan asks for impossible bulk sizes\n");
 			return -1;
 		}
+	if (!sweep_plan_ok(p)) {
+		fprintf(stderr, "eel-bench: the client's plan asks for an impossible size sweep\n");
+		return -1;
+	}
 	for (uint32_t i = 0; i < p->nsizes; i++)
 		if (p->sizes[i] < 8 || p->sizes[i] % 8 || p->sizes[i] > (1u << 30) ||
 		    (uint64_t)flood_msgs_for(p, p->sizes[i]) * p->sizes[i] > FLOOD_MAX_BYTES) {
@@ -215,7 +232,7 @@ static uint32_t tests_run(const struct results *r)
 {
 	return (r->pp.done ? T_PINGPONG : 0) | (r->fl.done ? T_FLOOD : 0) | (r->ov.done ? T_OVERLAP : 0) |
 	       (r->sig.done ? T_SIGNATURE : 0) | (r->bulk.done ? T_BULK : 0) | (r->dec.done ? T_DECOMPOSE : 0) |
-	       (r->lim.done ? T_LIMIT : 0);
+	       (r->lim.done ? T_LIMIT : 0) | (r->sweep.done ? T_SWEEP : 0);
 }
 
 static int run_end(struct cli *c, struct session *s, struct results *r, const char *uri,
@@ -287,6 +304,8 @@ static int run_end(struct cli *c, struct session *s, struct results *r, const ch
 	if ((s->plan.tests & T_DECOMPOSE) && decompose_run(s, r))
 		return -1;
 	if ((s->plan.tests & T_LIMIT) && limit_run(s, r))
+		return -1;
+	if ((s->plan.tests & T_SWEEP) && sweep_run(s, r))
 		return -1;
 	if (drift_wanted(s->plan.tests)) {
 		if (drift_probe(s, &r->drift.end, r->drift.iters))
@@ -523,6 +542,8 @@ int main(int argc, char **argv)
 	cli_parse(&c, argc, argv);
 	if (c.json && report_json_check(c.json))
 		return 1;
+	if (c.csv && report_csv_check(c.csv))
+		return 1;
 	if (c.plan.tests & T_BUSMODEL) {
 		static struct busmodel_res bm;
 		int brc = busmodel_run(c.quiet ? NULL : stdout, c.bus_data, &bm);
@@ -546,6 +567,8 @@ int main(int argc, char **argv)
 	if (!c.quiet)
 		report_table(stdout, &s, &r, uri_buf);
 	if (c.json && report_json(c.json, &s, &r, uri_buf, argc, argv, NULL, 0))
+		return 1;
+	if (c.csv && report_csv(c.csv, &s, &r))
 		return 1;
 	return 0;
 }

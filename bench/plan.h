@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-/* 4: the ping-pong runs its tail (pingpong.c): both ends must follow the same runs */
+/* 4: the ping-pong runs its tail (pingpong.c), and the plan carries the size sweep (sweep.c): both ends must follow the same runs */
 #define PLAN_VERSION 4u
 #define MAX_SIZES 32
 #define MAX_DEPTHS 16
@@ -23,6 +23,7 @@ enum test_bit {
 	T_KTO1 = 1u << 8,
 	T_ONE_TO_MANY = 1u << 9,
 	T_BUSMODEL = 1u << 10,  /* the bus model alone against pcie-bench's figures: no NIC */
+	T_SWEEP = 1u << 11,     /* perftest's size sweep (-s, -a): latency and bandwidth at each size */
 };
 
 /* What to measure; the client sends it to the server as is. */
@@ -49,6 +50,10 @@ struct plan {
 	uint32_t nbulk;
 	uint32_t bulk_sizes[MAX_SIZES];
 	uint32_t bulk_reps;      /* repetitions per bulk size (Taboada et al. 2003: 150) */
+	uint32_t nsweep;         /* the size sweep (bench/sweep.h): its sizes, */
+	uint32_t sweep_sizes[MAX_SIZES];
+	uint32_t sweep_iters;    /* ... round trips per size at most (perftest's -n: 1000), */
+	uint32_t sweep_msgs;     /* ... flood messages per size at most (perftest's bandwidth -n: 5000) */
 };
 
 #endif

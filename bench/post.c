@@ -35,7 +35,6 @@ int put_slot(struct session *s, int slot, uint64_t value)
 {
 	uint64_t *src = SLOT(s, CTRL_SLOTS - 1);
 	unsigned flags = 0;
-	int rc;
 
 	if (s->caps->max_inline >= 8) {
 		src = &value;
@@ -43,10 +42,19 @@ int put_slot(struct session *s, int slot, uint64_t value)
 	} else {
 		*src = value;
 	}
-	/* a full send queue: poll its completions, and wait for it to drain
-	 * through eel_quiet, whose wait is bounded by the timeout and names a
-	 * peer that vanished (polling alone spun for ever on a stopped peer) */
-	while ((rc = eel_put(s->dev, s->ctrl_mr, src, 8, &s->peer_ctrl, (uint64_t)slot * 64, flags, 0, 0)) == -EAGAIN)
+	return put_wait(s, s->ctrl_mr, src, 8, &s->peer_ctrl, (uint64_t)slot * 64, flags);
+}
+
+/* An unsignalled put, waiting out a full send queue: poll its completions,
+ * and wait for it to drain through eel_quiet, whose wait is bounded by the
+ * timeout and names a peer that vanished (polling alone spun for ever on a
+ * stopped peer). */
+int put_wait(struct session *s, const struct eel_mr *mr, const void *src, size_t len, const struct eel_window *dst,
+	     uint64_t off, unsigned flags)
+{
+	int rc;
+
+	while ((rc = eel_put(s->dev, mr, src, len, dst, off, flags, 0, 0)) == -EAGAIN)
 		if (eel_poll(s->dev, (struct eel_cqe[8]){ 0 }, 8) < 0 || (rc = eel_quiet(s->dev)))
 			break;
 	return rc;

@@ -44,7 +44,8 @@ uint64_t token(struct session *s, uint32_t i)
 
 /* The data region must hold the largest flood run and the overlap runs:
  * every message of a run has its own destination (--verify checks them all).
- * The patterns of many ranks flood too (allpairs' g, k-to-1, 1-to-many). */
+ * The patterns of many ranks flood too (allpairs' g, k-to-1, 1-to-many);
+ * the size sweep's ping-pong and flood at each size (sweep.h). */
 size_t session_data_bytes(const struct plan *p)
 {
 	size_t need = (size_t)p->overlap_msgs * 8;
@@ -59,6 +60,9 @@ size_t session_data_bytes(const struct plan *p)
 
 			need = b > need ? b : need;
 		}
+	if (p->tests & T_SWEEP)
+		for (uint32_t k = 0; k < p->nsweep; k++)
+			need = sweep_data_bytes(p, p->sweep_sizes[k]) > need ? sweep_data_bytes(p, p->sweep_sizes[k]) : need;
 	return (need + 4095) & ~(size_t)4095;
 }
 

@@ -2,7 +2,8 @@
 /* bench/verify.c — what --verify puts in every payload, and checks.
  *
  * Word j of message m at measurement point p is a hash of (p, m, j); the last
- * word of every message is its token, which the receiver waits for. So a
+ * word of every message is its token, which the receiver waits for (a
+ * message under 8 bytes is all mark: mark_put). So a
  * lost, misplaced, stale (an earlier point's) or corrupted word is found,
  * and a duplicate that lands late over newer data is found too. */
 #include <string.h>
@@ -24,6 +25,24 @@ static uint64_t word(uint64_t point, uint32_t msg, uint32_t j)
 	return z ^ (z >> 31);
 }
 
+uint64_t mark_value(uint64_t tok, uint32_t size)
+{
+	return size >= 8 ? tok : 1 + tok % ((1ull << (8 * size)) - 1);
+}
+
+uint32_t mark_offset(uint32_t size)
+{
+	return size >= 8 ? size - 8 : 0;
+}
+
+/* little-endian, as the hosts eel runs on: the word's low bytes are the message */
+void mark_put(uint8_t *msg, uint32_t size, uint64_t tok)
+{
+	uint64_t v = mark_value(tok, size);
+
+	memcpy(msg + mark_offset(size), &v, size >= 8 ? 8 : size);
+}
+
 void pattern_fill(uint8_t *buf, uint32_t size, uint64_t point, uint32_t msg)
 {
 	uint32_t words = size / 8;
@@ -33,19 +52,18 @@ void pattern_fill(uint8_t *buf, uint32_t size, uint64_t point, uint32_t msg)
 
 		memcpy(buf + 8 * j, &w, 8);
 	}
-	uint64_t t = pattern_token(point, msg);
-	memcpy(buf + size - 8, &t, 8);
+	mark_put(buf, size, pattern_token(point, msg));
 }
 
 uint32_t pattern_check(const uint8_t *buf, uint32_t size, uint64_t point, uint32_t msg)
 {
 	uint32_t words = size / 8, bad = 0;
-	uint64_t w;
+	uint64_t w = 0;
 
 	for (uint32_t j = 0; j + 1 < words; j++) {
 		memcpy(&w, buf + 8 * j, 8);
 		bad += w != word(point, msg, j);
 	}
-	memcpy(&w, buf + size - 8, 8);
-	return bad + (w != pattern_token(point, msg));
+	memcpy(&w, buf + mark_offset(size), size >= 8 ? 8 : size);
+	return bad + (w != mark_value(pattern_token(point, msg), size));
 }

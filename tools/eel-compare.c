@@ -45,6 +45,7 @@
 #include "tools/compare_tail.h"
 #include "tools/report/doc.h"
 #include "tools/stdout_check.h"
+#include "method/longopt.h"
 
 #ifndef EEL_GIT
 #error "EEL_GIT: tools/version.mk passes it to the objects in VERSION_SRC; list this file there"
@@ -574,10 +575,16 @@ int main(int argc, char **argv)
 	double thr = 5;
 	struct run A, B;
 	char err[1024];
+	static const char shortopts[] = "t:Vh";
+	char msg[400];
 	int o, rc;
 
 	stdout_check_at_exit("eel-compare");
-	while ((o = getopt_long(argc, argv, "t:Vh", opts, NULL)) != -1) {
+	if (longopt_check(argc, argv, shortopts, opts, NULL, msg, sizeof(msg))) {
+		fprintf(stderr, "eel-compare: %s: see eel-compare --help\n", msg);
+		return 2;
+	}
+	while ((o = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		char *end;
 
 		switch (o) {

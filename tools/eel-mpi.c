@@ -31,6 +31,7 @@
 #include "mpi/model.h"
 #include "mpi/report.h"
 #include "mpi/wtime.h"
+#include "method/longopt.h"
 
 #define MAX_SIZE (1u << 20)
 
@@ -151,8 +152,12 @@ static void parse(int rank, int argc, char **argv, struct opts *o)
 	};
 	static const uint32_t qdef[] = { 1, 2, 4, 8, 16, 32, 64 };
 	static const uint32_t def[] = { 0, 8, 64, 512, 4096, 32768, 262144, 1048576 };
+	static const char shortopts[] = "Vhd:";
+	char msg[400];
 	int c;
 
+	if (longopt_check(argc, argv, shortopts, lo, NULL, msg, sizeof(msg)))
+		die(rank, "%s: see eel-mpi --help", msg);
 	*o = (struct opts){ .f = { .reps = 600, .warm = 10, .delta_ns = 20000, .pp_iters = 1000, .pp_runs = 5 } };
 	memcpy(o->size, def, sizeof(def));
 	o->nsizes = 8;
@@ -164,7 +169,7 @@ static void parse(int rank, int argc, char **argv, struct opts *o)
 	o->b.ndepths = 7;
 	o->e.timeout_s = 600;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "Vhd:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
 		switch (c) {
 		case 's': o->nsizes = parse_list(rank, "--sizes", optarg, o->size, MPI_MAX_SIZES, 0, MAX_SIZE); break;
 		case 'r': o->f.reps = (int)num(rank, "--reps", optarg, 1, 1000000); break;

@@ -11,6 +11,8 @@
 #include <eel/eel.h>
 #include <eel/pci_facts.h>
 
+#include "method/longopt.h"
+
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -277,10 +279,16 @@ int main(int argc, char **argv)
 	struct eel_pci_facts *list = NULL;
 	bool json = false;
 	size_t n = 0;
+	static const char shortopts[] = "ajd:Vh";
+	char msg[400];
 	int c, i, err;
 
+	if (longopt_check(argc, argv, shortopts, longopts, NULL, msg, sizeof(msg))) {
+		fprintf(stderr, "eel-probe: %s: see `eel-probe --help`\n", msg);
+		return 2;
+	}
 	opterr = 0;	/* one line of our own instead of getopt's */
-	while ((c = getopt_long(argc, argv, "ajd:Vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			opts.all = true;

@@ -28,6 +28,7 @@
 #include "tools/stdout_check.h"
 #include "tools/report/html.h"
 #include "tools/report/plots.h"
+#include "method/longopt.h"
 
 #ifndef EEL_GIT
 #error "EEL_GIT: tools/version.mk passes it to the objects in VERSION_SRC; list this file there"
@@ -89,9 +90,15 @@ static int parse_args(int argc, char **argv, const char **out, const char **hist
 		{ "output", required_argument, 0, 'o' }, { "historical", required_argument, 0, 'H' },
 		{ "version", no_argument, 0, 'V' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 	};
+	static const char shortopts[] = "o:Vh";
+	char msg[400];
 	int o;
 
-	while ((o = getopt_long(argc, argv, "o:Vh", opts, NULL)) != -1) {
+	if (longopt_check(argc, argv, shortopts, opts, NULL, msg, sizeof(msg))) {
+		fprintf(stderr, "eel-report: %s: see eel-report --help\n", msg);
+		return 2;
+	}
+	while ((o = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		switch (o) {
 		case 'o':
 			if (!*optarg) {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/report/outfile.c — where eel-bench writes a file the user named (--json):
+/* bench/report/outfile.c — where eel-bench writes a file the user named (--json, --csv):
  * safely, as root on a shared machine (outfile.h). */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,9 +20,9 @@
  * path at the end. A path that exists and is not a regular file is never
  * replaced: a FIFO or a character device (/dev/null, /dev/stdout) is written
  * directly; a folder, a block device or a socket is refused. */
-static int out_fail(const char *path, const char *why, const char *fix)
+static int out_fail(const struct out *o, const char *path, const char *why, const char *fix)
 {
-	fprintf(stderr, "eel-bench: --json %s: %s: %s\n", path, why, fix);
+	fprintf(stderr, "eel-bench: %s %s: %s: %s\n", o->opt, path, why, fix);
 	return -1;
 }
 
@@ -41,16 +41,16 @@ static void folder_of(const char *path, char *dir, size_t n)
 
 /* A name the system could never make: found out before a long run, not
  * after it (rename would fail with ENAMETOOLONG at the end). */
-static int name_too_long(const char *path)
+static int name_too_long(const struct out *o, const char *path)
 {
 	size_t part = 0;
 
 	if (strlen(path) >= PATH_MAX)
-		return out_fail("(a long path)", "longer than PATH_MAX (4096 bytes)", "give a shorter path");
+		return out_fail(o, "(a long path)", "longer than PATH_MAX (4096 bytes)", "give a shorter path");
 	for (const char *c = path;; c++) {
 		if (*c == '/' || !*c) {
 			if (part > NAME_MAX)
-				return out_fail(path, "a name in it is longer than NAME_MAX (255 bytes)",
+				return out_fail(o, path, "a name in it is longer than NAME_MAX (255 bytes)",
 						"give a shorter file name");
 			part = 0;
 			if (!*c)
@@ -94,47 +94,53 @@ static mode_t new_mode(const struct stat *st, int exists)
 
 int out_open(const char *path, struct out *o, int check)
 {
+	return out_open_as("--json", path, o, check);
+}
+
+int out_open_as(const char *opt, const char *path, struct out *o, int check)
+{
 	struct stat st, dst;
 	char dir[4096];
 	int fd, exists;
 
 	memset(o, 0, sizeof(*o));
+	o->opt = opt;
 	if (!*path)
-		return out_fail("''", "an empty name", "give the file to write, e.g. --json run.json");
+		return out_fail(o, "''", "an empty name", "give the file to write, e.g. run.json");
 	if (path[strlen(path) - 1] == '/')
-		return out_fail(path, "names a folder", "give a file name inside it, e.g. run.json");
-	if (name_too_long(path))
+		return out_fail(o, path, "names a folder", "give a file name inside it, e.g. run.json");
+	if (name_too_long(o, path))
 		return -1;
 	exists = !lstat(path, &st);
 	if (exists && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
 		if (S_ISDIR(st.st_mode))
-			return out_fail(path, "is a folder", "give a file name inside it, e.g. run.json");
+			return out_fail(o, path, "is a folder", "give a file name inside it, e.g. run.json");
 		if (!S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode))
-			return out_fail(path, "is a block device or a socket, which eel does not write",
+			return out_fail(o, path, "is a block device or a socket, which eel does not write",
 					"give a regular file");
 		o->direct = 1;
 		if (check) /* opening a FIFO to look would end its reader's input */
-			return access(path, W_OK) ? out_fail(path, strerror(errno), "give a file eel may write") : 0;
+			return access(path, W_OK) ? out_fail(o, path, strerror(errno), "give a file eel may write") : 0;
 		/* O_NONBLOCK: a FIFO nobody reads fails now (ENXIO) rather than hangs */
 		fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 		if (fd < 0)
-			return out_fail(path, strerror(errno), errno == ENXIO ? "start its reader first" :
+			return out_fail(o, path, strerror(errno), errno == ENXIO ? "start its reader first" :
 					"give a file eel may write");
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 		o->f = fdopen(fd, "w");
 		if (!o->f)
-			return close(fd), out_fail(path, strerror(errno), "try again");
+			return close(fd), out_fail(o, path, strerror(errno), "try again");
 		pipe_quiet(o);
 		return 0;
 	}
 	folder_of(path, dir, sizeof(dir));
 	if (stat(dir, &dst) || !S_ISDIR(dst.st_mode))
-		return out_fail(path, "its folder does not exist", "create it, or give a path in an existing folder");
+		return out_fail(o, path, "its folder does not exist", "create it, or give a path in an existing folder");
 	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), "%s/.eel-json-XXXXXX", dir) >= sizeof(o->tmp))
-		return out_fail(path, "the path is too long", "give a shorter one");
+		return out_fail(o, path, "the path is too long", "give a shorter one");
 	fd = mkstemp(o->tmp);
 	if (fd < 0)
-		return out_fail(path, strerror(errno), "give --json a path in a folder you may write");
+		return out_fail(o, path, strerror(errno), "give a path in a folder you may write");
 	if (check) {
 		close(fd);
 		unlink(o->tmp);
@@ -145,7 +151,7 @@ int out_open(const char *path, struct out *o, int check)
 	if (!o->f) {
 		close(fd);
 		unlink(o->tmp);
-		return out_fail(path, strerror(errno), "try again");
+		return out_fail(o, path, strerror(errno), "try again");
 	}
 	return 0;
 }
@@ -168,9 +174,10 @@ int out_close(const char *path, struct out *o)
 	}
 	if (bad) {
 		fprintf(stderr, "eel-bench: writing %s failed: %s: %s\n", path, strerror(err ? err : EIO),
-			err == ENOSPC ? "free some space, or give --json a path on another disk" :
+			err == ENOSPC ? "free some space, or give a path on another disk" :
 			err == EPIPE ? "its reader went away: keep the reader open until eel-bench exits" :
-			"give --json a file eel may write");
+			err == EFBIG ? "it is over the file size limit (ulimit -f): raise the limit" :
+			"give a file eel may write");
 		if (!o->direct)
 			unlink(o->tmp);
 		return -1;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* bench/report/outfile.h — writing a file the user named (--json) safely.
+/* bench/report/outfile.h — writing a file the user named (--json, --csv) safely.
  *
  * A regular file, or none yet, is replaced whole: the content goes to a new
  * temporary file in the same folder (mkstemp), renamed over the path by
@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 struct out {
+	const char *opt;     /* the option that named the file (--json, --csv), for messages */
 	FILE *f;
 	int direct;          /* written in place, not renamed */
 	char tmp[4096];
@@ -24,6 +25,8 @@ struct out {
 /* check: only find out whether it could be written (nothing opened or made
  * that stays, a FIFO not opened) */
 int out_open(const char *path, struct out *o, int check);
+/* the same for the file of another option than --json (opt: its name, for messages) */
+int out_open_as(const char *opt, const char *path, struct out *o, int check);
 int out_close(const char *path, struct out *o);
 /* Nothing to write after all (the document could not be built): close, remove the temporary file. */
 void out_abort(struct out *o);

@@ -193,7 +193,7 @@ static void drift(struct json *j, const struct results *r)
 {
 	static const struct { uint32_t bit; const char *name; } t[] = {
 		{ T_PINGPONG, "pingpong" }, { T_FLOOD, "flood" }, { T_OVERLAP, "overlap" }, { T_SIGNATURE, "signature" },
-		{ T_BULK, "bulk" }, { T_DECOMPOSE, "decompose" }, { T_LIMIT, "limit" },
+		{ T_BULK, "bulk" }, { T_DECOMPOSE, "decompose" }, { T_LIMIT, "limit" }, { T_SWEEP, "sweep" },
 	};
 
 	if (!r->drift.done)
@@ -271,6 +271,7 @@ static void run_fields(struct json *j, const struct session *s, const struct res
 	bulk_json(j, r);
 	drift(j, r);
 	limit_json(j, r);
+	sweep_json(j, r);
 	curves(j, r);
 	json_obj(j, "counters");
 	json_obj(j, "local");

@@ -71,6 +71,8 @@ static void head(FILE *f, const struct session *s, const struct results *r, cons
 /* Bell et al. 2003's parameters, one row each, in the paper's order. */
 static void parameter_table(FILE *f, const struct session *s, const struct results *r)
 {
+	if (!r->pp.done && !r->ov.done && !r->fl.done)
+		return; /* no row (the size sweep alone) */
 	fprintf(f, "\n  %-20s %13s %13s %8s  %8s   %s\n", "parameter", "min", "median", "spread",
 		"cycles", "how (Bell et al. 2003)");
 	pingpong_table_rows(f, s, r);
@@ -138,6 +140,7 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 	pingpong_table_stamping(f, s, r);
 	breakdown_table(f, s, r);
 	limit_table(f, s, r, uri);
+	sweep_table(f, r);
 	drift(f, r);
 	nic_events(f, r);
 	if (verbose) {

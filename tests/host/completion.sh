@@ -39,7 +39,8 @@ trap 'rm -rf "$d"' EXIT
 # What eel-bench accepts: the long options of cli_parse's table, the short ones of its getopt string.
 sed -n '/^void cli_parse/,/^}/p' bench/cli.c >"$d/parse.c"
 grep -o '{ "[a-z0-9-]*", [a-z_]*_argument' "$d/parse.c" | sed 's/{ "\(.*\)",.*/--\1/' | sort -u >"$d/long"
-short=$(grep -o 'getopt_long(argc, argv, "[^"]*"' "$d/parse.c" | sed 's/.*"\(.*\)"/\1/; s/^://; s/://g')
+short=$(grep -o -e 'getopt_long(argc, argv, "[^"]*"' -e 'shortopts\[\] = "[^"]*"' "$d/parse.c" |
+        sed 's/.*"\(.*\)"/\1/; s/^://; s/://g')
 [ -n "$short" ] && [ -s "$d/long" ] || { bad "could not read bench/cli.c's options"; exit 1; }
 sed 's/./-&\n/g' <<<"$short" | sed '/^$/d' | sort -u >"$d/short"
 sort -u "$d/long" "$d/short" >"$d/accepted"
