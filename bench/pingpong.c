@@ -252,6 +252,19 @@ static int tail_run(struct session *s, int variant, uint32_t n, uint64_t *rtt, s
 	return 0;
 }
 
+/* The timing's cost is told from 0 only beyond the run-by-run differences'
+ * own spread (their IQR) and a step of the counter: a preempted run moves its
+ * mean by microseconds, which is the machine's, not the timing's. */
+double pingpong_tail_cost_noise(const struct session *s, const struct pingpong_res *pp)
+{
+	return pp->tail_cost.p75 - pp->tail_cost.p25 + cyc_ns(s, (double)s->clk->resolution_cycles);
+}
+
+int pingpong_tail_cost_resolved(const struct session *s, const struct pingpong_res *pp)
+{
+	return pp->tail_cost.n >= 3 && fabs(pp->tail_cost.median) > pingpong_tail_cost_noise(s, pp);
+}
+
 double pingpong_tail_ns(const struct session *s, const struct pingpong_res *pp, double q)
 {
 	return cyc_ns(s, (double)hist_at(&pp->tail, q)) / 2;

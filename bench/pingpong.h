@@ -55,6 +55,10 @@ int pingpong_interleaved(struct session *s, const int *variant, int nvar, uint32
 			 struct pingpong_res *pp);
 
 /* The tail's q-quantile (0..1) of RTT/2 in ns (method/hist.h's hist_at). */
+/* what timing each round costs: resolved from 0 or within its noise (the
+ * run-by-run differences' IQR and a step of the counter) */
+double pingpong_tail_cost_noise(const struct session *s, const struct pingpong_res *pp);
+int pingpong_tail_cost_resolved(const struct session *s, const struct pingpong_res *pp);
 double pingpong_tail_ns(const struct session *s, const struct pingpong_res *pp, double q);
 
 /* pingpong_report.c: its rows in the table (EEL, its tail; the stamping cost) and in the

@@ -38,9 +38,14 @@ void pingpong_table_tail(FILE *f, const struct session *s, const struct pingpong
 	fprintf(f, "  %-20s", "EEL tail (ns)");
 	for (size_t k = 0; k < TAIL_Q; k++)
 		fprintf(f, " %s %.1f ", tail_q[k].name, pingpong_tail_ns(s, pp, tail_q[k].q));
-	fprintf(f, " max %.1f\n  %-20s every RTT/2 of %d more runs (%llu rounds), each round timed alone: "
-		"%+.1f ns (%+.1f %%) on a run's mean\n", pingpong_tail_ns(s, pp, 1), "", pp->ntail,
-		(unsigned long long)pp->tail.count, cost, pp->eel.median > 0 ? 100 * cost / pp->eel.median : 0.0);
+	fprintf(f, " max %.1f\n  %-20s every RTT/2 of %d more runs (%llu rounds), each round timed alone: ",
+		pingpong_tail_ns(s, pp, 1), "", pp->ntail, (unsigned long long)pp->tail.count);
+	if (pingpong_tail_cost_resolved(s, pp))
+		fprintf(f, "%+.1f ns (%+.1f %%) on a run's mean\n", cost,
+			pp->eel.median > 0 ? 100 * cost / pp->eel.median : 0.0);
+	else
+		fprintf(f, "its cost not separable here (%+.1f ns\n  %-20s on a run's mean, within the runs' own spread, "
+			"+-%.1f ns)\n", cost, "", pingpong_tail_cost_noise(s, pp));
 }
 
 /* EEL with stamps on against EEL without, run by run */
@@ -81,6 +86,8 @@ void pingpong_json_tail(struct json *j, const struct session *s, const struct pi
 	json_num(j, "max_ns", pingpong_tail_ns(s, pp, 1));
 	json_num(j, "mean_ns", cyc_ns(s, hist_mean(h)) / 2);
 	json_num(j, "timing_cost_ns", pp->tail_cost.median);
+	json_bool(j, "timing_cost_resolved", pingpong_tail_cost_resolved(s, pp));
+	json_num(j, "timing_cost_noise_ns", pingpong_tail_cost_noise(s, pp));
 	json_str(j, "method", "every round trip of runs of their own beside EEL's, stamps off, each timed alone: RTT/2");
 	/* [low_ns, high_ns, count]: the bucket's values, within the exact min and max */
 	json_arr(j, "histogram");
