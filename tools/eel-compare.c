@@ -39,6 +39,7 @@
 
 #include "tools/compare.h"
 #include "tools/compare_mesh.h"
+#include "tools/compare_provenance.h"
 #include "tools/report/doc.h"
 #include "tools/stdout_check.h"
 
@@ -456,6 +457,7 @@ static int compare_hosts(const struct run *A, const struct run *B, double thr)
 		free(c);
 		return 2;
 	}
+	provenance_diff(A, B, stdout);
 	head(A, B);
 	if (L)
 		printf("  note: only %s is a launched run: its %s are not compared\n", L == A ? "A" : "B", what);
