@@ -34,22 +34,19 @@ static int nic_node(const char *pci, char *why, size_t n)
 	return atoi(line);
 }
 
-/* The nth core of the node this process may run on, -1 when none: the
- * node's cpulist ("0-3,8-11") against sched_getaffinity. */
-static int node_cpu(int node, int nth)
+/* The node's cores, from its cpulist ("0-3,8-11"); -1 when unreadable. */
+static int node_cpus(int node, cpu_set_t *set)
 {
 	char path[80], list[1024] = "";
-	cpu_set_t allowed;
 	FILE *f;
 
+	CPU_ZERO(set);
 	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", node);
 	if (!(f = fopen(path, "r")))
 		return -1;
 	if (!fgets(list, sizeof(list), f))
 		list[0] = 0;
 	fclose(f);
-	if (sched_getaffinity(0, sizeof(allowed), &allowed))
-		return -1;
 	for (char *p = list; *p && *p != '\n';) {
 		char *end;
 		long lo = strtol(p, &end, 10), hi = lo;
@@ -59,10 +56,23 @@ static int node_cpu(int node, int nth)
 		if (*end == '-')
 			hi = strtol(end + 1, &end, 10);
 		for (long c = lo; c <= hi && c < CPU_SETSIZE; c++)
-			if (CPU_ISSET(c, &allowed) && nth-- == 0)
-				return (int)c;
+			CPU_SET(c, set);
 		p = *end == ',' ? end + 1 : end;
 	}
+	return 0;
+}
+
+/* The nth core of the node this process may run on (sched_getaffinity), -1
+ * when none. */
+static int node_cpu(int node, int nth)
+{
+	cpu_set_t on, allowed;
+
+	if (node_cpus(node, &on) || sched_getaffinity(0, sizeof(allowed), &allowed))
+		return -1;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &on) && CPU_ISSET(c, &allowed) && nth-- == 0)
+			return c;
 	return -1;
 }
 
@@ -75,9 +85,14 @@ int placement_choose(const struct eel_caps *c, int asked, int pinned, int pair, 
 	p->core = pinned;
 	p->by = pinned >= 0 ? (pair ? "--pair's default" : "--cpu") : "none";
 	if (asked >= 0) {
+		cpu_set_t on;
+
 		p->core = asked;
 		p->by = "--cpu";
 		p->why[0] = 0;
+		if (p->nic_node >= 0 && !node_cpus(p->nic_node, &on) && !CPU_ISSET(asked, &on))
+			snprintf(p->why, sizeof(p->why), "--cpu %d is not on the NIC's NUMA node %d", asked,
+				 p->nic_node);
 		return asked;
 	}
 	if (p->nic_node < 0)

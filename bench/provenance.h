@@ -16,7 +16,7 @@ struct placement {
 	int core;         /* the core it was pinned to, -1: not pinned */
 	int nic_node;     /* the NIC's NUMA node, -1: unknown */
 	const char *by;   /* "--cpu", "the NIC's NUMA node", "--pair's default", "none" */
-	char why[160];    /* why not on the NIC's node ("" when it is, or --cpu chose) */
+	char why[160];    /* why not on the NIC's node ("" when it is) */
 };
 
 /* Choose this end's core once the NIC is open: the core asked for (asked
