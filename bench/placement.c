@@ -115,9 +115,9 @@ void placement_text(const struct placement *p, char *out, size_t n)
 	if (p->nic_node >= 0)
 		snprintf(node, sizeof(node), "the NIC's NUMA node %d", p->nic_node);
 	if (p->core < 0)
-		snprintf(out, n, "not pinned (%s%s%s)", node, p->why[0] ? ": " : "", p->why);
+		snprintf(out, n, "not pinned: %s", p->why[0] ? p->why : node);
 	else
-		snprintf(out, n, "core %d, chosen by %s (%s)", p->core, p->by, node);
+		snprintf(out, n, "core %d, chosen by %s (%s)", p->core, p->by, p->why[0] ? p->why : node);
 }
 
 void placement_json(struct json *j, const struct placement *p)
