@@ -19,6 +19,7 @@
 #include "method/fit.h"
 #include "method/stats.h"
 #include "plan.h"
+#include "provenance.h"
 #include "verify.h"
 /* the methods, each a pair (bench/<method>.h, .c) and its writers (<method>_report.c) */
 #include "pingpong.h"
@@ -142,6 +143,8 @@ struct results {
 	long preempted_here, preempted_peer;
 	double wall_s;
 	struct nic_pci pci;
+	struct eel_nic_info nic_info;    /* what the NIC is (eel_nic_info), this end's */
+	struct placement place;          /* where this end ran (placement.c) */
 };
 
 /* ---- the parts ---- */

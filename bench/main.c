@@ -275,6 +275,21 @@ static int run_end(struct cli *c, struct session *s, struct results *r, const ch
 		}
 	if (!s->server)
 		nic_pci_get(eel_caps(s->dev), &r->pci);
+	if (!s->server && eel_nic_info(s->dev, &r->nic_info))
+		return bench_fail("reading what the NIC is");
+	/* a core on the NIC's NUMA node unless --cpu chose (placement.c); the
+	 * buffers are allocated after this, on that node */
+	{
+		struct placement pl;
+		int core = placement_choose(eel_caps(s->dev), c->cpu[s->pair && s->server], s->cpu, s->pair,
+					    s->pair && s->server, &pl);
+
+		if (core != s->cpu && pin(core))
+			return -1;
+		s->cpu = core;
+		if (!s->server)
+			r->place = pl;
+	}
 	if (s->server && !s->pair)
 		fprintf(stderr, "eel-bench: %s: waiting for a client on port %u\n", eel_caps(s->dev)->name,
 			c->port);

@@ -251,3 +251,4 @@ module_pci_driver(eel_pci_driver);
 MODULE_DESCRIPTION("eel: user-space access to a PCI function for NIC bring-up");
 MODULE_AUTHOR("eel project");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(EEL_PCI_VERSION);

@@ -43,6 +43,7 @@
 #include "tools/compare.h"
 #include "tools/compare_mesh.h"
 #include "tools/compare_tail.h"
+#include "tools/compare_provenance.h"
 #include "tools/report/doc.h"
 #include "tools/stdout_check.h"
 #include "method/longopt.h"
@@ -493,6 +494,7 @@ static int compare_hosts(const struct run *A, const struct run *B, double thr)
 		free(c);
 		return 2;
 	}
+	provenance_diff(A, B, stdout);
 	head(A, B);
 	if (L)
 		printf("  note: only %s is a launched run: its %s are not compared\n", L == A ? "A" : "B", what);

@@ -18,17 +18,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/probe_map.h"
+
 #ifndef EEL_GIT
 #error "EEL_GIT: tools/version.mk passes it to the objects in VERSION_SRC; list this file there"
 #endif
 
-#define PROBE_JSON_VERSION 1
+#define PROBE_JSON_VERSION 2 /* 2: each function's netdevs, rdma, uris; soft_rdma */
 
 static const char *usage_text =
 	"usage: eel-probe [--all] [--json] [--dump FILE] [ADDRESS...]\n"
 	"  Lists PCI functions (network controllers unless --all or ADDRESS):\n"
 	"  names, driver, NUMA node, PCIe link now/max, max payload and read\n"
-	"  request sizes, BARs, IOMMU group. Run as root for the facts that\n"
+	"  request sizes, BARs, IOMMU group; then the map: each function's\n"
+	"  network and RDMA devices and the eel-bench -d URIs that drive it,\n"
+	"  and the soft RDMA devices (rxe, siw). Run as root for the facts that\n"
 	"  live in config space beyond its first 64 bytes (MPS, MRRS).\n"
 	"  --all        every function, not only network controllers\n"
 	"  --json       JSON instead of a table\n"
@@ -148,6 +152,40 @@ static void print_table(const struct eel_pci_facts *list, size_t n,
 		printf("? = in config space beyond its first 64 bytes: run as root to see it\n");
 }
 
+/* The map (tools/probe_map.c): each function with a netdev, an RDMA device
+ * or a URI, and the soft RDMA devices. Not for a dump (no sysfs). */
+static void print_map(const struct eel_pci_facts *list, size_t n)
+{
+	struct probe_soft soft[PROBE_MAX];
+	int ns = probe_soft_rdma(soft, PROBE_MAX), rows = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct probe_map m;
+		char net[96] = "", rdma[96] = "", numa[16] = "-";
+
+		probe_map_get(&list[i], &m);
+		if (!m.nuri)
+			continue;
+		if (!rows++)
+			printf("\n%-13s %-4s %-12s %-12s %-12s %s\n", "ADDRESS", "NUMA", "DRIVER", "NETDEV", "RDMA",
+			       "eel-bench -d URI (first: what it needs)");
+		for (int k = 0; k < m.nnet; k++)
+			snprintf(net + strlen(net), sizeof(net) - strlen(net), "%s%s", k ? "," : "", m.netdevs[k]);
+		for (int k = 0; k < m.nrdma; k++)
+			snprintf(rdma + strlen(rdma), sizeof(rdma) - strlen(rdma), "%s%s", k ? "," : "", m.rdma[k]);
+		if (list[i].numa_node >= 0)
+			snprintf(numa, sizeof(numa), "%d", list[i].numa_node);
+		for (int k = 0; k < m.nuri; k++)
+			printf("%-13s %-4s %-12s %-12s %-12s %s%s%s%s\n", k ? "" : list[i].addr, k ? "" : numa,
+			       k ? "" : list[i].driver[0] ? list[i].driver : "-", k ? "" : net[0] ? net : "-",
+			       k ? "" : rdma[0] ? rdma : "-", m.uris[k].uri, m.uris[k].needs[0] ? " (first: " : "",
+			       m.uris[k].needs, m.uris[k].needs[0] ? ")" : "");
+	}
+	for (int k = 0; k < ns; k++)
+		printf("%ssoft RDMA    %s (%s) on %s: %s\n", k ? "" : "\n", soft[k].dev, soft[k].driver,
+		       soft[k].netdev[0] ? soft[k].netdev : "?", soft[k].uri);
+}
+
 static void json_str(const char *s)
 {
 	putchar('"');
@@ -243,20 +281,81 @@ static void print_json_one(const struct eel_pci_facts *f)
 		       b->prefetch ? "true" : "false");
 		first = false;
 	}
+	printf("]");
+}
+
+static void json_names(const char *key, char (*names)[64], int n, size_t w)
+{
+	printf(", \"%s\": [", key);
+	for (int i = 0; i < n; i++) {
+		printf("%s", i ? ", " : "");
+		json_str(names[0] + (size_t)i * w);
+	}
+	printf("]");
+}
+
+/* The map's part of a function (null: a dump has no sysfs to read). */
+static void print_json_map(const struct eel_pci_facts *f, bool dump)
+{
+	struct probe_map m;
+	char net[PROBE_MAX][64];
+
+	if (dump) {
+		printf(",\n     \"netdevs\": null, \"rdma\": null, \"uris\": null}");
+		return;
+	}
+	probe_map_get(f, &m);
+	for (int i = 0; i < m.nnet; i++)
+		snprintf(net[i], sizeof(net[i]), "%s", m.netdevs[i]);
+	printf(",\n     \"netdevs\": [");
+	for (int i = 0; i < m.nnet; i++) {
+		printf("%s", i ? ", " : "");
+		json_str(net[i]);
+	}
+	printf("]");
+	json_names("rdma", m.rdma, m.nrdma, sizeof(m.rdma[0]));
+	printf(", \"uris\": [");
+	for (int i = 0; i < m.nuri; i++) {
+		printf("%s{\"backend\": \"%s\", \"uri\": ", i ? ", " : "", m.uris[i].backend);
+		json_str(m.uris[i].uri);
+		printf(", \"needs\": ");
+		json_str_or_null(m.uris[i].needs);
+		printf("}");
+	}
 	printf("]}");
 }
 
-static void print_json(const struct eel_pci_facts *list, size_t n)
+static void print_json(const struct eel_pci_facts *list, size_t n, bool dump)
 {
+	struct probe_soft soft[PROBE_MAX];
+	int ns = dump ? 0 : probe_soft_rdma(soft, PROBE_MAX);
 	size_t i;
 
 	printf("{\"eel_probe_version\": %d, \"functions\": [\n",
 	       PROBE_JSON_VERSION);
 	for (i = 0; i < n; i++) {
 		print_json_one(&list[i]);
+		print_json_map(&list[i], dump);
 		printf("%s\n", i + 1 < n ? "," : "");
 	}
-	printf("]}\n");
+	printf("], \"soft_rdma\": ");
+	if (dump)
+		printf("null");
+	for (int k = 0; !dump && k <= ns; k++) {
+		printf("%s", k ? (k < ns ? ", " : "") : "[");
+		if (k == ns) {
+			printf("]");
+			break;
+		}
+		printf("{\"device\": ");
+		json_str(soft[k].dev);
+		printf(", \"driver\": \"%s\", \"netdev\": ", soft[k].driver);
+		json_str_or_null(soft[k].netdev);
+		printf(", \"uri\": ");
+		json_str(soft[k].uri);
+		printf("}");
+	}
+	printf("}\n");
 }
 
 static int die(int code, const char *msg)
@@ -341,10 +440,12 @@ int main(int argc, char **argv)
 	}
 
 	if (json)
-		print_json(list, n);
+		print_json(list, n, opts.dump_file != NULL);
 	else if (n)
 		print_table(list, n, opts.dump_file);
-	else
+	if (!json && !opts.dump_file)
+		print_map(list, n);
+	if (!json && !n)
 		printf("no %sPCI functions found%s\n",
 		       opts.all ? "" : "network ",
 		       opts.all ? "" : " (--all lists every function)");

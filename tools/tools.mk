@@ -8,7 +8,7 @@ TOOLS_BIN += $(BUILD)/eel-probe $(BUILD)/eel-pci-check
 
 # eel-probe needs only the facts code, not the rest of libeel.
 # input.o and error.o: --dump FILE is checked (eel_input_open) before libpci reads it.
-$(BUILD)/eel-probe: $(BUILD)/obj/tools/eel-probe.o $(BUILD)/obj/userlib/pci/pci_facts.o \
+$(BUILD)/eel-probe: $(BUILD)/obj/tools/eel-probe.o $(BUILD)/obj/tools/probe_map.o $(BUILD)/obj/userlib/pci/pci_facts.o \
 		$(BUILD)/obj/userlib/core/input.o $(BUILD)/obj/userlib/core/error.o
 	$(CC) $(LDFLAGS) -o $@ $^ -lpci $(LDLIBS)
 

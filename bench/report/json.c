@@ -148,6 +148,11 @@ void json_num(struct json *j, const char *key, double v)
 		add(j, key, json_real(strtod(t, NULL)));
 }
 
+void json_none(struct json *j, const char *key)
+{
+	add(j, key, json_null());
+}
+
 void json_u64(struct json *j, const char *key, uint64_t v)
 {
 	add(j, key, v <= INT64_MAX ? json_integer((json_int_t)v) : json_real((double)v));

@@ -39,5 +39,7 @@ void json_num(struct json *j, const char *key, double v);
 void json_u64(struct json *j, const char *key, uint64_t v);
 void json_str(struct json *j, const char *key, const char *v);
 void json_bool(struct json *j, const char *key, int v);
+/* null: a value that is not known (its reason beside it, where there is one) */
+void json_none(struct json *j, const char *key);
 
 #endif

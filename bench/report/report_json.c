@@ -22,7 +22,7 @@
 #include "bench/report/report.h"
 
 
-static void machine(struct json *j, const struct session *s)
+static void machine(struct json *j, const struct session *s, const struct results *r)
 {
 	const struct eel_clock *c = s->clk;
 	struct utsname u;
@@ -50,6 +50,7 @@ static void machine(struct json *j, const struct session *s)
 	json_num(j, "stamp_ns", c->stamp_cycles * c->ns_per_cycle);
 	json_str(j, "kernel_clocksource", c->kernel_clocksource);
 	json_obj_end(j);
+	placement_json(j, &r->place);
 	json_obj_end(j);
 }
 
@@ -259,8 +260,9 @@ static void run_fields(struct json *j, const struct session *s, const struct res
 	int nw = report_warnings(s, r, w, MAX_WARNINGS);
 	struct eel_bus bus;
 
-	machine(j, s);
+	machine(j, s, r);
 	nic(j, s, r, uri);
+	provenance_json(j, &r->nic_info);
 	if (!eel_bus_from_text(uri, &bus) && bus.kind != EEL_BUS_NONE)
 		bus_json(j, &bus);
 	options(j, s);

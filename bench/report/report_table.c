@@ -66,6 +66,14 @@ static void head(FILE *f, const struct session *s, const struct results *r, cons
 		c->invariant ? " (invariant)" : "", c->resolution_cycles, c->resolution_cycles * c->ns_per_cycle,
 		(unsigned long long)c->timer_cycles, (unsigned long long)c->stamp_cycles,
 		c->kernel_clocksource[0] ? c->kernel_clocksource : "?");
+	{
+		char text[400];
+
+		placement_text(&r->place, text, sizeof(text));
+		fprintf(f, "  ran on   %s\n", text);
+		provenance_text(&r->nic_info, text, sizeof(text));
+		fprintf(f, "  versions %s\n", text);
+	}
 }
 
 /* Bell et al. 2003's parameters, one row each, in the paper's order. */

@@ -138,6 +138,42 @@ struct eel_caps {
 
 const struct eel_caps *eel_caps(const struct eel_dev *dev);
 
+/* What the NIC is and which versions drive it: what a firmware engineer
+ * compares first between two runs. Every text is "" where it is not known,
+ * and where that matters its *_why says why (one line). */
+struct eel_nic_info {
+	char device[64];         /* the device as its own stack names it: "rxe0", a DPDK port's
+				  * name, "0000:00:03.0", "softnic:inline" */
+	char driver[64];         /* what drives it: the PCI function's kernel driver (mlx5_core), a
+				  * soft RDMA device's kernel module (rdma_rxe), a DPDK PMD
+				  * (net_af_packet), eel_pci, eel's firmware */
+	char driver_from[96];    /* where `driver` was read */
+	char fw_version[64];     /* the NIC's own firmware: ibv_query_device's fw_ver,
+				  * rte_eth_dev_fw_version_get(); softnic: "eel <commit>" */
+	char fw_why[128];        /* why fw_version is "" */
+	char hw_version[32];     /* ibv_query_device's hw_ver, a PCI function's revision id ("0x03") */
+	uint32_t vendor_id;      /* the PCI vendor id, ibv_query_device's vendor_id; 0 unknown */
+	uint32_t part_id;        /* the PCI device id, ibv_query_device's vendor_part_id; 0 unknown */
+	char node_guid[24];      /* verbs: "0011:2233:4455:6677"; "" elsewhere */
+	char bus_info[64];       /* the device on its bus: a PCI address, DPDK's bus name and
+				  * device, a soft RDMA device's network device ("netdev eth0") */
+	char stack[16];          /* the user-space stack under the backend: "rdma-core", "DPDK",
+				  * "eel" (its own driver or NIC) */
+	char stack_version[64];  /* its version as running (rdma-core: the loaded libibverbs's) */
+	char stack_built[64];    /* the version libeel was built against (pkg-config --modversion) */
+	char stack_why[128];     /* why stack_version is "" */
+	char module[32];         /* the kernel module the backend goes through ("" none) */
+	char module_version[32]; /* its MODULE_VERSION (/sys/module/<module>/version) */
+	char module_why[128];    /* why module_version is "" */
+	uint32_t fw_abi;         /* where eel's firmware runs (softnic, dpdk, raw): its ABI,
+				  * EEL_FW_ABI_VERSION (include/eel/fw_abi.h); 0 elsewhere */
+	char eel_commit[48];     /* the commit libeel was built from (git describe) */
+};
+
+/* Fill *info for dev (every field set, "" where unknown): 0, or a negative
+ * errno code with eel_errmsg(). */
+int eel_nic_info(struct eel_dev *dev, struct eel_nic_info *info);
+
 /* ---- memory ---- */
 
 /* What a peer needs to put into (or get from) a region: send it as is

@@ -63,6 +63,17 @@ check clean '.counters.local.malformed_dropped == 0 and .counters.peer.malformed
   "nothing but eel's packets reached the firmware (link check and floor frames stay out)"
 check clean '.counters.local.dpdk_rx_bad_length == 0 and .counters.peer.dpdk_rx_bad_length == 0' \
   "every frame's length field held"
+# where the figures come from (docs/json.md, provenance): the PMD, DPDK's version as
+# pkg-config has it (rte_version() may add a stable release's digit), no firmware to read
+dpdk_ver=$(pkg-config --modversion libdpdk)
+check clean '.provenance.nic.driver == "net_af_packet" and .provenance.nic.stack == "DPDK"' "the PMD named"
+check clean "(.provenance.nic.stack_version | startswith(\"${dpdk_ver%.*}\")) and
+             (.provenance.nic.stack_built as \$b | \"$dpdk_ver\" | startswith(\$b))" \
+  "DPDK's version ($dpdk_ver), as running and as built"
+check clean '.provenance.nic.fw_version == null and (.provenance.nic.fw_why | test("ENOTSUP"))' \
+  "af_packet has no firmware version to read: null, and why"
+check clean '.provenance.nic.fw_abi > 0 and (.provenance.nic.bus_info | test("vdev net_af_packet1"))' \
+  "eel's firmware's ABI, the port on DPDK's vdev bus"
 echo "ok: clean wire, verified: EEL $(jq .parameters.eel.ns.min "$out/clean.json") ns," \
   "floor $(jq .limit.one_way_ns.min "$out/clean.json") ns, EEL/floor $(jq .limit.eel_over_floor "$out/clean.json")" \
   "(the median of the ratios of each floor run and the EEL run beside it)"

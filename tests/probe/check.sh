@@ -60,7 +60,8 @@ dump-json)
   $PROBE --dump "$DUMP" --all --json > "$BUILD/probe-dump.json" || bad "eel-probe --json exit $?"
   j() { jq -r "$1" "$BUILD/probe-dump.json" 2>&1; }
   f() { j ".functions[] | select(.address==\"$1\") | $2"; }
-  is "valid JSON, version 1" "$(j .eel_probe_version)" 1
+  is "valid JSON, version 2" "$(j .eel_probe_version)" 2
+  is "a dump has no map: netdevs, rdma, uris, soft_rdma null" "$(j '[.functions[] | select(.netdevs != null or .rdma != null or .uris != null)] | length') $(j .soft_rdma)" "0 null"
   is "e1000 identity" "$(f 0000:00:03.0 '"\(.vendor_id):\(.device_id) \(.subsystem_vendor_id):\(.subsystem_device_id) \(.class) \(.revision)"')" "8086:100e 1af4:1100 020000 3"
   is "e1000 names" "$(f 0000:00:03.0 '"\(.vendor)|\(.device)|\(.class_name)"')" "Intel Corporation|82540EM Gigabit Ethernet Controller|Ethernet controller"
   is "e1000: conventional PCI, no link" "$(f 0000:00:03.0 '"\(.pcie_type) \(.link) \(.max_payload)"')" "pci null null"
@@ -89,6 +90,30 @@ machine)
   done
   net=$(grep -l '^0x02' /sys/bus/pci/devices/*/class | wc -l)
   is "default listing: the network functions" "$($PROBE --json | jq '.functions | length')" "$net"
+  # the map: each network device on its PCI function (its sysfs device link, a virtio-net's
+  # below the function), with the af_packet URI, in the JSON and in the table
+  table=$($PROBE --all)
+  for n in /sys/class/net/*; do
+    [ -e "$n/device" ] || continue
+    a=$(readlink -f "$n/device" | grep -oE '[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]' | tail -n 1)
+    [ -n "$a" ] || continue
+    nd=${n##*/}
+    is "$a: netdev $nd and its af_packet URI in the map" \
+      "$(jq -r ".functions[] | select(.address==\"$a\") | (.netdevs | index(\"$nd\") != null), any(.uris[]; .uri == \"dpdk:net_af_packet0,iface=$nd\")" "$BUILD/probe-machine.json" | tr '\n' ' ')" "true true "
+    grep -Eq "^$a +[-0-9]+ +[^ ]+ +([^ ]*,)?$nd(,[^ ]*)? .*dpdk:$a" <<< "$table" && ok "$a: its row in the map's table" || bad "$a: no row naming $nd in the map's table"
+    if [ "$(cat /sys/bus/pci/devices/$a/vendor):$(cat /sys/bus/pci/devices/$a/device)" = 0x8086:0x100e ]; then
+      is "$a: an 82540EM: raw's URI" "$(jq -r ".functions[] | select(.address==\"$a\") | any(.uris[]; .uri == \"raw:$a\")" "$BUILD/probe-machine.json")" true
+    fi
+  done
+  for r in /sys/class/infiniband/*; do
+    [ -e "$r" ] || continue
+    if [ -e "$r/device" ]; then
+      a=$(readlink -f "$r/device" | grep -oE '[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]' | tail -n 1)
+      is "${r##*/} on $a: verbs URI" "$(jq -r ".functions[] | select(.address==\"$a\") | any(.uris[]; .uri == \"verbs:${r##*/}\")" "$BUILD/probe-machine.json")" true
+    else
+      is "soft RDMA ${r##*/}: verbs URI and its netdev" "$(jq -r ".soft_rdma[] | select(.device==\"${r##*/}\") | \"\(.uri) \(.netdev)\"" "$BUILD/probe-machine.json")" "verbs:${r##*/} $(cat "$r/parent" 2>/dev/null || cat "$r/ports/1/gid_attrs/ndevs/0")"
+    fi
+  done
   done_ ;;
 
 probe-bad-input)

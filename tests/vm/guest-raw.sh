@@ -147,6 +147,21 @@ if [ -s "$J" ]; then
   jqt "the NIC's PCI facts, read with libpci, in the JSON" \
     ".nic.pci.addr == \"$N1\" and (.nic.pci.device | test(\"8254|82574\")) and .nic.pci.driver == \"eel_pci\" and (.nic.pci.bar_sizes[0] > 0)" \
     '.nic.pci'
+  # where the figures come from (docs/json.md, provenance): the function's revision and
+  # ids as sysfs has them, eel_pci's MODULE_VERSION (driver/eel_pci.h), eel's firmware's ABI
+  rev=$(cat "$SYS/devices/$N1/revision") did=$(cat "$SYS/devices/$N1/device")
+  jqt "provenance: the e1000's revision ($rev) and ids, driven by eel_pci" \
+    ".provenance.nic.hw_version == \"$rev\" and .provenance.nic.vendor_id == \"0x8086\" and .provenance.nic.part_id == \"$did\" and .provenance.nic.driver == \"eel_pci\"" \
+    '.provenance.nic'
+  jqt "provenance: eel_pci's version is the module's ($(cat /sys/module/eel_pci/version 2>&1))" \
+    ".provenance.nic.module == \"eel_pci\" and .provenance.nic.module_version == \"$(cat /sys/module/eel_pci/version 2>/dev/null)\" and .provenance.nic.module_version == .provenance.eel.version" \
+    '.provenance.nic'
+  jqt "provenance: no firmware on the e1000 (why), eel's firmware's ABI" \
+    '.provenance.nic.fw_version == null and (.provenance.nic.fw_why | test("no firmware")) and .provenance.nic.fw_abi > 0' '.provenance.nic'
+  jqt "placement: --cpu 1 said as such" '.machine.placement.core == 1 and .machine.placement.by == "--cpu"' '.machine.placement'
+  probe=$($B/eel-probe --json "$N1")
+  if jq -e ".functions[0].uris | any(.uri == \"raw:$N1\")" > /dev/null <<< "$probe"; then ok "eel-probe: raw:$N1 in the map"
+  else bad "eel-probe: no raw:$N1 in the map: $(jq -c '.functions[0].uris' <<< "$probe")"; fi
   # eel's firmware on the host core: per put, the doorbell is the TDT store and
   # fetch+tx runs from its return to the descriptor's DD bit (raw_trace_drain)
   jqt "per-put stamps: the TDT store as the doorbell, TDT return to DD as fetch+tx" \

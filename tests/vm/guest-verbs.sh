@@ -169,6 +169,12 @@ perftest 1
 # ---- 4. eel-bench ----
 step "eel-bench ${BENCH_ARGS[*]}"
 bench_pair verbs:rxe0 18600 -v "${BENCH_ARGS[@]}"
+# what the suite checks the run's provenance and eel-probe's map against:
+# rdma-core's own word on the firmware (ibv_devinfo), the NUMA node of the
+# function under eth0, eel-probe --json
+ibv_devinfo -d rxe0 | awk '$1 == "fw_ver:" { print $2 }' >"$out/rxe0-fw_ver.txt"
+cat "$(readlink -f /sys/class/net/eth0/device)/numa_node" >"$out/eth0-numa_node.txt"
+"$B/eel-probe" --json >"$out/probe.json" || fail "eel-probe --json exited $?"
 
 perftest 2
 

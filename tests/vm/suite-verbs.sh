@@ -61,6 +61,30 @@ check '(.nic.pci.addr | test("^0000:")) and .nic.pci.driver == "e1000"' \
   "the PCI function under rxe's network device (QEMU's e1000), its facts read with libpci"
 check '.counters.local.puts > 0 and .counters.local.errors == 0 and .counters.peer.errors == 0' \
   "puts counted, no errors at either end"
+# ---- where the figures come from (docs/json.md, provenance), eel-probe's map ----
+fw=$(cat "$o/rxe0-fw_ver.txt")
+[ -n "$fw" ] || die "ibv_devinfo gave rxe0 no fw_ver ($o/rxe0-fw_ver.txt)"
+check ".provenance.nic.fw_version == \"$fw\"" "the firmware is ibv_devinfo's fw_ver ($fw)"
+check '.provenance.nic.device == "rxe0" and .provenance.nic.driver == "rdma_rxe" and .provenance.nic.module == "rdma_rxe"' \
+  "the driver named: rxe0 is made by the kernel module rdma_rxe"
+check '.provenance.nic.stack == "rdma-core" and (.provenance.nic.stack_version | length) > 0 and (.provenance.nic.stack_built | startswith("libibverbs "))' \
+  "rdma-core's version, as running and as built"
+check '(.provenance.nic.node_guid | test("^[0-9a-f]{4}(:[0-9a-f]{4}){3}$")) and .provenance.nic.bus_info == "netdev eth0"' \
+  "the node GUID, and the netdev rxe0 sits on"
+node=$(cat "$o/eth0-numa_node.txt")
+if [ "$node" -ge 0 ]; then
+  check ".machine.placement.nic_numa_node == $node and .machine.placement.by == \"the NIC's NUMA node\"" \
+    "pinned on the NIC's NUMA node $node"
+else
+  check '.machine.placement.nic_numa_node == null and .machine.placement.by != "the NIC'"'"'s NUMA node" and (.machine.placement.why | length) > 0' \
+    "the NIC's NUMA node unknown (sysfs -1): not pinned by it, and why"
+fi
+JQ_FILE=$o/probe.json
+check '.soft_rdma | any(.device == "rxe0" and .netdev == "eth0" and .uri == "verbs:rxe0" and .driver == "rdma_rxe")' \
+  "eel-probe: rxe0, a soft RDMA device on eth0, and its URI"
+check '.functions[] | select(.netdevs | index("eth0")) | .uris | any(.uri == "dpdk:net_af_packet0,iface=eth0")' \
+  "eel-probe: eth0 on its PCI function, with its af_packet URI"
+JQ_FILE=$j
 
 # ---- eel vs perftest ----
 depth=$(awk '{print $3}' "$o/perftest-args.txt")

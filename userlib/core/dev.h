@@ -35,6 +35,9 @@ struct eel_backend {
 	void (*set_stamp_every)(struct eel_dev *dev, uint32_t every);
 	int (*trace_drain)(struct eel_dev *dev, enum eel_trace_dir dir, struct eel_trace *out, int max);
 	int (*counters)(struct eel_dev *dev, struct eel_counter *out, int max);
+	/* what the NIC is and which versions drive it (eel_nic_info: the core
+	 * has filled device and eel_commit, the rest is zero) */
+	int (*nic_info)(struct eel_dev *dev, struct eel_nic_info *info);
 };
 
 struct eel_dev {

@@ -367,6 +367,14 @@ static int dpdk_counters(struct eel_dev *dev, struct eel_counter *out, int max)
 	return n;
 }
 
+/* eel_nic_info: the port's (dpdk_info.c), and the ABI of eel's firmware on this core */
+static int dpdk_nic_info(struct eel_dev *dev, struct eel_nic_info *info)
+{
+	engine_nic_info(ENGINE(dev), info);
+	dpdk_port_info(&DPDK(dev)->port, info);
+	return 0;
+}
+
 const struct eel_backend eel_backend_dpdk = {
 	.scheme = "dpdk",
 	.open = dpdk_open,
@@ -389,4 +397,5 @@ const struct eel_backend eel_backend_dpdk = {
 	.progress = dpdk_progress,
 	.trace_drain = dpdk_trace_drain,
 	.counters = dpdk_counters,
+	.nic_info = dpdk_nic_info,
 };

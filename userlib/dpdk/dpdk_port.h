@@ -76,4 +76,8 @@ struct dpdk_port {
 int dpdk_port_open(struct dpdk_port *p, uint32_t link_ms);
 void dpdk_port_close(struct dpdk_port *p);
 
+/* eel_nic_info's part a port knows (dpdk_info.c). */
+struct eel_nic_info;
+void dpdk_port_info(const struct dpdk_port *p, struct eel_nic_info *info);
+
 #endif

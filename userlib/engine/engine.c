@@ -301,6 +301,11 @@ void engine_free(struct engine *e)
 	free(e);
 }
 
+void engine_nic_info(const struct engine *e, struct eel_nic_info *info)
+{
+	info->fw_abi = e->bar ? e->bar->abi : 0;
+}
+
 int engine_needs_caller(const struct engine *e)
 {
 	return e->mode == ENGINE_INLINE;

@@ -149,6 +149,9 @@ void engine_close(struct eel_dev *dev, void (*release)(struct engine *e));
 /* The capabilities every engine has; the backend then says its own. */
 void engine_caps(const struct engine *e, struct eel_caps *c);
 int engine_needs_caller(const struct engine *e);
+/* What every engine says of itself in eel_nic_info: the ABI its firmware
+ * reported in BAR0 (fw_abi.h's `abi`). */
+void engine_nic_info(const struct engine *e, struct eel_nic_info *info);
 
 /* The eel_backend operations, shared by every backend that hosts the engine:
  * each backend's struct eel_backend names them (.put = engine_put, ...) beside

@@ -217,6 +217,14 @@ static int raw_counters(struct eel_dev *dev, struct eel_counter *out, int max)
 	return n + m;
 }
 
+/* eel_nic_info: the e1000's (raw_info.c), and the ABI of eel's firmware on this core */
+static int raw_nic_info(struct eel_dev *dev, struct eel_nic_info *info)
+{
+	engine_nic_info(ENGINE(dev), info);
+	e1000_info(&RAW(dev)->nic, info);
+	return 0;
+}
+
 const struct eel_backend eel_backend_raw_e1000 = {
 	.scheme = "raw",
 	.open = raw_open,
@@ -239,4 +247,5 @@ const struct eel_backend eel_backend_raw_e1000 = {
 	.progress = engine_progress,
 	.trace_drain = raw_trace_drain,
 	.counters = raw_counters,
+	.nic_info = raw_nic_info,
 };

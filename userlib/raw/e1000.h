@@ -102,6 +102,9 @@ const struct e1000_model *e1000_model_of(uint16_t device);
 /* Open the PCI function at addr (canonical), reset and initialise it, rings
  * running. timeout_ms bounds each wait on the device (reset, link). */
 int e1000_open(struct e1000 *nic, const char *addr, uint32_t timeout_ms);
+/* eel_nic_info's part the NIC knows (raw_info.c). */
+struct eel_nic_info;
+void e1000_info(const struct e1000 *nic, struct eel_nic_info *info);
 /* Receive and transmit off, device reset, memory freed, function closed. */
 void e1000_close(struct e1000 *nic);
 

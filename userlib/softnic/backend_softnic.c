@@ -261,6 +261,23 @@ static int sn_connect(struct eel_dev *dev, int server, const void *peer, uint32_
 	return engine_link_up(e, (struct wire){ .ops = &shm_wire_ops, .ctx = &sn->wire }, &p.engine);
 }
 
+/* eel_nic_info: the software NIC is eel's own firmware, so its firmware's
+ * version is the commit libeel was built from, and its ABI the one the
+ * firmware wrote into BAR0 (fw_abi.h). */
+static int sn_nic_info(struct eel_dev *dev, struct eel_nic_info *info)
+{
+	engine_nic_info(ENGINE(dev), info);
+	snprintf(info->driver, sizeof(info->driver), "eel firmware");
+	snprintf(info->driver_from, sizeof(info->driver_from), "built into libeel (firmware/)");
+	snprintf(info->fw_version, sizeof(info->fw_version), "eel %s", info->eel_commit);
+	snprintf(info->bus_info, sizeof(info->bus_info), "shared memory (no bus)");
+	snprintf(info->stack, sizeof(info->stack), "eel");
+	snprintf(info->stack_version, sizeof(info->stack_version), "%s", EEL_VERSION);
+	snprintf(info->stack_built, sizeof(info->stack_built), "%s", EEL_VERSION);
+	snprintf(info->module_why, sizeof(info->module_why), "none: the software NIC needs no kernel module");
+	return 0;
+}
+
 const struct eel_backend eel_backend_softnic = {
 	.scheme = "softnic",
 	.open = sn_open,
@@ -283,4 +300,5 @@ const struct eel_backend eel_backend_softnic = {
 	.progress = engine_progress,
 	.trace_drain = engine_trace_drain,
 	.counters = engine_counters,
+	.nic_info = sn_nic_info,
 };

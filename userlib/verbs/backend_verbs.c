@@ -248,4 +248,5 @@ const struct eel_backend eel_backend_verbs = {
 	.set_stamp_every = vb_set_stamp_every,
 	.trace_drain = vb_trace_drain,
 	.counters = vb_counters,
+	.nic_info = vb_nic_info,
 };

@@ -11,6 +11,7 @@
  *   verbs_reap.c     completions, and errors (failed completions, async events)
  *   verbs_wait.c     the blocking loops, and the receive-side wait on memory
  *   verbs_trace.c    stamps, trace records, counters
+ *   verbs_info.c     eel_nic_info: firmware, driver, rdma-core's version
  *
  * One RC queue pair per device (IBTA Vol. 1, ch. 9: the reliable connected
  * service). Every send WQE gets wr_id = its sequence number on the send queue,
@@ -184,6 +185,8 @@ struct verbs {
 	uint64_t rx_pkts;           /* its last reading */
 	uint64_t rx_read_next;      /* when to read it again */
 };
+
+int vb_nic_info(struct eel_dev *dev, struct eel_nic_info *info);
 
 static inline struct verbs *VERBS(struct eel_dev *dev)
 {

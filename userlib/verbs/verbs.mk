@@ -10,6 +10,8 @@ FEATURES += verbs
 PC_REQUIRES += libibverbs librdmacm
 EXT_LIBS += $(shell $(PKG_CONFIG) --libs librdmacm libibverbs)
 $(BUILD)/obj/userlib/core/registry.o: CFLAGS += -DEEL_HAVE_VERBS=1
+# the libibverbs version built against, for eel_nic_info (verbs_info.c)
+$(BUILD)/obj/userlib/verbs/verbs_info.o: CFLAGS += -DEEL_IBVERBS_VERSION='"$(shell $(PKG_CONFIG) --modversion libibverbs)"'
 
 VERBS_ERRORS := $(BUILD)/tests/verbs_errors
 all: $(VERBS_ERRORS)

@@ -14,6 +14,7 @@
 
 #include <eel/pci_facts.h>
 
+#include "userlib/core/nic_info.h"
 #include "userlib/verbs/verbs.h"
 
 #define SYSFS_IB "/sys/class/infiniband"
@@ -57,26 +58,13 @@ static void text(char *out, size_t n, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* One line of a sysfs file into out ("" when absent). */
-static void read_line(const char *path, char *out, size_t n)
-{
-	FILE *f = fopen(path, "r");
-
-	out[0] = 0;
-	if (!f)
-		return;
-	if (fgets(out, (int)n, f))
-		out[strcspn(out, "\n")] = 0;
-	fclose(f);
-}
-
 /* The network device under GID index gid of the port ("" when none). */
 static void gid_netdev(const struct verbs *v, int gid, char *out, size_t n)
 {
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), SYSFS_IB "/%s/ports/%u/gid_attrs/ndevs/%d", v->ibdev, v->port, gid);
-	read_line(path, out, n);
+	eel_sysfs_line(out, n, "%s", path);
 }
 
 /* iWARP: the network device whose MAC address GID 0 holds (an iWARP GID is
@@ -99,36 +87,19 @@ static void mac_netdev(const struct verbs *v, char *out, size_t n)
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "/sys/class/net/%s/address", e->d_name);
-		read_line(path, mac, sizeof(mac));
+		eel_sysfs_line(mac, sizeof(mac), "%s", path);
 		if (!strcmp(mac, want))
 			snprintf(out, n, "%.15s", e->d_name); /* IFNAMSIZ - 1 */
 	}
 	closedir(d);
 }
 
-/* The last part of a symbolic link's target ("" when it is no link). */
-static void link_name(char *out, size_t n, const char *fmt, const char *dev)
-{
-	char path[PATH_MAX], target[PATH_MAX];
-	ssize_t len;
-	const char *slash;
-
-	out[0] = 0;
-	snprintf(path, sizeof(path), fmt, dev);
-	len = readlink(path, target, sizeof(target) - 1);
-	if (len <= 0)
-		return;
-	target[len] = 0;
-	slash = strrchr(target, '/');
-	text(out, n, "%s", slash ? slash + 1 : target);
-}
-
 /* What drives the device: a PCI function's kernel driver, or none (software). */
 static void find_driver(struct verbs *v)
 {
-	link_name(v->pci, sizeof(v->pci), SYSFS_IB "/%s/device", v->ibdev);
+	eel_sysfs_link(v->pci, sizeof(v->pci), SYSFS_IB "/%s/device", v->ibdev);
 	if (v->pci[0]) {
-		link_name(v->driver, sizeof(v->driver), SYSFS_IB "/%s/device/driver", v->ibdev);
+		eel_sysfs_link(v->driver, sizeof(v->driver), SYSFS_IB "/%s/device/driver", v->ibdev);
 		v->software = 0;
 		return;
 	}
@@ -139,7 +110,7 @@ static void find_driver(struct verbs *v)
 		char path[PATH_MAX];
 
 		snprintf(path, sizeof(path), SYSFS_IB "/%s/parent", v->ibdev);
-		read_line(path, v->netdev, sizeof(v->netdev));
+		eel_sysfs_line(v->netdev, sizeof(v->netdev), "%s", path);
 	}
 }
 
@@ -367,7 +338,7 @@ void vb_describe(const struct verbs *v, struct eel_caps *c)
 		if (v->pci[0])
 			text(dev, sizeof(dev), "%s", v->pci);
 		else if (v->netdev[0])
-			link_name(dev, sizeof(dev), "/sys/class/net/%s/device", v->netdev);
+			eel_sysfs_link(dev, sizeof(dev), "/sys/class/net/%s/device", v->netdev);
 		if (!dev[0] || eel_pci_addr_normalize(dev, c->pci))
 			c->pci[0] = 0; /* none, or not a PCI function (virtio0, ...) */
 	}
