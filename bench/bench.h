@@ -30,6 +30,7 @@
 #include "signature.h"
 #include "bulk.h"
 #include "decompose.h"
+#include "budget.h"
 
 /* One end of a measurement session. */
 struct session {
@@ -140,6 +141,7 @@ struct results {
 	long preempted_here, preempted_peer;
 	double wall_s;
 	struct nic_pci pci;
+	struct timing timing;    /* each test's seconds, and --duration's budget (budget.h) */
 };
 
 /* ---- the parts ---- */
@@ -160,9 +162,12 @@ int bench_fail(const char *what);
 int bench_oom(const char *what);
 double cyc_ns(const struct session *s, double cycles);
 
-/* progress.c: where a long run is, on stderr (a terminal, or EEL_PROGRESS=1) */
+/* progress.c: where a long run is, on stderr (a terminal, --progress or
+ * EEL_PROGRESS=1), with the time left once the tests' costs are estimated */
 void progress(const struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void progress_done(const struct session *s);
+void progress_lines(void);
+void progress_part(const struct timing *t, enum budget_part part);
 
 /* machine.c */
 void machine_cpu_model(char *out, size_t n);

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#define PLAN_VERSION 3u
+#define PLAN_VERSION 4u
 #define MAX_SIZES 32
 #define MAX_DEPTHS 16
 #define MAX_RUNS 1000
@@ -48,6 +48,9 @@ struct plan {
 	uint32_t nbulk;
 	uint32_t bulk_sizes[MAX_SIZES];
 	uint32_t bulk_reps;      /* repetitions per bulk size (Taboada et al. 2003: 150) */
+	uint32_t budget_ms;      /* --duration: the client sends a plan cut to it after the first ping-pong (0: none) */
+	uint32_t sig_point_ms;   /* signature: a point's time budget (--quick, --duration; 0: SIG_POINT_MS) */
+	uint32_t sig_max_m;      /* signature: the longest burst (--quick; 0: 4 x the send queue) */
 };
 
 #endif
