@@ -72,8 +72,7 @@ int stamp_advice(const struct session *s, const struct results *r, char *out, si
 		if (least < every)
 			snprintf(out, n, "--stamp-every %u --runs %u", least, runs);
 		else
-			snprintf(out, n, "--runs %u (--stamp-every %u is the least a run's 1024 trace records hold)", runs,
-				 every);
+			snprintf(out, n, "--runs %u (a run's 1024 trace records hold no more stamps)", runs);
 	}
 	return 1;
 }
