@@ -16,11 +16,22 @@ set -uo pipefail
 # sig (1: a signature section), t8k (bulk T(8192) min), stampused (the breakdown's
 # in-place stamp cost, against 11 ns alone; none by default), dpost (decompose's
 # stamped post, the mean of the breakdown's post, whose p25..p75 is 10..20 ns),
-# ddet (decompose's modelled detect)
+# ddet (decompose's modelled detect), noise (schema 8: a warning of kind noise
+# naming these figures, comma-separated: warnings[] and warning_figures[]),
+# note (the same, of kind stamps: not noise)
 doc() {
   local f=$1; shift
   local v=2 eel=400 eiqr=4 os=300 osiqr=0 bw=8 M=1600 g=200 giqr=2 wire=320 wmean= sig=1 t8k=1500 stampused= dpost=12 ddet=20
+  local noise= note= warnings="" wfig=""
   local kv; for kv in "$@"; do local "$kv"; done
+  if [ -n "$noise" ]; then
+    warnings='"the machine changed during the run: EEL 380.0 ns at its start, 520.0 at its end (3 x 2000 round trips): the tests between (pingpong, flood) saw different machines; pin with --cpu"'
+    wfig='{"text": '$warnings', "kind": "noise", "figures": ["'"$(sed 's/,/", "/g' <<<"$noise")"'"]}'
+  fi
+  if [ -n "$note" ]; then
+    warnings='"only 40 rounds were stamped: the breakdown'"'"'s means are rough"'
+    wfig='{"text": '$warnings', "kind": "stamps", "figures": ["'"$(sed 's/,/", "/g' <<<"$note")"'"]}'
+  fi
   local e25 e75 g25 g75 sigsec="" bulksec="" Lsec="" ossw="" stampsec=""
   [ -n "$stampused" ] && stampsec=', "stamp_used_ns": '$stampused', "stamp_alone_ns": 11' 
   [ "$v" -ge 3 ] && ossw=', "sweeps": {"min": '$os', "p25": '$os', "median": '$os', "p75": '$(awk "BEGIN{print $os+$osiqr}")', "max": '$(awk "BEGIN{print $os+$osiqr}")', "mean": '$os', "spread": 0, "n": 3, "outliers": 0}'
@@ -53,7 +64,7 @@ doc() {
    {"name": "post", "what": "host software", "ns": $dpost, "method": "stamped", "how": "stamped by the host"},
    {"name": "detect", "what": "host notices", "ns": $ddet, "method": "modelled", "how": "half a polling pass"}]}$sigsec$bulksec,
  "curves": {"flood": [{"size": 8, "q": 64, "msgs": 10000, "ns_per_msg": {"min": $g, "p25": $g25, "median": $g25, "p75": $g75, "max": $g75, "mean": $g25, "spread": 0.01, "n": 10, "outliers": 0}, "bytes_per_ns": 0.04}]},
- "warnings": [], "wall_s": 3.5}
+ "warnings": [$warnings], "warning_figures": [$wfig], "wall_s": 3.5}
 EOF
 }
 
@@ -102,6 +113,8 @@ doc "$d/os3d.json" v=3 os=330 osiqr=2             # o_s +10 % beyond them
 doc "$d/dpost.json" dpost=22                      # decompose's stamped post +83 %, inside its stage's 10 ns p25..p75
 doc "$d/dpost2.json" dpost=52                     # ... +333 %, beyond it
 doc "$d/ddet.json" ddet=30                        # decompose's modelled detect +50 %: no noise, the threshold
+doc "$d/slownoisy.json" eel=480 eiqr=2 noise=eel,g  # EEL +20 %, in a run that warned of noise on EEL and g
+doc "$d/slownote.json" eel=480 eiqr=2 note=eel    # the same, warned of something else (stamps)
 
 # identical runs: every figure the same, exit 0
 expect 0 '^  EEL +400\.0 ns +400\.0 ns +\+0\.0 % .* same$' '^  o_s .* same$' '^  bandwidth \(1/G\) .* same$' \
@@ -113,6 +126,14 @@ if grep -qE ' (better|worse|changed)$' "$d/out" || [ "$rows" -lt 24 ]; then
 fi
 expect 0 'no regression' -- "$d/a.json" "$d/a.json"
 
+# a figure a run warned of noise on is not compared (warning_figures[], schema 8),
+# either way round; the others are; a warning of another kind does not stop it
+expect 0 '^  EEL +400\.0 ns +480\.0 ns +not compared \(noise\)$' '^  g .* not compared \(noise\)$' '^  o_s .* same$' \
+  "^  EEL, g, M = g/G: not compared: run B warned 'the machine changed during the run: EEL 380\.0 ns .*' \(noise\)$" \
+  'no regression beyond 5 % and the noise in the figures compared' -- "$d/a.json" "$d/slownoisy.json"
+if grep -qE '^  EEL .* (worse|better|same)' "$d/out"; then echo "FAILED: a figure warned of noise got a verdict"; fail=1; fi
+expect 0 '^  EEL .* not compared \(noise\)$' "^  EEL, g, M = g/G: not compared: run A warned" -- "$d/slownoisy.json" "$d/a.json"
+expect 1 '^  EEL .* \+20\.0 % .* worse$' -- "$d/a.json" "$d/slownote.json"
 # a clearly slower EEL with a tight spread: worse, exit 1, listed
 expect 1 '^  EEL +400\.0 ns +480\.0 ns +\+20\.0 % .* worse$' '1 regression beyond 5 % and the noise: EEL \+20\.0 %' \
   -- "$d/a.json" "$d/slow.json"
@@ -160,7 +181,7 @@ head -c 700 "$d/a.json" >"$d/cut.json"
 printf 'eel-bench 0.1.0 on softnic\n  EEL 404.8 ns\n' >"$d/text.json"
 printf '{"schema": "other.thing", "schema_version": 1}' >"$d/other.json"
 printf '[1, 2, 3]' >"$d/array.json"
-sed 's/"schema_version": 2/"schema_version": 8/' "$d/a.json" >"$d/v8.json"
+sed 's/"schema_version": 2/"schema_version": 9/' "$d/a.json" >"$d/v9.json"
 sed 's/"schema_version": 2/"schema_version": "two"/' "$d/a.json" >"$d/vstr.json"
 printf '{"schema": "eel.run", "schema_version": 2, "nic": {"uri": "x"}}' >"$d/empty.json"
 : >"$d/zero.json"
@@ -170,7 +191,7 @@ bad "run eel-bench --json again" "$d/cut.json" "$d/a.json"
 bad "malformed at byte 3 (line 1, column 4): invalid token near 'eel'" "$d/a.json" "$d/text.json"
 bad "not an eel.run document (its \"schema\" is \"other.thing\")" "$d/a.json" "$d/other.json"
 bad "not an eel.run document (the JSON is an array, not an object)" "$d/array.json" "$d/a.json"
-bad "schema_version 8 is newer than this eel-compare reads (1..7)" "$d/a.json" "$d/v8.json"
+bad "schema_version 9 is newer than this eel-compare reads (1..8)" "$d/a.json" "$d/v9.json"
 bad "\"schema_version\" is missing or not a whole number" "$d/a.json" "$d/vstr.json"
 bad "zero.json: is empty: give a file with something in it" "$d/zero.json" "$d/a.json"
 bad "is a folder" "$d" "$d/a.json"
