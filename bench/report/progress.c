@@ -39,24 +39,28 @@ void progress_part(const struct timing *t, enum budget_part p)
 	part_t0 = now_s();
 }
 
-/* Seconds left, or < 0 while nothing is estimated. */
+/* Seconds left, or < 0 while nothing is estimated: the parts still to run
+ * at their estimates, the running one at its estimate less its time so far
+ * (the machine's part runs twice: once at each end of the run), each
+ * scaled by how the parts done kept to theirs. */
 static double eta_s(void)
 {
-	double took = 0, est = 0, left = 0, k = 1, in = now_s() - part_t0;
+	double took = 0, est = 0, left, k = 1, in = now_s() - part_t0;
 
 	if (!tm || part < 0 || !(tm->rtt_ns > 0))
 		return -1;
-	for (int i = 0; i < part; i++)
-		if (tm->ran[i] && tm->estimate_s[i] > 0) {
+	for (int i = 0; i < BP_N; i++)
+		if (i != part && tm->ran[i] && tm->estimate_s[i] > 0) {
 			took += tm->took_s[i];
 			est += tm->estimate_s[i];
 		}
 	if (est > 0)
 		k = took / est;
-	left = k * tm->estimate_s[part] - in;
+	left = k * tm->estimate_s[part] - tm->took_s[part] - in;
 	left = left > 0 ? left : 0;
-	for (int i = part + 1; i < BP_N; i++)
-		left += k * tm->estimate_s[i];
+	for (int i = 0; i < BP_N; i++)
+		if (i != part && !tm->ran[i])
+			left += k * tm->estimate_s[i];
 	return left;
 }
 
