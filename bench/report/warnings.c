@@ -148,7 +148,6 @@ static void machine_warnings(struct warnings *ws, const struct session *s, const
 		warn(ws, WK_NOISE, FIG_EEL | FIG_LIMIT, "the limit test's EEL (%.1f ns, median of its runs) is not the "
 		     "headline EEL (%.1f ns) within their spreads: the two tests saw different machines; EEL / limit, "
 		     "taken run by run, holds", r->lim.eel_beside.median, r->pp.eel.median);
-	(void)s;
 }
 
 /* The flood's, the signature's and the budget's. */
