@@ -32,6 +32,7 @@
 #include "bulk.h"
 #include "decompose.h"
 #include "sweep.h"
+#include "budget.h"
 
 /* One end of a measurement session. */
 struct session {
@@ -145,6 +146,7 @@ struct results {
 	struct nic_pci pci;
 	struct eel_nic_info nic_info;    /* what the NIC is (eel_nic_info), this end's */
 	struct placement place;          /* where this end ran (placement.c) */
+	struct timing timing;    /* each test's seconds, and --duration's budget (budget.h) */
 };
 
 /* ---- the parts ---- */
@@ -165,9 +167,12 @@ int bench_fail(const char *what);
 int bench_oom(const char *what);
 double cyc_ns(const struct session *s, double cycles);
 
-/* progress.c: where a long run is, on stderr (a terminal, or EEL_PROGRESS=1) */
+/* progress.c: where a long run is, on stderr (a terminal, --progress or
+ * EEL_PROGRESS=1), with the time left once the tests' costs are estimated */
 void progress(const struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void progress_done(const struct session *s);
+void progress_lines(void);
+void progress_part(const struct timing *t, enum budget_part part);
 
 /* machine.c */
 void machine_cpu_model(char *out, size_t n);

@@ -44,6 +44,7 @@ static const char usage_text[] =
 "      --verify       check every delivered byte\n"
 "      --cpu A[,B]    pin this end to core A (with --pair the server to B)\n"
 "      --json FILE    also write the results as JSON (--csv FILE: as CSV)\n"
+"      --quick        a run of seconds (fewer repetitions); --duration S: fit S s\n"
 "      --eal \"ARGS\"   arguments for DPDK's EAL (dpdk: ports)\n"
 "  -q, --quiet        no table, only errors (with --json)\n"
 "  -v, --verbose      the curves too: g per queue depth, flood points, overlap\n"
@@ -274,7 +275,7 @@ static void launched_checks(struct cli *c)
 
 enum { O_PAIR = 256, O_SERVER, O_WARMUP, O_SIZES, O_DEPTHS, O_FMSGS, O_FBYTES, O_FRUNS, O_FMEM, O_OMSGS,
        O_ORUNS, O_OSWEEPS, O_VERIFY, O_STAMP, O_CPU, O_TIMEOUT, O_JSON, O_EAL, O_SIGS, O_BSIZES, O_BREPS,
-       O_SERIAL, O_FLAGK, O_BUSDATA, O_BUS, O_BIND, O_MAXMEM, O_CSV };
+       O_SERIAL, O_FLAGK, O_BUSDATA, O_BUS, O_BIND, O_MAXMEM, O_CSV, O_DURATION, O_QUICK, O_PROGRESS };
 
 /* What the command line gave that the plan's figures follow from after it is read. */
 struct given {
@@ -283,6 +284,7 @@ struct given {
 	int64_t stamp_every;  /* --stamp-every (-1: not given) */
 	int iters;            /* -n was given */
 	int one_size, all_sizes; /* -s SIZE, -a: the size sweep */
+	int duration;         /* --duration was given */
 };
 
 /* The plan and options when the command line says nothing. */
@@ -316,6 +318,37 @@ static void defaults(struct cli *c)
 	c->flag_k = 3;
 	c->max_mem = MAX_MEM_DEFAULT;
 	c->launched = launch_detected();
+}
+
+/* --quick: the plan's defaults cut to a run of seconds on the software NIC
+ * (README: measured on a shared 2-core VM), each still the papers' method:
+ * 10 ping-pong runs of 2,000 round trips (not 10,000); the flood at 8 sizes
+ * (8 B .. 128 KiB, every second power of two: not 15) and
+ * q = 1, 8, 64 (not 1..64), 1,000 messages (not 10,000), 5 runs a point; one
+ * overlap sweep of 3 runs of 500 messages; the signature's points one batch
+ * of 50 samples within 20 ms (not up to 500 within 250 ms), bursts up to 256
+ * (not 4 x the send queue, 1024 on softnic); bulk at 5 sizes
+ * (8 B .. 256 KiB, not 10 up to 1 MiB), 30 repetitions (not 150). Options
+ * after it override it. */
+static void quick(struct cli *c, struct given *g)
+{
+	struct plan *p = &c->plan;
+
+	c->quick = 1;
+	p->iters = 2000;
+	p->warmup = 200;
+	p->nsizes = list("--sizes", "8,32,128,512,2048,8192,32768,131072", p->sizes, MAX_SIZES, 8, 1u << 30, 1);
+	p->ndepths = list("--depths", "1,8,64", p->depths, MAX_DEPTHS, 1, 4096, 0);
+	p->flood_msgs = 1000;
+	g->flood_runs = 5;
+	p->overlap_msgs = 500;
+	p->overlap_runs = 3;
+	p->overlap_sweeps = 1;
+	p->sig_max_samples = 50;
+	p->sig_point_ms = 20;
+	p->sig_max_m = 256;
+	p->nbulk = list("--bulk-sizes", "8,64,1024,16384,262144", p->bulk_sizes, MAX_SIZES, 8, 1u << 26, 1);
+	p->bulk_reps = 30;
 }
 
 /* One option from getopt_long, into c (what follows from it later, into g). */
@@ -373,6 +406,9 @@ static void option(struct cli *c, struct given *g, int o, char **argv)
 	case O_FLAGK: c->flag_k = (double)number("--flag-k", optarg, 1, 100); break;
 	case O_BIND: c->bind = optarg; break;
 	case O_MAXMEM: c->max_mem = number("--max-mem", optarg, 1u << 20, FLOOD_MAX_BYTES * 2); break;
+	case O_DURATION: p->budget_ms = (uint32_t)number("--duration", optarg, 1, 86400) * 1000; g->duration = 1; break;
+	case O_QUICK: break; /* read before the others (cli_parse) */
+	case O_PROGRESS: progress_lines(); break;
 	case 'q': c->quiet = 1; break;
 	case 'v': verbose = 1; break;
 	case 'V': printf("eel-bench %s (git %s)\n", EEL_VERSION, EEL_GIT); exit(0);
@@ -435,6 +471,11 @@ static void checks(struct cli *c)
 {
 	struct plan *p = &c->plan;
 
+	if (c->quick && p->budget_ms)
+		bad("%s", "--quick and --duration both set how long the run takes", "give one of them");
+	if ((c->quick || p->budget_ms) && (c->launched || c->server || c->nbus))
+		bad("%s", "--quick and --duration cut one pair's tests, as its client plans them",
+		    "give them to the client, without --bus or a launcher");
 	if (c->launched) {
 		launched_checks(c);
 		return;
@@ -571,6 +612,8 @@ void cli_parse(struct cli *c, int argc, char **argv)
 		{ "eal", required_argument, 0, O_EAL },
 		{ "serial", no_argument, 0, O_SERIAL }, { "flag-k", required_argument, 0, O_FLAGK },
 		{ "bind", required_argument, 0, O_BIND }, { "max-mem", required_argument, 0, O_MAXMEM },
+		{ "duration", required_argument, 0, O_DURATION }, { "quick", no_argument, 0, O_QUICK },
+		{ "progress", no_argument, 0, O_PROGRESS },
 		{ "verbose", no_argument, 0, 'v' }, { "version", no_argument, 0, 'V' },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 	};
@@ -582,6 +625,10 @@ void cli_parse(struct cli *c, int argc, char **argv)
 	defaults(c);
 	if (longopt_check(argc, argv, shortopts + 1, opts, perftest_hints, msg, sizeof(msg)))
 		bad("%s", msg, "see eel-bench --help");
+	/* --quick first: it sets the plan's defaults, which any option after overrides */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--quick"))
+			quick(c, &g);
 	opterr = 0;
 	while ((o = getopt_long(argc, argv, shortopts, opts, NULL)) != -1)
 		option(c, &g, o, argv);

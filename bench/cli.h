@@ -34,6 +34,7 @@ struct cli {
 	double flag_k;        /* --flag-k: a pair is flagged beyond median + k x MAD */
 	const char *bind;     /* --bind: the server's listening address (NULL: all) */
 	uint64_t max_mem;     /* --max-mem: the most buffer memory a client's plan may make this end commit */
+	int quick;            /* --quick: the preset of cli.c's quick() */
 	struct plan plan;
 };
 

@@ -113,7 +113,8 @@ static int exchange_plan(struct session *s, struct plan *p, uint64_t max_mem)
 		return -1;
 	}
 	if (p->nbulk > MAX_SIZES || !p->nbulk || p->bulk_reps < 3 || p->bulk_reps > 1024 ||
-	    p->sig_max_samples < 50 || p->sig_max_samples > 100000) {
+	    p->sig_max_samples < 50 || p->sig_max_samples > 100000 || p->sig_point_ms > 60000 ||
+	    p->budget_ms > 86400000) {
 		fprintf(stderr, "eel-bench: the client's plan is not one this eel-bench understands: run the "
 			"same version on both ends\n");
 		return -1;
@@ -235,6 +236,88 @@ static uint32_t tests_run(const struct results *r)
 	       (r->lim.done ? T_LIMIT : 0) | (r->sweep.done ? T_SWEEP : 0);
 }
 
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* --duration: the client cuts the plan to the budget from the round trip of
+ * the run's first ping-pong (budget.c) and sends it; the server takes it if
+ * only repetitions were lowered. Without a budget: the estimates alone, for
+ * the progress line's time left. */
+static int budget_replan(struct session *s, struct results *r, const struct stat *probe)
+{
+	struct plan cut = s->plan;
+	uint32_t n;
+
+	if (!s->server) {
+		if (s->plan.budget_ms)
+			budget_cut(&cut, s->plan.budget_ms / 1000.0, 2 * probe->median, &r->timing);
+		else
+			budget_estimate(&cut, 2 * probe->median, r->timing.estimate_s);
+		r->timing.rtt_ns = 2 * probe->median;
+		if (!s->plan.budget_ms)
+			return 0;
+		s->plan = cut;
+		return eel_oob_send(s->oob, OOB_PLAN, &cut, sizeof(cut)) ? bench_fail("sending the plan cut to --duration") : 0;
+	}
+	if (!s->plan.budget_ms)
+		return 0;
+	if (eel_oob_recv(s->oob, OOB_PLAN, &cut, sizeof(cut), &n, s->plan.timeout_ms, s->dev))
+		return bench_fail("receiving the plan cut to --duration");
+	if (n != sizeof(cut) || !budget_plan_within(&s->plan, &cut)) {
+		fprintf(stderr, "eel-bench: the client's plan cut to --duration asks for more than its first plan: run the "
+			"same version on both ends\n");
+		return -1;
+	}
+	s->plan = cut;
+	return 0;
+}
+
+/* The tests of the plan in order, each timed (the client's). */
+static int run_tests(struct session *s, struct results *r)
+{
+	static const struct {
+		enum budget_part part;
+		uint32_t bits;
+		int (*run)(struct session *s, struct results *r);
+	} t[] = {
+		{ BP_PINGPONG, T_PINGPONG, pingpong_run }, { BP_FLOOD, T_FLOOD, flood_run },
+		{ BP_OVERLAP, T_OVERLAP, overlap_run }, { BP_SIGNATURE, T_SIGNATURE | T_BULK, signature_run },
+		{ BP_BULK, T_BULK, bulk_run }, { BP_DECOMPOSE, T_DECOMPOSE, decompose_run },
+		{ BP_LIMIT, T_LIMIT, limit_run }, { BP_SWEEP, T_SWEEP, sweep_run },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		double t0 = now_s();
+
+		if (!(s->plan.tests & t[i].bits))
+			continue;
+		progress_part(&r->timing, t[i].part);
+		if (t[i].run(s, r))
+			return -1;
+		r->timing.took_s[t[i].part] = now_s() - t0;
+		r->timing.ran[t[i].part] = 1;
+	}
+	return 0;
+}
+
+/* The machine's short ping-pong (drift_probe), timed as the part "machine". */
+static int machine_probe(struct session *s, struct results *r, struct stat *st, uint32_t iters)
+{
+	double t0 = now_s();
+
+	progress_part(&r->timing, BP_MACHINE);
+	if (drift_probe(s, st, iters))
+		return -1;
+	r->timing.took_s[BP_MACHINE] += now_s() - t0;
+	r->timing.ran[BP_MACHINE] = 1;
+	return 0;
+}
+
 static int run_end(struct cli *c, struct session *s, struct results *r, const char *uri,
 		   struct eel_oob_listener *l, uint32_t accept_ms)
 {
@@ -304,26 +387,17 @@ static int run_end(struct cli *c, struct session *s, struct results *r, const ch
 		return -1;
 	if (s->server && !s->pair)
 		fprintf(stderr, "eel-bench: serving a client on %s\n", eel_caps(s->dev)->name);
-	if (drift_wanted(s->plan.tests) && drift_probe(s, &r->drift.start, drift_iters(s, &r->drift)))
+	r->timing.budget_s = s->plan.budget_ms / 1000.0;
+	r->timing.quick = c->quick;
+	r->timing.scale = 1;
+	/* the first ping-pong: the machine's (drift), or one of its own for --duration */
+	if ((drift_wanted(s->plan.tests) || s->plan.budget_ms) &&
+	    (machine_probe(s, r, &r->drift.start, drift_iters(s, &r->drift)) || budget_replan(s, r, &r->drift.start)))
 		return -1;
-	if ((s->plan.tests & T_PINGPONG) && pingpong_run(s, r))
-		return -1;
-	if ((s->plan.tests & T_FLOOD) && flood_run(s, r))
-		return -1;
-	if ((s->plan.tests & T_OVERLAP) && overlap_run(s, r))
-		return -1;
-	if ((s->plan.tests & (T_SIGNATURE | T_BULK)) && signature_run(s, r))
-		return -1;
-	if ((s->plan.tests & T_BULK) && bulk_run(s, r))
-		return -1;
-	if ((s->plan.tests & T_DECOMPOSE) && decompose_run(s, r))
-		return -1;
-	if ((s->plan.tests & T_LIMIT) && limit_run(s, r))
-		return -1;
-	if ((s->plan.tests & T_SWEEP) && sweep_run(s, r))
+	if (run_tests(s, r))
 		return -1;
 	if (drift_wanted(s->plan.tests)) {
-		if (drift_probe(s, &r->drift.end, r->drift.iters))
+		if (machine_probe(s, r, &r->drift.end, r->drift.iters))
 			return -1;
 		r->drift.done = !s->server;
 		r->drift.changed = stats_differ(&r->drift.start, &r->drift.end);

@@ -321,9 +321,13 @@ static int series(struct session *s, const int *variant, int nvar, uint32_t runs
 		for (v = 0; v < nvar && n; v++, s->point++) {
 			double eel_ns = 0;
 
-			progress(s, "ping-pong%s: run %d of %u%s", variant[v] == PP_PUT_DMA ? " (payload DMA'd)" :
-				 variant[v] == PP_EREG ? " (E-register stores)" : "", run + 1, runs * (stamps ? 2 : 1),
-				 stamped ? ", stamped" : "");
+			if (run < 0)
+				progress(s, "ping-pong%s: warm-up, %u round trips", variant[v] == PP_PUT_DMA ?
+					 " (payload DMA'd)" : variant[v] == PP_EREG ? " (E-register stores)" : "", n);
+			else
+				progress(s, "ping-pong%s: run %d of %u%s", variant[v] == PP_PUT_DMA ? " (payload DMA'd)" :
+					 variant[v] == PP_EREG ? " (E-register stores)" : "", run + 1,
+					 runs * (stamps ? 2 : 1), stamped ? ", stamped" : "");
 			eel_set_stamp_every(s->dev, stamped ? p->stamp_every : 0);
 			if (s->server ? server_run(s, variant[v], n) :
 			    client_run(s, variant[v], n, &eel_ns, NULL, stamped ? &t[v].rd : NULL, p->stamp_every))
@@ -415,7 +419,10 @@ static int interleaved(struct session *s, const int *variant, int nvar, uint32_t
 
 			if (n == 0)
 				continue;
-			progress(s, "ping-pong variants, interleaved: run %d of %u", run + 1, runs);
+			if (run < 0)
+				progress(s, "ping-pong variants, interleaved: warm-up, %u round trips", n);
+			else
+				progress(s, "ping-pong variants, interleaved: run %d of %u", run + 1, runs);
 			if (s->server ? server_run(s, variant[v], n) :
 			    client_run(s, variant[v], n, &eel_ns, rtt, NULL, 0))
 				goto out;

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-/* 4: the ping-pong runs its tail (pingpong.c), and the plan carries the size sweep (sweep.c): both ends must follow the same runs */
+/* 4: the ping-pong runs its tail (pingpong.c), the plan carries the size sweep (sweep.c) and --duration's budget (budget.c): both ends must follow the same runs */
 #define PLAN_VERSION 4u
 #define MAX_SIZES 32
 #define MAX_DEPTHS 16
@@ -54,6 +54,9 @@ struct plan {
 	uint32_t sweep_sizes[MAX_SIZES];
 	uint32_t sweep_iters;    /* ... round trips per size at most (perftest's -n: 1000), */
 	uint32_t sweep_msgs;     /* ... flood messages per size at most (perftest's bandwidth -n: 5000) */
+	uint32_t budget_ms;      /* --duration: the client sends a plan cut to it after the first ping-pong (0: none) */
+	uint32_t sig_point_ms;   /* signature: a point's time budget (--quick, --duration; 0: SIG_POINT_MS) */
+	uint32_t sig_max_m;      /* signature: the longest burst (--quick; 0: 4 x the send queue) */
 };
 
 #endif

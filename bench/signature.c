@@ -44,7 +44,6 @@
 #define SEND_ONLY_TOL 0.25 /* a cost within 25% of the first points' is still send-only */
 #define STEADY_TOL 0.10    /* within 10% of the asymptote is steady state */
 #define RISE 0.05          /* g' more than 5% above g: D was larger than Idle */
-#define POINT_BUDGET_MS 250 /* no point takes much longer than this (a batch runs to its end) */
 #define SPIN_CHECKS 256    /* a waiting loop reads the clock once in this many passes */
 #define RTT_M 32           /* round trips one after another in one RTT sample */
 #define SIG_RING 64        /* request slots at the receiver: requests unanswered at most */
@@ -202,7 +201,7 @@ int sig_point(struct session *s, uint32_t size, uint32_t m, double d_ns, int rtt
 	      struct sig_point *p)
 {
 	uint64_t d = eel_ns_to_cycles(s->clk, d_ns);
-	uint64_t end = eel_cycles() + eel_ns_to_cycles(s->clk, POINT_BUDGET_MS * 1e6);
+	uint64_t end = eel_cycles() + eel_ns_to_cycles(s->clk, sig_point_ms(&s->plan) * 1e6);
 	double sum = 0, sum2 = 0;
 	uint32_t n = 0;
 
@@ -212,6 +211,9 @@ int sig_point(struct session *s, uint32_t size, uint32_t m, double d_ns, int rtt
 		for (int b = 0; b < BATCH; b++, n++) {
 			double x;
 
+			/* a budget the plan set (--quick, --duration) ends a batch too */
+			if (s->plan.sig_point_ms && b >= 2 && eel_cycles() >= end)
+				break;
 			if (host_reply ? sample_host_reply(s, m, d, rtt, &x) : sample(s, size, m, d, rtt, &x))
 				return -1;
 			sum += x;
@@ -403,7 +405,8 @@ int sig_client_phase_end(struct session *s)
 int signature_run(struct session *s, struct results *res)
 {
 	struct signature_res *r = &res->sig;
-	uint32_t max_m = 4 * s->caps->sq_depth;
+	uint32_t max_m = s->plan.sig_max_m && s->plan.sig_max_m < 4 * s->caps->sq_depth ? s->plan.sig_max_m :
+			 4 * s->caps->sq_depth;
 	double dk[SIG_CURVES] = { 0, 0.5, 1, 2 };
 	int rc = 0;
 

@@ -14,6 +14,10 @@ struct json;
 /* Culler et al. 1996: the communication microbenchmark's signature */
 #define SIG_MAX_M 24
 #define SIG_CURVES 4
+/* no point takes much longer than its budget (a batch runs to its end):
+ * 250 ms, or the plan's (--quick, --duration) */
+#define SIG_POINT_MS 250u
+#define sig_point_ms(p) ((p)->sig_point_ms ? (p)->sig_point_ms : SIG_POINT_MS)
 struct sig_point {
 	uint32_t m;          /* requests issued between the timers */
 	double cost_ns;      /* mean message cost */

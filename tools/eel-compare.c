@@ -27,6 +27,9 @@
  *     times and per-byte costs, higher for bandwidths. Derived figures with
  *     no better direction (M, the overlap potential, the limit, fit errors,
  *     T0 of T0 + n/R, which Culler et al. 1996 shows misleads) say "changed" at most.
+ *   - a figure either run warned of noise on (warning_figures[], schema 8:
+ *     kind "noise" naming it) is not compared: the line says "not compared
+ *     (noise)" and, under the table, which run warned what (compare_noise.c).
  * Two launched runs (mpirun, srun: "launch") are compared pair by pair and K
  * by K instead (tools/compare_mesh.c); a launched run and a run between two
  * hosts have nothing in common (one line, exit 2).
@@ -44,6 +47,7 @@
 #include "tools/compare_mesh.h"
 #include "tools/compare_tail.h"
 #include "tools/compare_provenance.h"
+#include "tools/compare_noise.h"
 #include "tools/report/doc.h"
 #include "tools/stdout_check.h"
 #include "method/longopt.h"
@@ -469,8 +473,9 @@ static int compare_hosts(const struct run *A, const struct run *B, double thr)
 {
 	struct cmp *c = calloc(1, sizeof(*c));
 	const struct run *L = mesh_launched(A) ? A : mesh_launched(B) ? B : NULL;
+	static struct noise_refusal refused[MAX_ITEMS];
 	char what[120];
-	int worse = 0, rc;
+	int worse = 0, rc, nrefused = 0;
 
 	if (!c) {
 		fprintf(stderr, "eel-compare: out of memory\n");
@@ -512,7 +517,16 @@ static int compare_hosts(const struct run *A, const struct run *B, double thr)
 	for (int i = 0; i < c->n; i++) {
 		struct item *it = &c->it[i];
 		char va[32], vb[32], ch[16], nz[16];
+		const char *figs = noise_item_figures(it->name), *wa = noise_warning(A, figs), *wb = noise_warning(B, figs);
 
+		/* a figure either run warned of noise on: its change is the machine's (compare_noise.h) */
+		if (wa || wb) {
+			cmp_fmt(va, sizeof(va), it->a, it->unit);
+			cmp_fmt(vb, sizeof(vb), it->b, it->unit);
+			printf("  %-30s %14s %14s %9s %9s  not compared (noise)\n", it->name, va, vb, "", "");
+			refused[nrefused++] = (struct noise_refusal){ it->name, wb ? "B" : "A", wb ? wb : wa };
+			continue;
+		}
 		cmp_judge(it->a, it->b, it->noise_a, it->noise_b, it->dir, it->thr > thr ? it->thr : thr, &it->v);
 		cmp_fmt(va, sizeof(va), it->a, it->unit);
 		cmp_fmt(vb, sizeof(vb), it->b, it->unit);
@@ -528,6 +542,10 @@ static int compare_hosts(const struct run *A, const struct run *B, double thr)
 		if (!strcmp(it->v.word, "worse"))
 			worse++;
 	}
+	if (nrefused) {
+		printf("\n");
+		noise_print(stdout, refused, nrefused);
+	}
 	if (c->only_a || c->only_b)
 		printf("\n  not compared: %d figure%s only in A, %d only in B (tests or sizes run in one only, or a figure one left unmeasured: null)\n", c->only_a,
 		       c->only_a == 1 ? "" : "s", c->only_b);
@@ -541,7 +559,8 @@ static int compare_hosts(const struct run *A, const struct run *B, double thr)
 		printf("\n");
 		rc = 1;
 	} else {
-		printf("\neel-compare: no regression beyond %.3g %% and the noise\n", thr);
+		printf("\neel-compare: no regression beyond %.3g %% and the noise%s\n", thr,
+		       nrefused ? " in the figures compared (those a run warned of noise on were not)" : "");
 		rc = 0;
 	}
 	free(c);

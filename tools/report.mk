@@ -11,8 +11,8 @@
 # exercised by tests/host/report_fuzz_json.sh.
 
 REPORT_COMMON := tools/json_read.c tools/report/doc.c tools/stdout_check.c
-REPORT_SRC    := tools/eel-report.c $(filter-out tools/report/doc.c,$(wildcard tools/report/*.c)) $(REPORT_COMMON)
-COMPARE_SRC   := tools/eel-compare.c tools/compare.c tools/compare_mesh.c tools/compare_tail.c tools/compare_provenance.c method/stats.c $(REPORT_COMMON)
+REPORT_SRC    := tools/eel-report.c $(filter-out tools/report/doc.c,$(wildcard tools/report/*.c)) $(REPORT_COMMON) tools/compare.c
+COMPARE_SRC   := tools/eel-compare.c tools/compare.c tools/compare_mesh.c tools/compare_tail.c tools/compare_provenance.c tools/compare_noise.c method/stats.c $(REPORT_COMMON)
 
 TOOLS_BIN += $(BUILD)/eel-report $(BUILD)/eel-compare
 

@@ -25,9 +25,30 @@ int report_json(const char *path, const struct session *s, const struct results 
 		int argc, char **argv, const struct bus_run *buses, int nbus);
 
 
-/* warnings.c: what a reader must know before trusting the figures */
+/* warnings.c: what a reader must know before trusting the figures; each
+ * says what kind of caveat it is and which figures it concerns (the JSON's
+ * warning_figures[]: eel-compare refuses to compare a figure a run warned
+ * of noise on, eel-report flags it) */
 #define MAX_WARNINGS 16
-int report_warnings(const struct session *s, const struct results *r, char w[][240], int max);
+#define WARNING_LEN 320
+enum warn_kind { WK_NOTE, WK_NOISE, WK_CLOCK, WK_STAMPS, WK_UNMEASURED, WK_BUDGET, WK_KINDS };
+extern const char *const warn_kind_name[WK_KINDS];
+/* the figures, by their keys in `parameters` or their sections */
+enum figure_bit {
+	FIG_EEL = 1u << 0, FIG_O_S = 1u << 1, FIG_O_R = 1u << 2, FIG_G = 1u << 3, FIG_GG = 1u << 4, FIG_L = 1u << 5,
+	FIG_BREAKDOWN = 1u << 6, FIG_SIGNATURE = 1u << 7, FIG_BULK = 1u << 8, FIG_DECOMPOSE = 1u << 9,
+	FIG_LIMIT = 1u << 10, FIGURES = 11, FIG_ALL = (1u << 11) - 1,
+};
+extern const char *const figure_name[FIGURES];
+struct warning {
+	char text[WARNING_LEN];
+	enum warn_kind kind;
+	uint32_t figures;       /* enum figure_bit */
+};
+int report_warnings(const struct session *s, const struct results *r, struct warning *w, int max);
+/* The one recommendation on stamping when the breakdown stamped too few
+ * rounds ("--stamp-every 39", "--stamp-every 8 --runs 20"), into out; 0: none. */
+int stamp_advice(const struct session *s, const struct results *r, char *out, size_t n);
 
 /* table_rows.c: one row of the parameter table: a distribution (min, median,
  * spread, cycles), one figure, or a figure derived from others (derived.c) */

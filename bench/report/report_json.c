@@ -256,7 +256,7 @@ void report_json_head(struct json *j, int argc, char **argv)
  * buses). */
 static void run_fields(struct json *j, const struct session *s, const struct results *r, const char *uri)
 {
-	char w[MAX_WARNINGS][240];
+	struct warning w[MAX_WARNINGS];
 	int nw = report_warnings(s, r, w, MAX_WARNINGS);
 	struct eel_bus bus;
 
@@ -287,9 +287,24 @@ static void run_fields(struct json *j, const struct session *s, const struct res
 	json_obj_end(j);
 	json_arr(j, "warnings");
 	for (int i = 0; i < nw; i++)
-		json_str(j, NULL, w[i]);
+		json_str(j, NULL, w[i].text);
+	json_arr_end(j);
+	/* the same warnings, each with its kind and the figures it concerns */
+	json_arr(j, "warning_figures");
+	for (int i = 0; i < nw; i++) {
+		json_obj(j, NULL);
+		json_str(j, "text", w[i].text);
+		json_str(j, "kind", warn_kind_name[w[i].kind]);
+		json_arr(j, "figures");
+		for (int k = 0; k < FIGURES; k++)
+			if (w[i].figures & (1u << k))
+				json_str(j, NULL, figure_name[k]);
+		json_arr_end(j);
+		json_obj_end(j);
+	}
 	json_arr_end(j);
 	json_num(j, "wall_s", r->wall_s);
+	budget_json(j, &r->timing);
 }
 
 int report_json(const char *path, const struct session *s, const struct results *r, const char *uri,

@@ -137,7 +137,7 @@ static void nic_events(FILE *f, const struct results *r)
 
 void report_table(FILE *f, const struct session *s, const struct results *r, const char *uri)
 {
-	char w[MAX_WARNINGS][240];
+	struct warning w[MAX_WARNINGS];
 	int nw = report_warnings(s, r, w, MAX_WARNINGS);
 
 	head(f, s, r, uri);
@@ -151,13 +151,14 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 	sweep_table(f, r);
 	drift(f, r);
 	nic_events(f, r);
+	budget_table(f, &r->timing, r->wall_s);
 	if (verbose) {
 		flood_table_curves(f, r);
 		signature_table_curves(f, r);
 		overlap_table_curves(f, r);
 	}
 	for (int i = 0; i < nw; i++)
-		fprintf(f, "%s  warning: %s\n", i ? "" : "\n", w[i]);
+		fprintf(f, "%s  warning: %s\n", i ? "" : "\n", w[i].text);
 	fprintf(f, "\n  %.1f s of measurement; the methods' papers: data/papers.md (Bell et al. 2003 = An Evaluation of "
 		"Current High-Performance Networks, IPDPS 2003)\n",
 		r->wall_s);

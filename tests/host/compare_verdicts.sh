@@ -17,12 +17,23 @@ set -uo pipefail
 # in-place stamp cost, against 11 ns alone; none by default), dpost (decompose's
 # stamped post, the mean of the breakdown's post, whose p25..p75 is 10..20 ns),
 # ddet (decompose's modelled detect), p99 (schema 8: EEL's tail of 10^5 rounds with this p99;
-# none by default), p999 (its p99.9), tmax (its max)
+# none by default), p999 (its p99.9), tmax (its max), noise (schema 8: a warning of kind noise
+# naming these figures, comma-separated: warnings[] and warning_figures[]),
+# note (the same, of kind stamps: not noise)
 doc() {
   local f=$1; shift
   local v=2 eel=400 eiqr=4 os=300 osiqr=0 bw=8 M=1600 g=200 giqr=2 wire=320 wmean= sig=1 t8k=1500 stampused= dpost=12 ddet=20
   local p99= p999=20000 tmax=90000
+  local noise= note= warnings="" wfig=""
   local kv; for kv in "$@"; do local "$kv"; done
+  if [ -n "$noise" ]; then
+    warnings='"the machine changed during the run: EEL 380.0 ns at its start, 520.0 at its end (3 x 2000 round trips): the tests between (pingpong, flood) saw different machines; pin with --cpu"'
+    wfig='{"text": '$warnings', "kind": "noise", "figures": ["'"$(sed 's/,/", "/g' <<<"$noise")"'"]}'
+  fi
+  if [ -n "$note" ]; then
+    warnings='"only 40 rounds were stamped: the breakdown'"'"'s means are rough"'
+    wfig='{"text": '$warnings', "kind": "stamps", "figures": ["'"$(sed 's/,/", "/g' <<<"$note")"'"]}'
+  fi
   local e25 e75 g25 g75 sigsec="" bulksec="" Lsec="" ossw="" stampsec="" tailsec=""
   # the buckets put p50 and p90 at 303, p99 at $p99, p99.9 at $p999, p99.99 and max at $tmax
   [ -n "$p99" ] && tailsec=', "eel_tail": {"count": 100000, "min_ns": 300, "p50_ns": 303, "p90_ns": 303, "p99_ns": '$p99',
@@ -59,7 +70,7 @@ doc() {
    {"name": "post", "what": "host software", "ns": $dpost, "method": "stamped", "how": "stamped by the host"},
    {"name": "detect", "what": "host notices", "ns": $ddet, "method": "modelled", "how": "half a polling pass"}]}$sigsec$bulksec,
  "curves": {"flood": [{"size": 8, "q": 64, "msgs": 10000, "ns_per_msg": {"min": $g, "p25": $g25, "median": $g25, "p75": $g75, "max": $g75, "mean": $g25, "spread": 0.01, "n": 10, "outliers": 0}, "bytes_per_ns": 0.04}]},
- "warnings": [], "wall_s": 3.5}
+ "warnings": [$warnings], "warning_figures": [$wfig], "wall_s": 3.5}
 EOF
 }
 
@@ -113,6 +124,8 @@ doc "$d/tail40.json" p99=700                      # p99 +40 %, beyond the tails'
 doc "$d/tail10.json" p99=550                      # p99 +10 %: beyond 5 %, under the tails' 25 %
 doc "$d/tail999.json" p99=500 p999=26000          # p99.9 +30 %, inside its own order-statistic interval (its rounds jump 500 -> 20000 there)
 doc "$d/tailmax.json" p99=500 tmax=900000         # the max x10: one round, changed at most
+doc "$d/slownoisy.json" eel=480 eiqr=2 noise=eel,g  # EEL +20 %, in a run that warned of noise on EEL and g
+doc "$d/slownote.json" eel=480 eiqr=2 note=eel    # the same, warned of something else (stamps)
 
 # identical runs: every figure the same, exit 0
 expect 0 '^  EEL +400\.0 ns +400\.0 ns +\+0\.0 % .* same$' '^  o_s .* same$' '^  bandwidth \(1/G\) .* same$' \
@@ -124,6 +137,14 @@ if grep -qE ' (better|worse|changed)$' "$d/out" || [ "$rows" -lt 24 ]; then
 fi
 expect 0 'no regression' -- "$d/a.json" "$d/a.json"
 
+# a figure a run warned of noise on is not compared (warning_figures[], schema 8),
+# either way round; the others are; a warning of another kind does not stop it
+expect 0 '^  EEL +400\.0 ns +480\.0 ns +not compared \(noise\)$' '^  g .* not compared \(noise\)$' '^  o_s .* same$' \
+  "^  EEL, g, M = g/G: not compared: run B warned 'the machine changed during the run: EEL 380\.0 ns .*' \(noise\)$" \
+  'no regression beyond 5 % and the noise in the figures compared' -- "$d/a.json" "$d/slownoisy.json"
+if grep -qE '^  EEL .* (worse|better|same)' "$d/out"; then echo "FAILED: a figure warned of noise got a verdict"; fail=1; fi
+expect 0 '^  EEL .* not compared \(noise\)$' "^  EEL, g, M = g/G: not compared: run A warned" -- "$d/slownoisy.json" "$d/a.json"
+expect 1 '^  EEL .* \+20\.0 % .* worse$' -- "$d/a.json" "$d/slownote.json"
 # a clearly slower EEL with a tight spread: worse, exit 1, listed
 expect 1 '^  EEL +400\.0 ns +480\.0 ns +\+20\.0 % .* worse$' '1 regression beyond 5 % and the noise: EEL \+20\.0 %' \
   -- "$d/a.json" "$d/slow.json"

@@ -23,6 +23,12 @@ other module).
       with naturalWidth > 0; and nothing went wrong while it loaded: no
       console error, no uncaught exception, no failed load, no error in the
       browser's log.
+  report_page_check.py first PAGE.html NWARN [FIGURE,...]
+      the first screen, in document order: the warnings section (its NWARN
+      warnings as list items, or "no warnings" and no item when NWARN is 0)
+      comes before the headline table (EEL, o_s, o_r, g, G, L), which comes
+      before the parameters section and before any plot; each FIGURE's
+      headline row is flagged with a link to a warning.
 Exit 0 when every check passes; each failure is printed.
 """
 import html.parser
@@ -387,7 +393,99 @@ def check_live(page, names):
     return bad
 
 
+class Order(html.parser.HTMLParser):
+    """Where things are in the page, in document order."""
+
+    def __init__(self):
+        super().__init__()
+        self.pos = 0
+        self.first = {}          # "section:ID", "figure", "svg" -> its first position
+        self.warn_items = 0
+        self.in_warnings = False
+        self.text_warnings = ""
+        self.row = None          # the headline row being read: [name, flagged]
+        self.rows = {}
+        self.in_headline = False
+        self.cell = None
+
+    def mark(self, what):
+        self.pos += 1
+        self.first.setdefault(what, self.pos)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "section":
+            self.mark("section:" + (a.get("id") or ""))
+            self.in_warnings = a.get("id") == "warnings"
+            self.in_headline = a.get("id") == "headline"
+        if tag == "figure" or tag == "svg":
+            self.mark(tag)
+        if tag == "li" and self.in_warnings:
+            self.warn_items += 1
+        if self.in_headline and tag == "tr":
+            self.row = ["", False]
+        if self.in_headline and tag == "th" and self.row is not None:
+            self.cell = "th"
+        if self.in_headline and tag == "a" and self.row is not None and (a.get("href") or "").startswith("#warning-"):
+            self.row[1] = True
+
+    def handle_endtag(self, tag):
+        if tag == "section":
+            self.in_warnings = self.in_headline = False
+        if tag == "th":
+            self.cell = None
+        if tag == "tr" and self.row is not None:
+            self.rows[self.row[0]] = self.row[1]
+            self.row = None
+
+    def handle_data(self, data):
+        if self.in_warnings:
+            self.text_warnings += data
+        if self.cell == "th" and self.row is not None:
+            self.row[0] += data.strip()
+
+
+def check_first(path, nwarn, flagged):
+    p = Order()
+    p.feed(open(path, encoding="utf-8").read())
+    p.rows = {k: v for k, v in p.rows.items() if not k.startswith("parameter")}
+    bad = []
+    f = p.first
+    w, hl, par = f.get("section:warnings"), f.get("section:headline"), f.get("section:parameters")
+    if w is None or hl is None:
+        bad.append(f"no warnings section ({w}) or no headline section ({hl})")
+    else:
+        if not w < hl:
+            bad.append("the warnings come after the headline table")
+        for later in ("section:parameters", "section:nic", "figure", "svg"):
+            if later in f and not hl < f[later]:
+                bad.append(f"{later} comes before the headline table")
+        if par is None:
+            bad.append("no parameters section after the headline")
+    if p.warn_items != nwarn:
+        bad.append(f"the warnings section lists {p.warn_items} warnings, the run has {nwarn}")
+    if nwarn == 0 and "no warnings" not in p.text_warnings:
+        bad.append("a run without warnings does not say 'no warnings'")
+    for name in ("EEL", "g"):
+        if name not in p.rows:
+            bad.append(f"the headline has no {name} row ({sorted(p.rows)})")
+    for name in flagged:
+        if not p.rows.get(name):
+            bad.append(f"the headline's {name} row is not flagged with its warning")
+    for name, fl in p.rows.items():
+        if fl and name not in flagged:
+            bad.append(f"the headline's {name} row is flagged, no warning names it")
+    for b in bad:
+        print("FAILED: " + b)
+    if not bad:
+        print(f"ok: first screen: {nwarn} warnings, then the headline ({', '.join(p.rows)}), then the rest")
+    return bad
+
+
 def main():
+    if len(sys.argv) in (4, 5) and sys.argv[1] == "first":
+        flagged = [n for n in (sys.argv[4] if len(sys.argv) == 5 else "").split(",") if n]
+        return 1 if check_first(sys.argv[2], int(sys.argv[3]), flagged) else 0
     if len(sys.argv) == 4 and sys.argv[1] == "live":
         return 1 if check_live(sys.argv[2], [n for n in sys.argv[3].split(",") if n]) else 0
     if len(sys.argv) == 4 and sys.argv[1] == "dom":

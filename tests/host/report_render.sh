@@ -6,7 +6,8 @@
 # script, no external file) and holds the tables and one inline SVG per plot;
 # headless Chromium renders it with every plot present (the DOM has one svg
 # with drawn paths per plot; the screenshot is not blank and shows the plots'
-# colours; driven over the DevTools protocol, the page's own layout has every
+# colours; the page opens with every warning, then the headline table, before
+# any plot; driven over the DevTools protocol, the page's own layout has every
 # plot laid out and drawn, every image loaded, and no console error or failed
 # load, and a broken copy of the page is caught); a version 1 document renders too and says what was not measured;
 # running again replaces the folder.
@@ -101,6 +102,33 @@ ids=$(grep -oE " id=['\"](gp|gnuplot)[^'\"]*['\"]|href=['\"]#(gp|gnuplot)[^'\"]*
 [ -z "$ids" ] || bad "ids of gnuplot's SVG not prefixed with the plot's name in index.html: $ids"
 grep -q " id='map-gpPt5'" "$html" && grep -q "href='#map-gpPt5'" "$html" || bad "the map's point symbols are not prefixed"
 echo "ok: index.html is self-contained with 8 inline plots"
+
+# ---- the first screen: every warning of the run, then the headline table
+# (each figure a warning names flagged), then the rest and the plots; a run
+# with noise warnings on EEL, and one with none
+flagged() { jq -r '[.warning_figures[]?.figures[]?] | unique | map({eel: "EEL", o_s: "o_s", o_r: "o_r", g: "g",
+  G: "G", L: "L"}[.] // empty) | join(",")' "$1"; }
+/usr/bin/python3 tests/host/report_page_check.py first "$html" "$(jq '.warnings | length' "$d/run.json")" \
+  "$(flagged "$d/run.json")" || bad "the first screen of the run's page"
+/usr/bin/python3 - "$d/run.json" "$d/noisy.json" "$d/clean.json" <<'PY' || die "cannot make the noisy and clean documents"
+import json, sys
+r = json.load(open(sys.argv[1]))
+w = ["the machine changed during the run: EEL 380.0 ns at its start, 520.0 at its end (3 x 2000 round trips): "
+     "the tests between (pingpong) saw different machines; pin with --cpu",
+     "only 40 rounds were stamped: the breakdown's means are rough"]
+r["warnings"] = w
+r["warning_figures"] = [{"text": w[0], "kind": "noise", "figures": ["eel", "breakdown"]},
+                        {"text": w[1], "kind": "stamps", "figures": ["breakdown"]}]
+json.dump(r, open(sys.argv[2], "w"))
+r["warnings"], r["warning_figures"] = [], []
+json.dump(r, open(sys.argv[3], "w"))
+PY
+for k in noisy clean; do
+  "$R" "$d/$k.json" -o "$d/$k" >"$d/out" 2>&1 || bad "eel-report of the $k run failed: $(cat "$d/out")"
+done
+/usr/bin/python3 tests/host/report_page_check.py first "$d/noisy/index.html" 2 EEL || bad "the first screen of a noisy run"
+grep -q '<li id="warning-1"><b>noise</b>: the machine changed' "$d/noisy/index.html" || bad "the noise warning is not the first item"
+/usr/bin/python3 tests/host/report_page_check.py first "$d/clean/index.html" 0 || bad "the first screen of a clean run"
 
 # ---- headless Chromium renders it (the gcc list only)
 if [ "$B" = build ]; then

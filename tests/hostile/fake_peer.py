@@ -119,8 +119,10 @@ def plan(tests=1, sizes=(8,), flood_bytes=16 << 20, timeout_ms=3000):
     sz = list(sizes) + [0] * (32 - len(sizes))
     dp = [1] + [0] * 15
     bulk = [8] + [0] * 31
-    return struct.pack("<11I32I16I8I32II", 3, tests, 100, 1, 0, 10000, flood_bytes, 1, 0, len(sizes), 1,
-                       *sz, *dp, 2000, 1, 1, 0, 8, timeout_ms, 500, 1, *bulk, 3)
+    # bench/plan.h, PLAN_VERSION 4: ... bulk_reps, then the sweep (nsweep, its sizes, sweep_iters,
+    # sweep_msgs: no sizes, perftest's counts), then budget_ms, sig_point_ms, sig_max_m (0: none)
+    return struct.pack("<11I32I16I8I32II I32I2I 3I", 4, tests, 100, 1, 0, 10000, flood_bytes, 1, 0, len(sizes), 1,
+                       *sz, *dp, 2000, 1, 1, 0, 8, timeout_ms, 500, 1, *bulk, 3, 0, *([0] * 32), 1000, 5000, 0, 0, 0)
 
 
 def pointers(b):

@@ -3,6 +3,7 @@
  * terminal table says, the other sections' figures, and every plot as inline
  * SVG (ids prefixed per plot, so the pages' SVGs never share one). */
 #include "html.h"
+#include "tools/compare.h"
 
 #include <errno.h>
 #include <math.h>
@@ -81,6 +82,109 @@ static const char *derived_text(const struct jr_val *o, char *buf, size_t n)
 	else
 		snprintf(buf, n, "not resolved: %s", why ? why : "");
 	return buf;
+}
+
+/* The first screen (what a reader must see before any figure): every
+ * warning of the run, each with its kind (schema 8's warning_figures[]), or
+ * "no warnings"; then the headline figures as eel-bench's table prints them,
+ * each flagged with the warnings that concern it. */
+static void warnings_first(struct sbuf *h, const struct jr_val *root)
+{
+	const struct jr_val *w = jr_get(root, "warnings"), *wf = jr_get(root, "warning_figures");
+
+	sb_printf(h, "<section id=\"warnings\"><h2>Warnings</h2>\n");
+	if (!jr_len(w, "")) {
+		sb_printf(h, "<p class=\"note\">no warnings</p></section>\n");
+		return;
+	}
+	sb_printf(h, "<ol class=\"warn\">\n");
+	for (size_t i = 0; i < w->len; i++) {
+		const char *kind = jr_str(jr_at(wf, i), "kind");
+
+		sb_printf(h, "<li id=\"warning-%zu\">", i + 1);
+		if (kind) {
+			sb_printf(h, "<b>");
+			text(h, kind);
+			sb_printf(h, "</b>: ");
+		}
+		text(h, jr_str(jr_at(w, i), ""));
+		sb_printf(h, "</li>\n");
+	}
+	sb_printf(h, "</ol></section>\n");
+}
+
+/* The warnings that name figure `fig`, as links to them ("" when none). */
+static void flags(struct sbuf *h, const struct jr_val *root, const char *fig)
+{
+	const struct jr_val *wf = jr_get(root, "warning_figures");
+	int n = 0;
+
+	sb_printf(h, "<td class=\"flag\">");
+	for (size_t i = 0; i < jr_len(wf, ""); i++) {
+		const struct jr_val *f = jr_get(jr_at(wf, i), "figures");
+
+		for (size_t k = 0; k < jr_len(f, ""); k++)
+			if (jr_str(jr_at(f, k), "") && !strcmp(jr_str(jr_at(f, k), ""), fig)) {
+				sb_printf(h, "%s<a href=\"#warning-%zu\">&#9888; ", n++ ? " " : "", i + 1);
+				text(h, jr_str(jr_at(wf, i), "kind"));
+				sb_printf(h, " (%zu)</a>", i + 1);
+				break;
+			}
+	}
+	sb_printf(h, "</td>");
+}
+
+/* One headline row: min, median, spread where the run has them, else what it says instead. */
+static void headline_row(struct sbuf *h, const struct jr_val *root, const char *name, const char *fig, double min,
+			 const struct jr_val *st, const char *unit, const char *instead)
+{
+	sb_printf(h, "<tr><th>");
+	text(h, name);
+	sb_printf(h, "</th>");
+	if (instead && *instead) {
+		sb_printf(h, "<td colspan=\"3\">");
+		text(h, instead);
+		sb_printf(h, "</td>");
+	} else {
+		td(h, min, unit && !strcmp(unit, "ns/B") ? "%.4f" : "%.1f", unit);
+		td(h, num_at(st, "median"), unit && !strcmp(unit, "ns/B") ? "%.4f" : "%.1f", unit);
+		td(h, isfinite(num_at(st, "spread")) ? num_at(st, "spread") * 100 : NAN, "%.1f", "%");
+	}
+	flags(h, root, fig);
+	sb_printf(h, "</tr>\n");
+}
+
+static void headline(struct sbuf *h, const struct jr_val *root)
+{
+	const struct jr_val *p = jr_get(root, "parameters");
+	/* g is the minimum of the flood point at its size and depth: that point's runs */
+	const struct jr_val *g8 = cmp_by_num(jr_get(root, "curves.flood"), "size", num_at(p, "g.size"), "q",
+					     num_at(p, "g.q"));
+	char dt[256];
+
+	if (!p || !p->len)
+		return;
+	sb_printf(h, "<section id=\"headline\"><h2>Headline</h2>\n<table>\n<tr><th>parameter</th><th>min</th>"
+		     "<th>median</th><th>spread</th><th>warned</th></tr>\n");
+	if (jr_get(p, "eel"))
+		headline_row(h, root, "EEL", "eel", num_at(p, "eel.ns.min"), jr_get(p, "eel.ns"), "ns", NULL);
+	for (int k = 0; k < 2; k++) {
+		const char *key = k ? "o_r" : "o_s";
+		const struct jr_val *o = jr_key(p, key);
+
+		if (o)
+			headline_row(h, root, key, key, num_at(o, "sweeps.min"), jr_get(o, "sweeps"), "ns",
+				     derived_text(o, dt, sizeof(dt)));
+	}
+	if (jr_get(p, "g"))
+		headline_row(h, root, "g", "g", num_at(p, "g.ns"), jr_get(g8, "ns_per_msg"), "ns", NULL);
+	if (jr_get(p, "G"))
+		headline_row(h, root, "G", "G", num_at(p, "G.ns_per_byte"), jr_get(p, "G.runs"), "ns/B", NULL);
+	if (jr_get(p, "L"))
+		headline_row(h, root, "L", "L", num_at(p, "L.ns"), NULL, "ns", derived_text(jr_get(p, "L"), dt, sizeof(dt)));
+	sb_printf(h, "</table>\n<p class=\"note\">as eel-bench's table prints them: min over runs (Bell et al. 2003), "
+		     "the median and spread (interquartile range / median); a figure a warning concerns is flagged "
+		     "with it.</p></section>\n");
 }
 
 static void parameters(struct sbuf *h, const struct jr_val *root)
@@ -507,7 +611,7 @@ static void compare_history(struct sbuf *h, const struct report *r)
 
 static void machine(struct sbuf *h, const struct jr_val *root)
 {
-	const struct jr_val *caps = jr_get(root, "nic.caps"), *w = jr_get(root, "warnings");
+	const struct jr_val *caps = jr_get(root, "nic.caps");
 	const struct jr_val *loc = jr_get(root, "counters.local");
 
 	sb_printf(h, "<section id=\"nic\"><h2>NIC and machine</h2>\n<table>\n");
@@ -546,15 +650,6 @@ static void machine(struct sbuf *h, const struct jr_val *root)
 			sb_printf(h, "</tr>\n");
 		}
 		sb_printf(h, "</table></details>\n");
-	}
-	if (jr_len(w, "")) {
-		sb_printf(h, "<h3>Warnings</h3>\n<ul class=\"warn\">\n");
-		for (size_t i = 0; i < w->len; i++) {
-			sb_printf(h, "<li>");
-			text(h, jr_str(jr_at(w, i), ""));
-			sb_printf(h, "</li>\n");
-		}
-		sb_printf(h, "</ul>\n");
 	}
 	sb_printf(h, "</section>\n");
 }
@@ -628,7 +723,7 @@ static const char *style =
 	".method{font-family:'DejaVu Sans Mono',monospace}"
 	"figure.plot{margin:1.5em 0;border:1px solid #ddd;padding:.5em}"
 	"svg.plot-svg{width:100%;height:auto;display:block}"
-	"figcaption{font-size:.85em;color:#333;margin-top:.4em}ul.warn li{color:#8a4b00}";
+	"figcaption{font-size:.85em;color:#333;margin-top:.4em}ol.warn li{color:#8a4b00}td.flag a{color:#8a4b00}";
 
 int html_write(const char *dir, const struct report *r, const struct plot_out *out, size_t n, char *err,
 	       size_t errlen)
@@ -660,6 +755,8 @@ int html_write(const char *dir, const struct report *r, const struct plot_out *o
 	}
 	sb_printf(&h, "</p>\n");
 
+	warnings_first(&h, root);
+	headline(&h, root);
 	parameters(&h, root);
 	breakdown(&h, root);
 	decompose(&h, root);

@@ -27,11 +27,85 @@ struct bars {
 	double top, x;
 };
 
-/* One stacked bar: the stamped stages (which 0, their means, then the
- * ping-pong's turnaround) or decompose's parts (which 1, each with its
- * method, then the residual up to decompose's EEL). */
-static void stage_bar(struct bars *b, const struct jr_val *root, const struct jr_val *parts, int which,
-		      struct sbuf *gp)
+/* One figure as eel-bench's breakdown table prints it: "12.3 +- 4.5" where
+ * resolved, "< 9.4" (not resolved) where within its uncertainty of 0,
+ * "not separable here" where the run has no figure (null). */
+static void table_figure(const struct jr_val *p, const char *stat, const char *unc_obj, char *out, size_t n)
+{
+	int resolved = 1;
+	double mean = num_at(p, stat), unc = num_at(jr_get(p, unc_obj), "unc_ns");
+
+	jr_bool(jr_get(p, unc_obj), "resolved", &resolved);
+	if (!isfinite(mean))
+		snprintf(out, n, "not separable here");
+	else if (!resolved)
+		snprintf(out, n, "< %.1f ns (not resolved)", num_at(jr_get(p, unc_obj), "bound_ns"));
+	else if (isfinite(unc))
+		snprintf(out, n, "%.1f +- %.1f ns", mean, unc);
+	else
+		snprintf(out, n, "%.1f ns", mean);
+}
+
+/* The stamped stages exactly as eel-bench's breakdown table prints them
+ * (bench/breakdown_report.c): every part the run has, in order, at its
+ * mean (0 and unresolved ones too: the table's sum adds them), labelled
+ * with the table's figure; then the turnaround; its top the table's
+ * "sum", and beside it the table's EEL (breakdown.eel_ns: the ping-pong's
+ * RTT/2, stamps off) and the residual, or "not separable here" where the
+ * table says so (no one clock at both ends). */
+static void table_bar(struct bars *b, const struct jr_val *root, const struct jr_val *parts, struct sbuf *gp)
+{
+	const struct jr_val *bd = jr_get(root, "breakdown");
+	double y = 0, eel = num_at(bd, "eel_ns"), res = num_at(bd, "residual_ns");
+	char fig[64], label[128];
+	int derived = 0;
+
+	for (size_t i = 0; i < jr_len(parts, ""); i++) {
+		const struct jr_val *p = jr_at(parts, i);
+		const char *name = jr_str(p, "name"), *method = jr_str(p, "method");
+		double ns = num_at(p, "ns.mean");
+
+		if (!name)
+			continue;
+		derived |= method && strcmp(method, "stamped");
+		table_figure(p, "ns.mean", "", fig, sizeof(fig));
+		snprintf(label, sizeof(label), "%s %s", name, fig);
+		ns = isfinite(ns) && ns > 0 ? ns : 0;
+		box(&b->boxes, b->x, y, y + ns, stage_color(name), label);
+		stage_key(&b->keys, &b->seen, name);
+		y += ns;
+	}
+	if (isfinite(num_at(bd, "turn_ns.mean"))) {
+		double ns = fmax(num_at(bd, "turn_ns.mean"), 0);
+
+		table_figure(bd, "turn_ns.mean", "turn", fig, sizeof(fig));
+		snprintf(label, sizeof(label), "turn %s", fig);
+		box(&b->boxes, b->x, y, y + ns, stage_color("turn"), label);
+		y += ns;
+	}
+	if (isfinite(num_at(bd, "parts_sum_ns")))
+		y = num_at(bd, "parts_sum_ns");
+	sb_printf(&b->labels, "%g %g \"sum %.1f ns\"\n", b->x, y, y);
+	if (isfinite(eel) && eel > 0) {
+		sb_printf(gp, "set arrow 2 from %g,%g to %g,%g nohead lw 2 lc rgb \"black\"\n", b->x - 0.45, eel,
+			  b->x + 0.45, eel);
+		if (isfinite(res))
+			snprintf(label, sizeof(label), "EEL %.1f ns, residual %+.1f ns", eel, res);
+		else
+			snprintf(label, sizeof(label), "EEL %.1f ns, residual %s", eel,
+				 derived ? "not separable here" : "not measured");
+		sb_printf(gp, "set label 5 \"%s\" at %g,%g left offset 0.5,0.6 font \",9\"\n", label, b->x + 0.3, eel);
+		b->top = fmax(b->top, eel);
+	}
+	sb_printf(&b->tics, "%s\"%s\" %g", b->nbars ? ", " : "", "stamped stages\\n(the table's)", b->x);
+	b->top = fmax(b->top, y);
+	b->x += STEP;
+	b->nbars++;
+}
+
+/* decompose's parts, each with its method, then the residual up to
+ * decompose's EEL. */
+static void stage_bar(struct bars *b, const struct jr_val *root, const struct jr_val *parts, struct sbuf *gp)
 {
 	double y = 0;
 
@@ -40,29 +114,17 @@ static void stage_bar(struct bars *b, const struct jr_val *root, const struct jr
 	for (size_t i = 0; i < jr_len(parts, ""); i++) {
 		const struct jr_val *p = jr_at(parts, i);
 		const char *name = jr_str(p, "name"), *method = jr_str(p, "method");
-		double ns = which ? num_at(p, "ns") : num_at(p, "ns.mean");
+		double ns = num_at(p, "ns");
 		char label[96];
 
 		if (!name || !isfinite(ns) || ns <= 0)
 			continue;
-		if (which)
-			snprintf(label, sizeof(label), "%s %.0f ns (%s)", name, ns, method ? method : "?");
-		else
-			snprintf(label, sizeof(label), "%s %.0f ns", name, ns);
+		snprintf(label, sizeof(label), "%s %.0f ns (%s)", name, ns, method ? method : "?");
 		box(&b->boxes, b->x, y, y + ns, stage_color(name), label);
 		stage_key(&b->keys, &b->seen, name);
 		y += ns;
 	}
-	if (!which && isfinite(num_at(root, "breakdown.turn_ns.mean")) && num_at(root, "breakdown.turn_ns.mean") > 0) {
-		double ns = num_at(root, "breakdown.turn_ns.mean");
-		char label[64];
-
-		/* schema 4: the ping-pong's turnaround, the part that makes the stages add up to EEL */
-		snprintf(label, sizeof(label), "turn %.0f ns", ns);
-		box(&b->boxes, b->x, y, y + ns, stage_color("turn"), label);
-		y += ns;
-	}
-	if (which) {
+	{
 		double res = num_at(root, "decompose.residual_ns"), deel = num_at(root, "decompose.eel_ns");
 
 		/* what the parts leave of EEL: schema 8's residual is the sum less EEL, 7's EEL less the sum */
@@ -80,12 +142,8 @@ static void stage_bar(struct bars *b, const struct jr_val *root, const struct jr
 		} else {
 			sb_printf(&b->labels, "%g %g \"sum %.0f ns\"\n", b->x, y, y);
 		}
-	} else {
-		sb_printf(&b->labels, "%g %g \"%s %.0f ns\"\n", b->x, y,
-			  isfinite(num_at(root, "breakdown.round_ns.mean")) ? "EEL" : "one way", y);
 	}
-	sb_printf(&b->tics, "%s\"%s\" %g", b->nbars ? ", " : "", which ? "decompose\\n(method per part)" :
-		  "stamped stages\\n(means)", b->x);
+	sb_printf(&b->tics, "%s\"%s\" %g", b->nbars ? ", " : "", "decompose\\n(method per part)", b->x);
 	b->top = fmax(b->top, y);
 	b->x += STEP;
 	b->nbars++;
@@ -151,8 +209,10 @@ static void say_caption(struct sbuf *caption, const struct jr_val *root, const s
 {
 	sb_printf(caption, "Stacked bars, bottom to top in the order of the stages.");
 	if (jr_len(bd, ""))
-		sb_printf(caption, " Stamped stages: means over the stamped ping-pong rounds; with the turnaround "
-				   "(turn) they add up to EEL (schema 4; older runs: no turn, the one-way time).");
+		sb_printf(caption, " Stamped stages: eel-bench's breakdown table, part by part at its mean (labelled with "
+				   "the table's figure: mean +- its 95%% uncertainty, or < its bound where not resolved), "
+				   "then the turnaround, up to the table's sum; the black line is the table's EEL (the "
+				   "ping-pong's RTT/2, stamps off), with the residual (the sum less EEL).");
 	if (jr_len(dec, ""))
 		sb_printf(caption, " Decompose: each part says how it was obtained (stamped, nic_clock, difference, "
 				   "modelled, remainder).");
@@ -178,8 +238,9 @@ int plot_breakdown(const struct plot *self, const struct report *r, struct sbuf 
 				   "(eel-bench -t decompose)");
 		return 0;
 	}
-	stage_bar(&b, root, bd, 0, gp);
-	stage_bar(&b, root, dec, 1, gp);
+	if (jr_len(bd, ""))
+		table_bar(&b, root, bd, gp);
+	stage_bar(&b, root, dec, gp);
 	eel = eel_bar(&b, root, gp, &sep);
 	if (!(b.top > 0)) {
 		/* every figure 0 or null (a run that measured nothing): said, not
