@@ -24,11 +24,31 @@ static void stat_row(FILE *f, const char *test, const char *figure, const char *
 		csv_row_write(f, &row);
 }
 
-static void pingpong_rows(FILE *f, const struct results *r)
+/* EEL's tail: every round trip of its runs (parameters.eel_tail): n its
+ * rounds, median its p50 */
+static void tail_row(FILE *f, const struct session *s, const struct pingpong_res *pp)
+{
+	struct csv_row row = csv_row("pingpong", "eel_tail", "ns");
+
+	if (!pp->tail.count)
+		return;
+	row.bytes = 8;
+	row.n = (double)pp->tail.count;
+	row.min = pingpong_tail_ns(s, pp, 0);
+	row.median = pingpong_tail_ns(s, pp, 0.5);
+	row.mean = cyc_ns(s, hist_mean(&pp->tail)) / 2;
+	row.p99 = pingpong_tail_ns(s, pp, 0.99);
+	row.p99_9 = pingpong_tail_ns(s, pp, 0.999);
+	row.max = pingpong_tail_ns(s, pp, 1);
+	csv_row_write(f, &row);
+}
+
+static void pingpong_rows(FILE *f, const struct session *s, const struct results *r)
 {
 	if (!r->pp.done)
 		return;
 	stat_row(f, "pingpong", "eel", "ns", 8, NAN, &r->pp.eel);
+	tail_row(f, s, &r->pp);
 	stat_row(f, "pingpong", "eel_stamped", "ns", 8, NAN, &r->pp.eel_stamped);
 	if (r->pp.eel_stamped.n)
 		stat_row(f, "pingpong", "stamp_cost", "ratio", 8, NAN, &r->pp.stamp_cost);
@@ -84,7 +104,7 @@ int report_csv(const char *path, const struct session *s, const struct results *
 	if (out_open_as("--csv", path, &o, 0))
 		return -1;
 	csv_header(o.f);
-	pingpong_rows(o.f, r);
+	pingpong_rows(o.f, s, r);
 	flood_rows(o.f, s, r);
 	overlap_rows(o.f, s, r);
 	signature_rows(o.f, r);

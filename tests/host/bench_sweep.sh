@@ -105,6 +105,10 @@ for fig, key in (("eel", "eel"), ("eel_stamped", "eel_stamped")):
     for st in ("min", "median", "mean", "max", "spread"):
         check(fig in prow and close(num(prow[fig][st]), pj[key]["ns"][st], 0),
               f"CSV {fig}.{st} is not parameters.{key}.ns.{st}")
+for st, key in (("n", "count"), ("min", "min_ns"), ("median", "p50_ns"), ("mean", "mean_ns"), ("p99", "p99_ns"),
+                ("p99_9", "p99_9_ns"), ("max", "max_ns")):
+    check("eel_tail" in prow and close(num(prow["eel_tail"][st]), pj["eel_tail"][key], 0),
+          f"CSV eel_tail.{st} is not parameters.eel_tail.{key}")
 check("g" in prow and close(num(prow["g"]["value"]), pj["g"]["ns"], 0), "CSV g is not parameters.g.ns")
 check("G" in prow and close(num(prow["G"]["value"]), pj["G"]["ns_per_byte"], 0) and
       close(num(prow["G"]["median"]), pj["G"]["runs"]["median"], 0), "CSV G is not parameters.G")
