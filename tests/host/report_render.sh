@@ -110,6 +110,9 @@ flagged() { jq -r '[.warning_figures[]?.figures[]?] | unique | map({eel: "EEL", 
   G: "G", L: "L"}[.] // empty) | join(",")' "$1"; }
 /usr/bin/python3 tests/host/report_page_check.py first "$html" "$(jq '.warnings | length' "$d/run.json")" \
   "$(flagged "$d/run.json")" || bad "the first screen of the run's page"
+# the run has EEL's tail: the headline gives its p99, p99.9 and max as the JSON has them
+grep -q "<th>EEL tail</th><td colspan=\"3\">p99 [0-9.]* ns, p99.9 [0-9.]* ns, max [0-9.]* ns" "$html" ||
+  bad "the headline has no EEL tail row (p99, p99.9, max)"
 /usr/bin/python3 - "$d/run.json" "$d/noisy.json" "$d/clean.json" <<'PY' || die "cannot make the noisy and clean documents"
 import json, sys
 r = json.load(open(sys.argv[1]))

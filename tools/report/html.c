@@ -168,6 +168,13 @@ static void headline(struct sbuf *h, const struct jr_val *root)
 		     "<th>median</th><th>spread</th><th>warned</th></tr>\n");
 	if (jr_get(p, "eel"))
 		headline_row(h, root, "EEL", "eel", num_at(p, "eel.ns.min"), jr_get(p, "eel.ns"), "ns", NULL);
+	if (jr_get(p, "eel_tail")) {
+		/* schema 8: every round trip of the tail's runs */
+		snprintf(dt, sizeof(dt), "p99 %.1f ns, p99.9 %.1f ns, max %.1f ns (%.0f round trips, each timed alone)",
+			 num_at(p, "eel_tail.p99_ns"), num_at(p, "eel_tail.p99_9_ns"), num_at(p, "eel_tail.max_ns"),
+			 num_at(p, "eel_tail.count"));
+		headline_row(h, root, "EEL tail", "eel", NAN, NULL, "ns", dt);
+	}
 	for (int k = 0; k < 2; k++) {
 		const char *key = k ? "o_r" : "o_s";
 		const struct jr_val *o = jr_key(p, key);
