@@ -7,9 +7,11 @@
 #   make vmtest     only the VM bench (tests/vm/)
 #   make module     the eel_pci kernel module (driver/, Kbuild)
 #   make check-layers  includes point the way ARCHITECTURE.md allows, no circle of calls
+#   make cost       instructions a put, send and receive path (callgrind, tools/eel-cost)
 #
 # Variables: BUILD (output folder, default build), CC (gcc or clang), SAN=1
-# (AddressSanitizer + UndefinedBehaviorSanitizer), RUN_ARGS (extra eel-bench
+# (AddressSanitizer + UndefinedBehaviorSanitizer), VALGRIND=1 (a build
+# callgrind runs: make cost), RUN_ARGS (extra eel-bench
 # arguments for `make run`), PKG_CONFIG and MPICC (where the optional
 # dependencies are looked for).
 #
@@ -35,6 +37,10 @@ CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -fPIC -pthread $(WARN) -Iinclude -I. -MMD -MP
 # jansson: the bench writes its JSON with it, the tools read it (bench/report/json.c, tools/json_read.c)
 LDLIBS   += -ljansson -pthread -lm
+# VALGRIND=1: a build callgrind can run (include/eel/cycles.h; make cost, tools/eel-cost)
+ifeq ($(VALGRIND),1)
+CFLAGS   += -DEEL_CYCLES_NO_RDTSCP
+endif
 ifeq ($(SAN),1)
 CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS  += -fsanitize=address,undefined
@@ -63,7 +69,7 @@ FEATURES :=
 WITHOUT  :=
 
 # Goals that install what is missing (tools/setup) then build in a sub-make
-# (run, test, vmtest): their own parse must not need the packages they install,
+# (run, test, vmtest, cost): their own parse must not need the packages they install,
 # which is why a missing optional dependency only leaves its part out.
 # What eel.pc asks of a program that links libeel statically: pkg-config
 # packages whose flags are clean, and DPDK's libraries as flags (its Cflags
@@ -71,7 +77,7 @@ WITHOUT  :=
 PC_REQUIRES :=
 PC_LIBS     :=
 
-.PHONY: all run test vmtest module clean host-tests tidy check-layers
+.PHONY: all run test vmtest module clean host-tests tidy check-layers cost
 .DEFAULT_GOAL := all
 
 # Each room's fragments: first the library's and eel-bench's, which leave out
@@ -116,6 +122,13 @@ run:
 	@tools/setup verbs dpdk mpi || echo "make run: going on without what tools/setup could not install (eel-bench --help says what this build lacks)"
 	@$(MAKE) --no-print-directory all
 	$(BUILD)/eel-bench $(RUN_ARGS)
+
+# Instructions an 8-byte put costs on softnic:inline (firmware/README.md,
+# "Instruction budget"): callgrind over a build of its own (VALGRIND=1).
+cost:
+	@tools/setup build
+	@$(MAKE) --no-print-directory BUILD=build/valgrind VALGRIND=1 build/valgrind/tests/cost_drive
+	tools/eel-cost
 
 # Dependencies point one way (ARCHITECTURE.md): includes by folder, and no
 # two files calling each other (nm on the objects just built).

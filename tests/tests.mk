@@ -63,6 +63,7 @@ test:
 	@tools/setup all
 	@$(MAKE) --no-print-directory all host-tests
 	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 all host-tests
+	@$(MAKE) --no-print-directory BUILD=build/valgrind VALGRIND=1 build/valgrind/tests/cost_drive
 	@$(MAKE) --no-print-directory test-lists
 	@$(MAKE) --no-print-directory vm-list
 	tests/run $(LISTS)/build.list $(LISTS)/host.list $(LISTS)/asan.list $(wildcard tests/*.list) $(VM_LIST)

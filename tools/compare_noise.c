@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* tools/compare_noise.c — a figure a run warned of noise on is not compared
- * (compare_noise.h): its change would be the machine's, not the NIC's. */
+ * (compare_noise.h), nor one it warned of its placement (thread mode on
+ * too few cores): its change would be the machine's, not the NIC's. */
 #include "compare_noise.h"
 
 #include <string.h>
@@ -44,7 +45,7 @@ const char *noise_warning(const struct run *r, const char *figs)
 		const struct jr_val *o = jr_at(w, i), *f = jr_get(o, "figures");
 		const char *kind = jr_str(o, "kind");
 
-		if (!kind || strcmp(kind, "noise"))
+		if (!kind || (strcmp(kind, "noise") && strcmp(kind, "placement")))
 			continue;
 		for (size_t k = 0; k < jr_len(f, ""); k++) {
 			const char *name = jr_str(jr_at(f, k), "");

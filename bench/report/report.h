@@ -28,10 +28,10 @@ int report_json(const char *path, const struct session *s, const struct results 
 /* warnings.c: what a reader must know before trusting the figures; each
  * says what kind of caveat it is and which figures it concerns (the JSON's
  * warning_figures[]: eel-compare refuses to compare a figure a run warned
- * of noise on, eel-report flags it) */
+ * of noise or placement on, eel-report flags it) */
 #define MAX_WARNINGS 16
 #define WARNING_LEN 320
-enum warn_kind { WK_NOTE, WK_NOISE, WK_CLOCK, WK_STAMPS, WK_UNMEASURED, WK_BUDGET, WK_KINDS };
+enum warn_kind { WK_NOTE, WK_NOISE, WK_CLOCK, WK_STAMPS, WK_UNMEASURED, WK_BUDGET, WK_PLACEMENT, WK_KINDS };
 extern const char *const warn_kind_name[WK_KINDS];
 /* the figures, by their keys in `parameters` or their sections */
 enum figure_bit {

@@ -4,6 +4,7 @@
  * breakdown that does not add up, two cores whose counters disagree. Each
  * warning names its kind and the figures it concerns (report.h). */
 #include <math.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,7 +13,8 @@
 #include "bench/bench.h"
 #include "bench/report/report.h"
 
-const char *const warn_kind_name[WK_KINDS] = { "note", "noise", "clock", "stamps", "unmeasured", "budget" };
+const char *const warn_kind_name[WK_KINDS] = { "note", "noise", "clock", "stamps", "unmeasured", "budget",
+						       "placement" };
 const char *const figure_name[FIGURES] = { "eel", "o_s", "o_r", "g", "G", "L", "breakdown", "signature", "bulk",
 					   "decompose", "limit" };
 
@@ -182,6 +184,16 @@ static void method_warnings(struct warnings *ws, const struct session *s, const 
 		     budget_total(&r->timing));
 }
 
+/* The cores this process may run on (its allowed CPU set), else those online. */
+static int allowed_cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return (int)sysconf(_SC_NPROCESSORS_ONLN);
+	return CPU_COUNT(&set);
+}
+
 int report_warnings(const struct session *s, const struct results *r, struct warning *w, int max)
 {
 	const struct eel_clock *c = s->clk;
@@ -189,11 +201,15 @@ int report_warnings(const struct session *s, const struct results *r, struct war
 
 	if (c->warning[0])
 		warn(&ws, WK_CLOCK, FIG_ALL, "clock: %s", c->warning);
-	/* softnic:thread runs a firmware thread beside each end's host thread */
-	if (s->uri && strstr(s->uri, "thread") && strstr(s->uri, "oversubscribe=1"))
-		warn(&ws, WK_NOISE, FIG_ALL, "thread mode oversubscribed: 4 busy threads (two hosts, two NICs) on %ld "
-		     "cores take turns on them: these figures are this machine's scheduler, not a NIC's",
-		     sysconf(_SC_NPROCESSORS_ONLN));
+	/* softnic:thread runs a firmware thread beside each end's host thread:
+	 * four busy threads for a pair, on the cores this process may use (its
+	 * allowed set, sched_getaffinity: a taskset or a cgroup's cpuset). Run
+	 * on fewer (oversubscribe=1, or a launcher's oversubscribed machine)
+	 * they take turns: a NIC's figures on its own processor they are not */
+	if (s->uri && !strncmp(s->uri, "softnic:thread", 14) && allowed_cpus() < 4)
+		warn(&ws, WK_PLACEMENT, FIG_ALL, "thread mode on %d core%s: 4 busy threads (two hosts, two NICs) "
+		     "take turns on them, so these figures measure this machine's scheduler, not a NIC's; "
+		     "use softnic:inline, or a machine with 4 cores", allowed_cpus(), allowed_cpus() == 1 ? "" : "s");
 	if (r->pp.done && r->pp.eel.spread > 0.10)
 		warn(&ws, WK_NOISE, FIG_EEL, "EEL varies by %.0f%% between runs (interquartile range / median): the "
 		     "machine is noisy; pin with --cpu to quiet cores, or raise --runs", 100 * r->pp.eel.spread);

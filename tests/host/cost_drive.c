@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+/* tests/host/cost_drive.c — the 8-byte put that tools/eel-cost counts under
+ * callgrind: a softnic:inline pair in this one process, both ends driven by
+ * one thread, a ping-pong of 8-byte puts (eel-bench -t pingpong's: flags 0,
+ * the source in registered memory, one 64-byte slot a round).
+ *
+ *   cost_drive [send|recv N]   no arguments: 1000 rounds, each checked
+ *
+ * With one thread doing both ends, a put's frame is on the wire before the
+ * peer looks, so no pass finds the wire empty and no count depends on
+ * timing: stamps off (stamp_every 0), the retransmission timer 10 s away.
+ * callgrind counts (--collect-atstart=no) only what lies between
+ * CALLGRIND_TOGGLE_COLLECT pairs, around N rounds after N warm-up ones:
+ *   send: eel_put, from the call to its return, the frame on the wire (the
+ *         firmware runs at the doorbell: engine_put -> fw_doorbell);
+ *   recv: eel_wait_u64 on the slot the frame writes, from the call (the
+ *         frame waiting on the wire) to its return, the 8 bytes visible and
+ *         the ACK owed (fw_receive -> fw_recv -> rx_frames -> deliver).
+ * Both ends' puts and waits are counted: 2N of each. Setting up the pair
+ * needs its out-of-band handshake from both ends at once: one thread an end
+ * until connected. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <eel/eel.h>
+
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#endif
+#endif
+#ifndef CALLGRIND_TOGGLE_COLLECT
+#define CALLGRIND_TOGGLE_COLLECT /* without valgrind's headers: nothing counted */
+#endif
+
+#define URI "softnic:inline?rto_us=10000000"
+#define REGION 4096
+#define SLOTS 32 /* 64-byte slots a round lands in, in turn */
+
+struct end {
+	int server;
+	uint16_t port;
+	struct eel_oob_listener *l;
+	struct eel_dev *dev;
+	struct eel_oob *oob;
+	uint64_t *buf;
+	struct eel_mr *mr;
+	int rc;
+};
+
+static void *connect_end(void *arg)
+{
+	struct end *e = arg;
+	struct eel_opts o;
+
+	eel_opts_default(&o);
+	o.stamp_every = 0;
+	o.timeout_ms = 20000;
+	e->rc = eel_open(URI, &o, &e->dev);
+	if (!e->rc)
+		e->rc = e->server ? eel_oob_accept(e->l, 20000, 20000, &e->oob)
+				  : eel_oob_connect("127.0.0.1", e->port, 20000, &e->oob);
+	if (!e->rc)
+		e->rc = eel_connect(e->dev, e->oob);
+	if (!e->rc && !(e->buf = aligned_alloc(4096, REGION)))
+		e->rc = -1;
+	if (!e->rc) {
+		memset(e->buf, 0, REGION);
+		e->rc = eel_mr_reg(e->dev, e->buf, REGION, EEL_ACCESS_REMOTE_WRITE, &e->mr);
+	}
+	if (e->rc)
+		fprintf(stderr, "cost_drive: %s end: %s\n", e->server ? "server" : "client", eel_errmsg());
+	return NULL;
+}
+
+/* One way of round r: from puts v into to's slot; to waits for it. The
+ * source is the last slot of from's region (not a landing slot). */
+static int one_way(struct end *from, struct end *to, uint32_t r, uint64_t v, int count_send, int count_recv)
+{
+	uint64_t *src = from->buf + (REGION / 8 - 8);
+	uint32_t slot = r % SLOTS;
+	int rc;
+
+	*src = v;
+	if (count_send)
+		CALLGRIND_TOGGLE_COLLECT;
+	rc = eel_put(from->dev, from->mr, src, 8, &to->mr->win, (uint64_t)slot * 64, 0, 0, 0);
+	if (count_send)
+		CALLGRIND_TOGGLE_COLLECT;
+	if (rc)
+		return rc;
+	if (count_recv)
+		CALLGRIND_TOGGLE_COLLECT;
+	rc = eel_wait_u64(to->dev, to->buf + slot * 8, v);
+	if (count_recv)
+		CALLGRIND_TOGGLE_COLLECT;
+	return rc;
+}
+
+static int rounds(struct end *a, struct end *b, uint32_t n, uint32_t base, int count_send, int count_recv)
+{
+	for (uint32_t r = base; r < base + n; r++) {
+		uint64_t v = ((uint64_t)r << 1) + 1;
+
+		if (one_way(a, b, r, v, count_send, count_recv) || one_way(b, a, r, v + 1, count_send, count_recv)) {
+			fprintf(stderr, "cost_drive: round %u: %s\n", r, eel_errmsg());
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct end a = { .server = 1 }, b = { 0 };
+	pthread_t ta, tb;
+	uint32_t n = 1000;
+	int send = 0, recv = 0, rc;
+
+	if (argc == 3 && (!strcmp(argv[1], "send") || !strcmp(argv[1], "recv")) && atoi(argv[2]) > 0) {
+		send = argv[1][0] == 's';
+		recv = !send;
+		n = (uint32_t)atoi(argv[2]);
+	} else if (argc != 1) {
+		fprintf(stderr, "usage: cost_drive [send|recv N]   (N rounds counted after N warm-up ones)\n");
+		return 2;
+	}
+	if (eel_oob_listen("127.0.0.1", 0, &a.l)) {
+		fprintf(stderr, "cost_drive: listen: %s\n", eel_errmsg());
+		return 1;
+	}
+	b.port = eel_oob_listener_port(a.l);
+	pthread_create(&ta, NULL, connect_end, &a);
+	pthread_create(&tb, NULL, connect_end, &b);
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	eel_oob_listener_close(a.l);
+	if (a.rc || b.rc)
+		return 1;
+	/* warm-up rounds (caches, lazy binding, the firmware's first passes),
+	 * then the counted ones */
+	rc = rounds(&a, &b, n, 0, 0, 0) || rounds(&a, &b, n, n, send, recv);
+	eel_mr_dereg(a.dev, a.mr);
+	eel_mr_dereg(b.dev, b.mr);
+	eel_close(a.dev);
+	eel_close(b.dev);
+	eel_oob_close(a.oob);
+	eel_oob_close(b.oob);
+	free(a.buf);
+	free(b.buf);
+	if (!rc && argc == 1)
+		printf("ok: %u ping-pong rounds of 8-byte puts on %s, one thread for both ends\n", 2 * n, URI);
+	return rc ? 1 : 0;
+}
