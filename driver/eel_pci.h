@@ -26,8 +26,10 @@
 #include <eel/eel_pci_ioctl.h>
 
 #define EEL_PCI_NAME	EEL_PCI_DRIVER_NAME
-/* The release it came with: eel's (include/eel/eel.h, EEL_VERSION), read by
- * userspace in /sys/module/eel_pci/version (eel_nic_info, raw backend). */
+/*
+ * The release it came with: eel's (include/eel/eel.h, EEL_VERSION), read by
+ * userspace in /sys/module/eel_pci/version (eel_nic_info, raw backend).
+ */
 #define EEL_PCI_VERSION	"0.1.0"
 
 struct eel_pci_dev {

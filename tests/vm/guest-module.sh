@@ -186,7 +186,8 @@ grep -q "^$EDU " "$OUT/probe.txt" && bad "edu (not a NIC) listed without --all" 
 $PROBE --all --json > "$OUT/probe.json"; rc=$?
 is "eel-probe --all --json exit" "$rc" 0
 j() { jq -r "$1" "$OUT/probe.json" 2>&1; }
-is "JSON version" "$(j .eel_probe_version)" 1
+is "JSON version" "$(j .eel_probe_version)" 2
+is "e1000's -d URIs: raw" "$(j ".functions[] | select(.address==\"$E1000\") | [.uris[]? | select(.backend==\"raw\") | .uri] | join(\" \")")" "raw:$E1000"
 is "edu BAR 0: 1 MiB memory" "$(j ".functions[] | select(.address==\"$EDU\") | .bars[0] | \"\(.size) \(.type)\"")" "1048576 mem"
 is "e1000: conventional PCI, driver, BARs" "$(j ".functions[] | select(.address==\"$E1000\") | \"\(.pcie_type) \(.driver) \(.bars | map(\"\(.index):\(.size):\(.type)\") | join(\",\"))\"")" "pci e1000 0:131072:mem,1:64:io"
 is "virtio-rng link now/max" "$(j ".functions[] | select(.address==\"$RNG\") | \"\(.link.speed_gts) x\(.link.width) / \(.link_max.speed_gts) x\(.link_max.width)\"")" "2.5 x1 / 2.5 x1"
