@@ -75,12 +75,13 @@ void fw_trace_tx(struct fw *fw, const struct fw_msg *m, uint64_t t_tx)
  * fw_step), or before the next traced message's record is begun. */
 void fw_trace_rx_flush(struct fw *fw)
 {
-	struct eel_trace rec = { .msg_id = fw->rx_tr.msg_id, .want = fw->rx_tr.want };
 	uint64_t at;
 	uint32_t one = 1;
 
 	if (!fw->rx_tr.pending)
-		return;
+		return; /* before the record is built: every doorbell passes here (33 instructions a put) */
+	struct eel_trace rec = { .msg_id = fw->rx_tr.msg_id, .want = fw->rx_tr.want };
+
 	fw->rx_tr.pending = 0;
 	at = trace_addr(fw, 1, fw->rx_tr.slot);
 	for (int k = EEL_ST_NIC_RX; k <= EEL_ST_DMA_DONE; k++)
