@@ -289,17 +289,18 @@ static void on_data(struct fw *fw, const struct fw_pkt *p, const uint8_t *payloa
 		drain_kept(fw, p->tx_seq);
 }
 
-/* The receive fast path: the common case of firmware/README.md's protocol
- * (pkt.h, "Reliability"), a one-packet PUT or an E-register store (EPUT),
- * the next expected PSN, no gap behind it (nothing received beyond rcv_nxt,
- * so selective repeat keeps nothing to drain), the connection up. It keeps
- * every check deliver makes for it: sequence, key and bounds (the whole
- * message is this packet: mlen == len, or EPUT's 8 bytes), and it writes
- * what deliver writes: the payload, last_rx, the RX_MSGS counter, ACK owed.
- * Anything else goes to on_data: a trace, probe or NOTIFY (its CQE and the
- * receiver-not-ready check) flag, more than one packet, a gap or a
- * duplicate, an emulated delay, an error, or a refused access (on_data checks
- * it again and fails the connection). Returns 1 when it took the packet. */
+/* The receive fast path: the common case (firmware/README.md, "The fast
+ * path"; the protocol: pkt.h, "Reliability"), a one-packet PUT or an
+ * E-register store (EPUT), the next expected PSN, no gap behind it (nothing
+ * received beyond rcv_nxt, so selective repeat keeps nothing to drain), the
+ * connection up. It keeps every check deliver makes for it: sequence, key
+ * and bounds (the whole message is this packet: mlen == len, or EPUT's 8
+ * bytes), and it writes what deliver writes: the payload, last_rx, the
+ * RX_MSGS counter, ACK owed. Anything else goes to on_data: a trace, probe
+ * or NOTIFY (its CQE and the receiver-not-ready check) flag, more than one
+ * packet, a gap or a duplicate, an emulated delay, an error, or a refused
+ * access (on_data checks it again and fails the connection). Returns 1 when
+ * it took the packet. */
 static int rx_fast(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload)
 {
 	uint64_t last = p->msg_id;

@@ -97,15 +97,15 @@ static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
 	return 1;
 }
 
-/* The send fast path: the common case of firmware/README.md's protocol
- * (pkt.h, "Reliability"), message m's one packet, a put or an E-register
- * store, going out for the first time (snd_nxt == snd_max), untraced, with
- * no probe due and no emulated delay. What send_packet computes for a
- * packet of a message of many (its offset, its length, first and last, a
- * resend, the NIC_TX stamp) is known here: the packet is the message. It
- * sends the same header with the same PSN, ACK, tx_seq and ACK request,
- * and keeps the same books (window, timer, RTT sample). Everything else
- * goes to send_packet (fw_send). Returns 0 when the wire has no room. */
+/* The send fast path: the common case (firmware/README.md, "The fast path";
+ * the protocol: pkt.h, "Reliability"), message m's one packet, a put or an
+ * E-register store, going out for the first time (snd_nxt == snd_max),
+ * untraced, with no probe due and no emulated delay. What send_packet
+ * computes for a packet of a message of many (its offset, its length, first
+ * and last, a resend, the NIC_TX stamp) is known here: the packet is the
+ * message. It sends the same header with the same PSN, ACK, tx_seq and ACK
+ * request, and keeps the same books (window, timer, RTT sample). Everything
+ * else goes to send_packet (fw_send). Returns 0 when the wire has no room. */
 static int send_fast(struct fw *fw, struct fw_msg *m)
 {
 	const struct fw_hal *h = &fw->hal;
