@@ -40,11 +40,6 @@ void fw_complete(struct fw *fw, struct fw_msg *m, uint32_t status)
 		fw_count(fw, EEL_FW_CNT_TX_MSGS, 1);
 }
 
-void fw_status_write(struct fw *fw, uint32_t field_off, const void *v, uint32_t len)
-{
-	hal_dma_write(&fw->hal, fw->status_base + field_off, v, len);
-}
-
 static uint64_t trace_addr(struct fw *fw, int rx, uint32_t rec)
 {
 	uint32_t i = (rx ? fw->trace_size : 0) + (rec & (fw->trace_size - 1));
