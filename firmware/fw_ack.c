@@ -122,25 +122,6 @@ void fw_on_ack(struct fw *fw, uint32_t ack)
 	fw->rto_deadline = fw->snd_una == fw->snd_max ? 0 : hal_now(h) + fw->rto_cur;
 }
 
-/* A cumulative ACK received (on any packet): remembered, applied by
- * fw_acks_apply before anything that reads what it changes (a NAK, an
- * EGET's answer, a full window or message table, resends, the timer, a
- * failure), else after the send pass has put its new packets on the wire.
- * Finishing the messages an ACK covers (their completions, the host's
- * send-queue count) is the requester's bookkeeping; done after the packets
- * the host is waiting to send, it is off the path of the next message, as a
- * NIC's completion engine runs beside its send engine. An ACK for more than
- * was sent is ignored here, as fw_on_ack would. */
-void fw_ack_in(struct fw *fw, uint32_t ack)
-{
-	if (fw_psn_before(fw->snd_max, ack))
-		return;
-	if (!fw->ack_in_new || fw_psn_before(fw->ack_in, ack)) {
-		fw->ack_in = ack;
-		fw->ack_in_new = 1;
-	}
-}
-
 void fw_acks_apply(struct fw *fw)
 {
 	if (!fw->ack_in_new)

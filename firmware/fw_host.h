@@ -11,7 +11,6 @@ void fw_complete(struct fw *fw, struct fw_msg *m, uint32_t status);
 void fw_cqe(struct fw *fw, uint8_t opcode, uint8_t status, uint64_t wr_id, uint32_t len,
 	    uint32_t imm, uint32_t msg_id, uint32_t trace);
 void fw_ereg_done(struct fw *fw, const struct fw_msg *m, uint32_t status, const uint64_t *value);
-void fw_status_write(struct fw *fw, uint32_t field_off, const void *v, uint32_t len);
 void fw_fail(struct fw *fw, uint32_t code, uint32_t info);
 void fw_trace_tx(struct fw *fw, const struct fw_msg *m, uint64_t t_tx);
 void fw_trace_rx_flush(struct fw *fw);
@@ -28,6 +27,13 @@ static inline void fw_count(struct fw *fw, int counter, uint64_t n)
 {
 	fw->cnt[counter] += n;
 	hal_reg_write64(&fw->hal, FW_REG(counters[counter]), fw->cnt[counter]);
+}
+
+/* A field of the status block in host memory (struct eel_fw_status). Inline:
+ * once a message sent and once received. */
+static inline void fw_status_write(struct fw *fw, uint32_t field_off, const void *v, uint32_t len)
+{
+	hal_dma_write(&fw->hal, fw->status_base + field_off, v, len);
 }
 
 #endif

@@ -289,6 +289,44 @@ static void on_data(struct fw *fw, const struct fw_pkt *p, const uint8_t *payloa
 		drain_kept(fw, p->tx_seq);
 }
 
+/* The receive fast path: the common case (firmware/README.md, "The fast
+ * path"; the protocol: pkt.h, "Reliability"), a one-packet PUT or an
+ * E-register store (EPUT), the next expected PSN, no gap behind it (nothing
+ * received beyond rcv_nxt, so selective repeat keeps nothing to drain), the
+ * connection up. It keeps every check deliver makes for it: sequence, key
+ * and bounds (the whole message is this packet: mlen == len, or EPUT's 8
+ * bytes), and it writes what deliver writes: the payload, last_rx, the
+ * RX_MSGS counter, ACK owed. Anything else goes to on_data: a trace, probe
+ * or NOTIFY (its CQE and the receiver-not-ready check) flag, more than one
+ * packet, a gap or a duplicate, an emulated delay, an error, or a refused
+ * access (on_data checks it again and fails the connection). Returns 1 when
+ * it took the packet. */
+static int rx_fast(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload)
+{
+	uint64_t last = p->msg_id;
+
+	if ((p->flags & ~FW_PKT_ACKREQ) != (FW_PKT_FIRST | FW_PKT_LAST) || p->psn != fw->rcv_nxt ||
+	    fw->rcv_high != fw->rcv_nxt || fw->error || fw->rx_probe_run ||
+	    (fw->delay_rx | fw->delay_dma) ||
+	    !((p->op == FW_PKT_PUT && p->len == p->mlen) || p->op == FW_PKT_EPUT) ||
+	    !fw_mr_check(fw, p->rkey, p->raddr, p->len, EEL_FW_MR_REMOTE_WRITE))
+		return 0;
+	/* on_data's and deliver's bookkeeping for this packet */
+	fw->rx_last_psn = p->psn;
+	fw->rx_last_tx = p->tx_seq;
+	fw->rcv_nxt = fw->rcv_high = p->psn + 1;
+	fw->ack_req |= (p->flags & FW_PKT_ACKREQ) != 0;
+	fw->nak_sent = 0;
+	fw->ooo_past_gap = 0;
+	fw->rx_tr.on = 0;
+	fw->rx_bytes = p->len;
+	if (p->len)
+		hal_dma_write(&fw->hal, p->raddr, payload, p->len);
+	fw_status_write(fw, offsetof(struct eel_fw_status, last_rx), &last, 8);
+	fw_count(fw, EEL_FW_CNT_RX_MSGS, 1);
+	return 1;
+}
+
 /* The answer to one of our EGETs. */
 static void on_eget_resp(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload)
 {
@@ -396,7 +434,8 @@ static __attribute__((noinline)) void rx_frames(struct fw *fw, const uint8_t *fr
 			on_eget_resp(fw, &p, frame + FW_PKT_HDR);
 			break;
 		default:
-			on_data(fw, &p, frame + FW_PKT_HDR, t_rx);
+			if (!rx_fast(fw, &p, frame + FW_PKT_HDR))
+				on_data(fw, &p, frame + FW_PKT_HDR, t_rx);
 			break;
 		}
 		hal_wire_rx_done(h);

@@ -79,22 +79,6 @@ void fw_rto_sample(struct fw *fw, uint64_t r)
 	fw->rto_cur = rto_of(fw);
 }
 
-/* Packet psn went out: time it when nothing is timed and this is its first
- * transmission; a retransmission while one is timed ends the timing (§3,
- * Karn's rule: its ACK could answer either transmission). */
-void fw_rto_sent(struct fw *fw, uint32_t psn, int first_tx)
-{
-	if (!first_tx) {
-		fw->rtt_on = 0;
-		return;
-	}
-	if (!fw->rtt_on) {
-		fw->rtt_on = 1;
-		fw->rtt_psn = psn;
-		fw->rtt_t0 = hal_now(&fw->hal);
-	}
-}
-
 /* An ACK of new data, everything before ack: a sample if it covers the PSN
  * timed, and the backoff ends (§5.7; RTO from SRTT and RTTVAR, or the
  * initial value before any sample, §2.1). */

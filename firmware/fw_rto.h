@@ -8,9 +8,25 @@
 
 void fw_rto_init(struct fw *fw);
 void fw_rto_sample(struct fw *fw, uint64_t r);
-void fw_rto_sent(struct fw *fw, uint32_t psn, int first_tx);
 void fw_rto_acked(struct fw *fw, uint32_t ack);
 void fw_rto_backoff(struct fw *fw);
 uint64_t fw_rto_max(const struct fw *fw);
+
+/* Packet psn went out: time it when nothing is timed and this is its first
+ * transmission; a retransmission while one is timed ends the timing (§3,
+ * Karn's rule: its ACK could answer either transmission). Inline: once a
+ * packet sent. */
+static inline void fw_rto_sent(struct fw *fw, uint32_t psn, int first_tx)
+{
+	if (!first_tx) {
+		fw->rtt_on = 0;
+		return;
+	}
+	if (!fw->rtt_on) {
+		fw->rtt_on = 1;
+		fw->rtt_psn = psn;
+		fw->rtt_t0 = hal_now(&fw->hal);
+	}
+}
 
 #endif

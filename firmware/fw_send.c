@@ -97,6 +97,63 @@ static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
 	return 1;
 }
 
+/* The send fast path: the common case (firmware/README.md, "The fast path";
+ * the protocol: pkt.h, "Reliability"), message m's one packet, a put or an
+ * E-register store, going out for the first time (snd_nxt == snd_max),
+ * untraced, with no probe due and no emulated delay. What send_packet
+ * computes for a packet of a message of many (its offset, its length, first
+ * and last, a resend, the NIC_TX stamp) is known here: the packet is the
+ * message. It sends the same header with the same PSN, ACK, tx_seq and ACK
+ * request, and keeps the same books (window, timer, RTT sample). Everything
+ * else goes to send_packet (fw_send). Returns 0 when the wire has no room. */
+static int send_fast(struct fw *fw, struct fw_msg *m)
+{
+	const struct fw_hal *h = &fw->hal;
+	uint32_t psn = fw->snd_nxt, plen = m->len;
+	struct fw_pkt p = {
+		.magic = FW_WIRE_MAGIC,
+		.op = m->kind == FW_MSG_SQE ? FW_PKT_PUT : FW_PKT_EPUT,
+		.flags = (uint8_t)(FW_PKT_FIRST | FW_PKT_LAST |
+				   (m->flags & EEL_FW_SQE_NOTIFY ? FW_PKT_NOTIFY : 0) |
+				   (ack_wanted(fw, m) ? FW_PKT_ACKREQ : 0)),
+		.psn = psn,
+		.ack = fw->rcv_nxt,
+		.msg_id = m->msg_id,
+		.raddr = m->raddr,
+		.rkey = m->rkey,
+		.len = (uint16_t)plen,
+		.imm = m->imm,
+		.mlen = m->len,
+		.tx_seq = fw->tx_seq,
+	};
+	uint8_t *frame = hal_wire_tx_alloc(h, FW_PKT_HDR + plen);
+
+	if (!frame)
+		return 0;
+	fw_pkt_write(frame, &p);
+	if (m->kind == FW_MSG_EPUT || (m->flags & EEL_FW_SQE_INLINE))
+		fw_copy(frame + FW_PKT_HDR, m->data, plen);
+	else if (plen)
+		hal_dma_read(h, frame + FW_PKT_HDR, m->laddr, plen);
+	hal_wire_tx_send(h, frame, FW_PKT_HDR + plen);
+	fw->tx_seq_of[psn & (FW_WINDOW - 1)] = fw->tx_seq++;
+
+	fw_ack_carried(fw);
+	fw_count(fw, EEL_FW_CNT_TX_PKTS, 1);
+	fw->snd_max = psn + 1;
+	fw_rto_sent(fw, psn, 1);
+	if (!fw->rto_deadline)
+		fw->rto_deadline = hal_now(h) + fw->rto_cur;
+	return 1;
+}
+
+/* Can packet snd_nxt of m take the send fast path (send_fast)? */
+static int send_is_fast(const struct fw *fw, const struct fw_msg *m)
+{
+	return m->npkts == 1 && m->kind != FW_MSG_EGET && !m->trace && fw->snd_nxt == fw->snd_max &&
+	       !(fw->delay_tx | fw->delay_payload);
+}
+
 /* Send a header-only packet (ACK, NAK); it carries our cumulative ACK. */
 static int send_hdr(struct fw *fw, struct fw_pkt *p)
 {
@@ -317,7 +374,8 @@ int fw_send(struct fw *fw)
 			fw->snd_nxt++; /* answered already: no need to ask again */
 			continue;
 		}
-		if (!(fw->probe_due | fw->probe_left ? send_probed(fw, m) : send_packet(fw, m, fw->snd_nxt)))
+		if (!(fw->probe_due | fw->probe_left ? send_probed(fw, m) :
+		      send_is_fast(fw, m) ? send_fast(fw, m) : send_packet(fw, m, fw->snd_nxt)))
 			break;
 		fw->snd_nxt++;
 		work = 1;
