@@ -356,15 +356,15 @@ static int run_end(struct cli *c, struct session *s, struct results *r, const ch
 				c->plan.depths[i] > 2048 ? 4096 : 1u << (32 - __builtin_clz(c->plan.depths[i] - 1)));
 			return -1;
 		}
-	if (!s->server)
-		nic_pci_get(eel_caps(s->dev), &r->pci);
+	/* both ends: the client reports the facts, each end places itself by them */
+	nic_pci_get(eel_caps(s->dev), &r->pci);
 	if (!s->server && eel_nic_info(s->dev, &r->nic_info))
 		return bench_fail("reading what the NIC is");
 	/* a core on the NIC's NUMA node unless --cpu chose (placement.c); the
 	 * buffers are allocated after this, on that node */
 	{
 		struct placement pl;
-		int core = placement_choose(eel_caps(s->dev), c->cpu[s->pair && s->server], s->cpu, s->pair,
+		int core = placement_choose(&r->pci, c->cpu[s->pair && s->server], s->cpu, s->pair,
 					    s->pair && s->server, &pl);
 
 		if (core != s->cpu && pin(core))

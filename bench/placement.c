@@ -9,29 +9,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/bench.h"
 #include "bench/provenance.h"
 #include "bench/report/json.h"
 
-/* The NIC's NUMA node, -1 when unknown (no PCI function, or no NUMA). */
-static int nic_node(const char *pci, char *why, size_t n)
+/* The NIC's NUMA node from its PCI facts (nic_pci_get, libpci's numa_node),
+ * -1 when unknown (no PCI function, the facts unread, or no NUMA). */
+static int nic_node(const struct nic_pci *pci, char *why, size_t n)
 {
-	char path[96], line[16] = "";
-	FILE *f;
-
-	if (!pci[0]) {
+	if (!pci->addr[0]) {
 		snprintf(why, n, "the NIC has no PCI function: its NUMA node is unknown");
 		return -1;
 	}
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/numa_node", pci);
-	f = fopen(path, "r");
-	if (!f || !fgets(line, sizeof(line), f) || atoi(line) < 0) {
-		snprintf(why, n, "%s's NUMA node is unknown (%s: %s)", pci, path, line[0] ? "-1" : "absent");
-		if (f)
-			fclose(f);
+	if (!pci->have) {
+		snprintf(why, n, "%s's NUMA node is unknown (its PCI facts: %.100s)", pci->addr, pci->error);
 		return -1;
 	}
-	fclose(f);
-	return atoi(line);
+	if (pci->f.numa_node < 0) {
+		snprintf(why, n, "%s's NUMA node is unknown (numa_node: -1)", pci->addr);
+		return -1;
+	}
+	return pci->f.numa_node;
 }
 
 /* The node's cores, from its cpulist ("0-3,8-11"); -1 when unreadable. */
@@ -76,12 +74,12 @@ static int node_cpu(int node, int nth)
 	return -1;
 }
 
-int placement_choose(const struct eel_caps *c, int asked, int pinned, int pair, int nth, struct placement *p)
+int placement_choose(const struct nic_pci *pci, int asked, int pinned, int pair, int nth, struct placement *p)
 {
 	int core;
 
 	memset(p, 0, sizeof(*p));
-	p->nic_node = nic_node(c->pci, p->why, sizeof(p->why));
+	p->nic_node = nic_node(pci, p->why, sizeof(p->why));
 	p->core = pinned;
 	p->by = pinned >= 0 ? (pair ? "--pair's default" : "--cpu") : "none";
 	if (asked >= 0) {

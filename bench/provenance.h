@@ -10,6 +10,7 @@
 #include <eel/eel.h>
 
 struct json;
+struct nic_pci;
 
 /* Where this end ran (placement.c). */
 struct placement {
@@ -19,12 +20,13 @@ struct placement {
 	char why[160];    /* why not on the NIC's node ("" when it is) */
 };
 
-/* Choose this end's core once the NIC is open: the core asked for (asked
+/* Choose this end's core once the NIC is open and its PCI facts read
+ * (nic_pci_get: the node is theirs): the core asked for (asked
  * >= 0, --cpu), else the nth core of the NIC's NUMA node this process may
  * run on (nth: 0, or 1 for --pair's server end; a pair needs two), else the
  * core it already has (pinned: --pair's default, or -1). Fills *p; returns
  * the core to pin to, -1 for none. */
-int placement_choose(const struct eel_caps *c, int asked, int pinned, int pair, int nth, struct placement *p);
+int placement_choose(const struct nic_pci *pci, int asked, int pinned, int pair, int nth, struct placement *p);
 /* "core 3 (the NIC's NUMA node 0)" or "not pinned (...)", for the table */
 void placement_text(const struct placement *p, char *out, size_t n);
 void placement_json(struct json *j, const struct placement *p);
