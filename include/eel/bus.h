@@ -61,6 +61,8 @@ struct eel_bus {
 	uint32_t iotlb_entries; /* IOTLB size in 4 KiB pages (0: no IOMMU) */
 	double numa_ns;         /* a remote NUMA node: added to each read's round trip and each write's flight */
 	double cold_ns;         /* a cold cache (data from DRAM, not the LLC): added to each read */
+	uint32_t tags;          /* read requests in flight at once: 32 (PCIe's 5-bit tag), 256 (extended
+				 * tags, gen4 on); 1 = one read at a time, each waited for */
 };
 
 /* The IOTLB: the last iotlb_entries pages translated, least recently used out. */

@@ -51,23 +51,23 @@ static const struct param params[] = {
 	D(read_rtt_ns, 0, 1e7), D(posted_ns, 0, 1e7), D(gts, 0.1, 1024), U(lanes, 1, 32, 1),
 	U(mps, 128, 4096, 1), U(mrrs, 128, 4096, 1), U(rcb, 64, 512, 1), U(rcb_chunks, 0, 1, 0),
 	D(line_ns, 0, 1e6), D(link_gbs, 0.01, 1e4), D(iommu_miss_ns, 0, 1e7), U(iotlb_entries, 0, EEL_BUS_IOTLB_MAX, 0),
-	D(numa_ns, 0, 1e7), D(cold_ns, 0, 1e7),
+	D(numa_ns, 0, 1e7), D(cold_ns, 0, 1e7), U(tags, 1, 1024, 0),
 };
 
-#define PCIE(nm, g, l) { .name = nm, .kind = EEL_BUS_PCIE, .read_rtt_ns = 530.0, .posted_ns = 265.0, .gts = g, \
-			 .lanes = l, .mps = 256, .mrrs = 512, .rcb = 64, .line_ns = 9.2 }
+#define PCIE(nm, g, l, t) { .name = nm, .kind = EEL_BUS_PCIE, .read_rtt_ns = 530.0, .posted_ns = 265.0, .gts = g, \
+			    .lanes = l, .mps = 256, .mrrs = 512, .rcb = 64, .line_ns = 9.2, .tags = t }
 
 static const struct eel_bus presets[] = {
-	{ .name = "none", .kind = EEL_BUS_NONE, .gts = 8, .lanes = 8, .mps = 256, .mrrs = 512, .rcb = 64 },
-	PCIE("pcie-gen3x8", 8.0, 8),
-	PCIE("pcie-gen4x16", 16.0, 16),
-	PCIE("pcie-gen5x16", 32.0, 16),
-	PCIE("pcie-gen6x16", 64.0, 16),
+	{ .name = "none", .kind = EEL_BUS_NONE, .gts = 8, .lanes = 8, .mps = 256, .mrrs = 512, .rcb = 64, .tags = 32 },
+	PCIE("pcie-gen3x8", 8.0, 8, 32),
+	PCIE("pcie-gen4x16", 16.0, 16, 256),
+	PCIE("pcie-gen5x16", 32.0, 16, 256),
+	PCIE("pcie-gen6x16", 64.0, 16, 256),
 	{ .name = "membus", .kind = EEL_BUS_COHERENT, .read_rtt_ns = 200.0, .posted_ns = 100.0, .link_gbs = 25.6,
-	  .gts = 8, .lanes = 8, .mps = 256, .mrrs = 512, .rcb = 64 },
+	  .gts = 8, .lanes = 8, .mps = 256, .mrrs = 512, .rcb = 64, .tags = 32 },
 	{ .name = "cxl", .kind = EEL_BUS_COHERENT, .read_rtt_ns = 250.0, .posted_ns = 125.0,
 	  .link_gbs = 32.0 * 16 / 8 * 128.0 / 130.0 * 64.0 / 68.0, .gts = 32, .lanes = 16, .mps = 256, .mrrs = 512,
-	  .rcb = 64 },
+	  .rcb = 64, .tags = 32 },
 };
 
 /* measured:<pci address>: read_rtt_ns is the function's MMIO read round trip

@@ -14,7 +14,7 @@
 
 /* The URI options the bus takes (bus= and every parameter). */
 #define BUS_OPTIONS "bus kind read_rtt_ns posted_ns gts lanes mps mrrs rcb rcb_chunks line_ns link_gbs " \
-		    "iommu_miss_ns iotlb_entries numa_ns cold_ns"
+		    "iommu_miss_ns iotlb_entries numa_ns cold_ns tags"
 /* One parameter by its name from text, over *p; -EINVAL with the message
  * (naming `where`: the file and line, or the URI) when the key is unknown or
  * the value is not a number the parameter takes. */
