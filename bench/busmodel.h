@@ -6,21 +6,22 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* busmodel.c: the bus model beside pcie-bench's figures (data/pcie_bench.csv) */
-#define BUSMODEL_ROWS 32
+/* busmodel.c: each host's preset beside pcie-bench's measurements of that
+ * host (data/pcie_bench.csv) */
+#define BUSMODEL_ROWS 256
 struct busmodel_row {
-	char what[48], unit[16];
+	char host[48], what[48], unit[16];
 	uint64_t size;
 	double paper, model, diff_pct, tolerance_pct;
-	int within;
+	int within, claimed;
 };
 struct busmodel_res {
 	char data[4200];          /* the figures' file */
-	int n, outside;
+	int n, outside, unclaimed; /* outside: claimed rows outside their tolerance; unclaimed: rows the model does not claim */
 	struct busmodel_row row[BUSMODEL_ROWS];
 };
-/* 0 when every figure is within its tolerance, 1 when one is not, -1 when the
- * data cannot be read (said on stderr). out: the table, or NULL. */
+/* 0 when every claimed figure is within its tolerance, 1 when one is not,
+ * -1 when the data cannot be read (said on stderr). out: the table, or NULL. */
 int busmodel_run(FILE *out, const char *data, struct busmodel_res *res);
 /* -t busmodel --json FILE: its own small document (schema eel.busmodel,
  * docs/json.md); 0, or -1 said on stderr. */

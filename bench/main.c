@@ -565,9 +565,16 @@ static int measure(struct cli *c, const char *uri_in, struct session *s, struct 
 	return 0;
 }
 
-/* --bus LIST: the same tests once per bus, side by side. The membus preset is
- * calibrated on this machine first: a posted write is one cache line moving
- * between the two cores (-t limit's one-way median), a read two such trips. */
+/* --bus LIST: the same tests once per bus, side by side. The membus presets
+ * (membus, membus-local, membus-remote: is_membus) are calibrated on this
+ * machine first: a posted write is one cache line moving between the two
+ * cores (-t limit's one-way median), a read two such trips (membus-remote
+ * adds its numa_ns to both). */
+static int is_membus(const char *name)
+{
+	return !strcmp(name, "membus") || !strcmp(name, "membus-local") || !strcmp(name, "membus-remote");
+}
+
 static int run_buses(struct cli *c, int argc, char **argv)
 {
 	static struct bus_run runs[MAX_BUSES];
@@ -587,7 +594,7 @@ static int run_buses(struct cli *c, int argc, char **argv)
 			fprintf(stderr, "eel-bench: --bus %s: %s\n", c->buses[i], safe_text(eel_errmsg(), safe, sizeof(safe)));
 			return 2;
 		}
-		need_cal |= !strcmp(runs[i].bus.name, "membus") && !strstr(c->uri, "posted_ns=");
+		need_cal |= is_membus(runs[i].bus.name) && !strstr(c->uri, "posted_ns=");
 	}
 	if (need_cal && c->pair) {
 		struct cli cc = *c;
@@ -606,7 +613,7 @@ static int run_buses(struct cli *c, int argc, char **argv)
 		struct cli ci = *c;
 
 		snprintf(uri, sizeof(uri), "%s%cbus=%s%s", c->uri, strchr(c->uri, '?') ? '&' : '?', c->buses[i],
-			 !strcmp(runs[i].bus.name, "membus") ? extra : "");
+			 is_membus(runs[i].bus.name) ? extra : "");
 		eel_bus_from_text(uri, &runs[i].bus);
 		if (measure(&ci, uri, &runs[i].s, &runs[i].r, runs[i].uri, sizeof(runs[i].uri)))
 			return 1;

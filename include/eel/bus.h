@@ -63,7 +63,18 @@ struct eel_bus {
 	double cold_ns;         /* a cold cache (data from DRAM, not the LLC): added to each read */
 	uint32_t tags;          /* read requests in flight at once: 32 (PCIe's 5-bit tag), 256 (extended
 				 * tags, gen4 on); 1 = one read at a time, each waited for */
+	double dma_rd_ns;       /* the NIC's DMA engine: per read in a stream, beyond its completions' serialisation */
+	double dma_wr_ns;       /* the NIC's DMA engine: per write issued in a stream (fixed part) ... */
+	double dma_wr_line_ns;  /* ... and per 64-byte line of it (the engine's time is fixed + lines x this) */
+	uint32_t superpages;    /* 1: the IOTLB's entries cover 2 MiB pages (superpages), 0: 4 KiB pages */
 };
+
+/* What a warm local host's presets leave out, to give as cold_ns= and
+ * numa_ns= (fitted to pcie-bench's cold_read_latency and remote_read_latency
+ * rows of data/pcie_bench.csv: the mean over the hosts measured). */
+#define EEL_BUS_COLD_NS 44.0       /* a line from DRAM rather than the LLC: 35-49 ns on five E5 hosts */
+#define EEL_BUS_NUMA_NS 99.0       /* memory on the other socket: 95 (Broadwell), 103 (Ivy Bridge) */
+#define EEL_BUS_SUPERPAGE (2u << 20)
 
 /* The IOTLB: the last iotlb_entries pages translated, least recently used out. */
 struct eel_bus_iotlb {
@@ -94,12 +105,28 @@ double eel_bus_read_ns(const struct eel_bus *p, uint64_t len);
  * when requests are the larger share, by its requests in the other direction). */
 double eel_bus_write_gbps(const struct eel_bus *p, uint64_t len);
 double eel_bus_read_gbps(const struct eel_bus *p, uint64_t len);
+/* A stream of len-byte reads as a NIC issues them: each read's slot is the
+ * larger of its round trip over the tags in flight (Little's law: tags
+ * reads per eel_bus_read_ns) and its link time (len at eel_bus_read_gbps)
+ * plus the DMA engine's dma_rd_ns. eel_bus_read_slot_ns is that slot (the
+ * time between two reads' starts in the stream), eel_bus_read_stream_gbps
+ * the Gb/s of data it gives. */
+double eel_bus_read_slot_ns(const struct eel_bus *p, uint64_t len);
+double eel_bus_read_stream_gbps(const struct eel_bus *p, uint64_t len);
+/* A stream of len-byte posted writes: each write's slot is the larger of its
+ * TLPs' serialisation and the DMA engine's issue time (dma_wr_ns + lines x
+ * dma_wr_line_ns). */
+double eel_bus_write_slot_ns(const struct eel_bus *p, uint64_t len);
+double eel_bus_write_stream_gbps(const struct eel_bus *p, uint64_t len);
 
-/* IOTLB misses of an access of len bytes at bus address addr (updating it). */
+/* IOTLB misses of an access of len bytes at bus address addr (updating it);
+ * an entry covers EEL_BUS_PAGE, or EEL_BUS_SUPERPAGE with superpages=1. */
 uint32_t eel_bus_iotlb_misses(struct eel_bus_iotlb *t, const struct eel_bus *p, uint64_t addr, uint64_t len);
 
 /* ---- buses by name (userlib/engine/bus_preset.c; these use libc) ---- */
-#define EEL_BUS_PRESETS "none, pcie-gen3x8, pcie-gen4x16, pcie-gen5x16, pcie-gen6x16, membus, cxl"
+#define EEL_BUS_PRESETS "none, pcie-gen3x8, pcie-gen3x8-bdw, pcie-gen3x8-hsw-e5, pcie-gen3x8-hsw-e3, " \
+	"pcie-gen3x8-hsw-smc, pcie-gen3x8-ivb, pcie-gen3x8-snb, pcie-gen4x16, pcie-gen5x16, pcie-gen6x16, " \
+	"membus-local (membus), membus-remote, cxl"
 
 /* The preset `name` into *p; -EINVAL (eel_errmsg says why) when there is none. */
 int eel_bus_preset(const char *name, struct eel_bus *p);
@@ -109,6 +136,11 @@ int eel_bus_preset(const char *name, struct eel_bus *p);
 int eel_bus_from_text(const char *uri, struct eel_bus *p);
 /* The i-th numeric parameter's name, its value in *v; NULL past the last. */
 const char *eel_bus_param(const struct eel_bus *p, int i, double *v);
+/* The i-th preset's name (NULL past the last), and where preset `name`'s
+ * parameter `key` comes from: text starting "measured", "fitted" or
+ * "assumed" and naming its source; NULL for no such preset or key. */
+const char *eel_bus_preset_name(int i);
+const char *eel_bus_provenance(const char *name, const char *key);
 /* One line describing the bus, for the NIC's attach text and the table. */
 void eel_bus_describe(const struct eel_bus *p, char *out, unsigned n);
 

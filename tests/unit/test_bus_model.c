@@ -3,7 +3,8 @@
  * bus_model.c) against cases computed by hand, and the presets, the preset
  * file and the URI options (bus_preset.c) with the errors a person sees.
  *
- * Hand computations (Neugebauer et al. 2018 section 3's model):
+ * Hand computations (Neugebauer et al. 2018 section 3's model; the presets'
+ * figures are bus_preset.c's fits to data/pcie_bench.csv):
  *   gen3 x8: 8 GT/s x 8 x 128/130 = 63.0154 Gb/s; ACK and UpdateFC every 203
  *   bytes at MPS 256 (8 bytes each) and SKP 4 in 1538: 16/203 + 4/1538 =
  *   0.0814188, so 63.0154 x 0.9185812 = 57.8848 Gb/s.
@@ -58,6 +59,8 @@ static void test_tlps(void)
 
 	CHECK_EQ_U(eel_bus_write_bytes(&p, 64), 88);          /* one MWr: 24 + 64 */
 	CHECK_EQ_U(eel_bus_write_bytes(&p, 300), 348);        /* two at MPS 256 */
+	CHECK_EQ_U(eel_bus_read_req_bytes(&p, 2048), 24);     /* one MRd at the Broadwell host's MRRS 4096 */
+	p.mrrs = 512;
 	CHECK_EQ_U(eel_bus_read_req_bytes(&p, 2048), 96);     /* four MRd at MRRS 512 */
 	CHECK_EQ_U(eel_bus_read_cpl_bytes(&p, 2048), 2208);   /* eight CplD of 256 */
 	p.rcb_chunks = 1;
@@ -80,6 +83,42 @@ static void test_bandwidth(void)
 	CHECK_EQ_D(eel_bus_read_gbps(&p, 256), 53.69, 0.01);
 	/* nothing read, no bandwidth */
 	CHECK_EQ_D(eel_bus_read_gbps(&p, 0), 0.0, 1e-12);
+	CHECK_EQ_D(eel_bus_read_stream_gbps(&p, 0) + eel_bus_write_stream_gbps(&p, 0), 0.0, 0);
+}
+
+/* A stream of reads: Little's law (tags in flight, each its round trip)
+ * against the link plus the DMA engine's dma_rd_ns; writes: the link against
+ * the engine's issue time. pcie-gen3x8 (Broadwell, 32 tags): at 64 B the tags
+ * decide (32 x 512 bits / 558.06 ns = 29.36 Gb/s, pcie-bench 31.9), at
+ * 2048 B the link (2048 x 8 / 53.68 Gb/s + 1.7 ns = 306.9 ns: 53.39 Gb/s). */
+static void test_stream(void)
+{
+	struct eel_bus p = preset("pcie-gen3x8");
+	double rd64 = eel_bus_read_ns(&p, 64);
+
+	CHECK_EQ_D(eel_bus_read_slot_ns(&p, 64), rd64 / 32, 1e-9);
+	CHECK_EQ_D(eel_bus_read_stream_gbps(&p, 64), 32 * 512 / rd64, 1e-9);
+	CHECK_EQ_D(eel_bus_read_stream_gbps(&p, 64), 29.36, 0.01);
+	CHECK(eel_bus_read_stream_gbps(&p, 64) < eel_bus_read_gbps(&p, 64), "tags below the link at 64 B");
+	CHECK_EQ_D(eel_bus_read_slot_ns(&p, 2048), 2048 * 8 / eel_bus_read_gbps(&p, 2048) + 1.7, 1e-9);
+	CHECK_EQ_D(eel_bus_read_stream_gbps(&p, 2048), 53.39, 0.01);
+	/* one read at a time: each waits for its round trip */
+	p.tags = 1;
+	CHECK_EQ_D(eel_bus_read_slot_ns(&p, 2048), eel_bus_read_ns(&p, 2048), 1e-9);
+	/* 256 tags (gen4's extended tags) on the same host: the link decides at 64 B too */
+	p.tags = 256;
+	CHECK_EQ_D(eel_bus_read_slot_ns(&p, 64), 64 * 8 / eel_bus_read_gbps(&p, 64) + 1.7, 1e-9);
+	/* writes: the NFP's engine (15.5 + 4.7 a line) at 64 B, the link at 512 B */
+	p = preset("pcie-gen3x8");
+	CHECK_EQ_D(eel_bus_write_slot_ns(&p, 64), 15.5 + 4.7, 1e-9);
+	CHECK_EQ_D(eel_bus_write_stream_gbps(&p, 64), 512 / 20.2, 1e-9);
+	CHECK_EQ_D(eel_bus_write_stream_gbps(&p, 512), eel_bus_write_gbps(&p, 512), 1e-9);
+	/* gen5 x16 with no engine limit: the link */
+	p = preset("pcie-gen5x16");
+	CHECK_EQ_D(eel_bus_write_stream_gbps(&p, 64), eel_bus_write_gbps(&p, 64), 1e-9);
+	CHECK_EQ_D(eel_bus_read_stream_gbps(&p, 2048), eel_bus_read_gbps(&p, 2048), 1e-9);
+	p = preset("none");
+	CHECK_EQ_D(eel_bus_read_slot_ns(&p, 64) + eel_bus_write_slot_ns(&p, 64), 0, 0);
 }
 
 static void test_latency(void)
@@ -87,19 +126,23 @@ static void test_latency(void)
 	struct eel_bus p = preset("pcie-gen3x8");
 	double s = 8.0 / 57.8848; /* ns per byte */
 
-	/* 8 B: 530 + MRd 24 B + CplD 28 B + one line 9.2 */
-	CHECK_EQ_D(eel_bus_read_ns(&p, 8), 530 + 24 * s + 28 * s + 9.2, 1e-3);
+	/* 8 B: 533.4 + MRd 24 B + CplD 28 B + one line 9.73 */
+	CHECK_EQ_D(eel_bus_read_ns(&p, 8), 533.4 + 24 * s + 28 * s + 9.73, 1e-3);
 	/* 2048 B: + eight CplD (2208 B) + 32 lines */
-	CHECK_EQ_D(eel_bus_read_ns(&p, 2048), 530 + 24 * s + 2208 * s + 32 * 9.2, 1e-3);
-	CHECK_EQ_D(eel_bus_write_ns(&p, 8), 265 + 32 * s, 1e-3);
+	CHECK_EQ_D(eel_bus_read_ns(&p, 2048), 533.4 + 24 * s + 2208 * s + 32 * 9.73, 1e-3);
+	CHECK_EQ_D(eel_bus_write_ns(&p, 8), 211.7 + 32 * s, 1e-3);
 	CHECK_EQ_D(eel_bus_write_issue_ns(&p, 8), 32 * s, 1e-3);
 	p.numa_ns = 100;
 	p.cold_ns = 50;
-	CHECK_EQ_D(eel_bus_read_ns(&p, 8), 530 + 100 + 50 + 24 * s + 28 * s + 9.2, 1e-3);
-	CHECK_EQ_D(eel_bus_write_ns(&p, 8), 265 + 100 + 32 * s, 1e-3);
+	CHECK_EQ_D(eel_bus_read_ns(&p, 8), 533.4 + 100 + 50 + 24 * s + 28 * s + 9.73, 1e-3);
+	CHECK_EQ_D(eel_bus_write_ns(&p, 8), 211.7 + 100 + 32 * s, 1e-3);
+	/* the memory bus: a socket's DDR (4 x DDR4-2133, 68.28 GB/s), 50 ns a line one way */
 	p = preset("membus");
-	CHECK_EQ_D(eel_bus_write_ns(&p, 8), 100 + 64 / 25.6, 1e-9);
-	CHECK_EQ_D(eel_bus_read_ns(&p, 64), 200 + 64 / 25.6, 1e-9);
+	CHECK_EQ_D(eel_bus_write_ns(&p, 8), 50 + 64 / 68.28, 1e-9);
+	CHECK_EQ_D(eel_bus_read_ns(&p, 64), 100 + 64 / 68.28, 1e-9);
+	p = preset("membus-remote");
+	CHECK_EQ_D(eel_bus_write_ns(&p, 8), 50 + EEL_BUS_NUMA_NS + 64 / 32.0, 1e-9);
+	CHECK_EQ_D(eel_bus_read_ns(&p, 64), 100 + EEL_BUS_NUMA_NS + 64 / 32.0, 1e-9);
 	p = preset("none");
 	CHECK_EQ_D(eel_bus_read_ns(&p, 64) + eel_bus_write_ns(&p, 64) + eel_bus_write_issue_ns(&p, 64), 0, 0);
 }
@@ -119,6 +162,14 @@ static void test_iotlb(void)
 	CHECK_EQ_U(eel_bus_iotlb_misses(&t, &p, 0x2000, 8), 1);      /* B was out */
 	/* across a page: page 0 out goes A, then A (page 1) out goes B */
 	CHECK_EQ_U(eel_bus_iotlb_misses(&t, &p, 0x0ff8, 16), 2);
+	/* superpages: an entry covers 2 MiB; pages 1, 2 and 3 of 4 KiB are one */
+	memset(&t, 0, sizeof(t));
+	p.superpages = 1;
+	CHECK_EQ_U(eel_bus_iotlb_misses(&t, &p, 0x1000, 8), 1);
+	CHECK_EQ_U(eel_bus_iotlb_misses(&t, &p, 0x2000, 8), 0);
+	CHECK_EQ_U(eel_bus_iotlb_misses(&t, &p, 0x1ff000, 8), 0);
+	CHECK_EQ_U(eel_bus_iotlb_misses(&t, &p, 0x200000, 8), 1);  /* the next 2 MiB */
+	CHECK_EQ_U(eel_bus_iotlb_misses(&t, &p, 0x1ffff8, 16), 0); /* across them: both held */
 }
 
 static void err_has(int rc, const char *words, const char *what)
@@ -131,12 +182,19 @@ static void err_has(int rc, const char *words, const char *what)
 static void test_presets_and_errors(void)
 {
 	struct eel_bus p;
-	const char *names[] = { "none", "pcie-gen3x8", "pcie-gen4x16", "pcie-gen5x16", "pcie-gen6x16", "membus", "cxl" };
+	const char *names[] = { "none", "pcie-gen3x8", "pcie-gen3x8-bdw", "pcie-gen3x8-hsw-e5", "pcie-gen3x8-hsw-e3",
+				"pcie-gen3x8-hsw-smc", "pcie-gen3x8-ivb", "pcie-gen3x8-snb", "pcie-gen4x16",
+				"pcie-gen5x16", "pcie-gen6x16", "membus-local", "membus-remote", "cxl" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		p = preset(names[i]);
 		CHECK(!strcmp(p.name, names[i]), "name '%s'", p.name);
+		CHECK(eel_bus_preset_name((int)i) && !strcmp(eel_bus_preset_name((int)i), names[i]), "preset %zu", i);
+		CHECK(strstr(EEL_BUS_PRESETS, names[i]) != NULL, "EEL_BUS_PRESETS lists %s", names[i]);
 	}
+	CHECK(eel_bus_preset_name((int)(sizeof(names) / sizeof(names[0]))) == NULL, "no preset past the last");
+	p = preset("membus"); /* the old name: membus-local's figures */
+	CHECK(!strcmp(p.name, "membus") && p.posted_ns == preset("membus-local").posted_ns, "membus alias");
 	/* faster links are never slower: a 4 KiB read gets cheaper with the rate */
 	CHECK(eel_bus_read_ns(&(struct eel_bus){ 0 }, 8) == 0, "a zeroed bus is none");
 	{
@@ -156,6 +214,65 @@ static void test_presets_and_errors(void)
 	err_has(bus_set(&p, "kind", "isa", "here"), "pcie or coherent", "kind");
 	CHECK(bus_set(&p, "iommu_miss_ns", "300", "here") == 0 && p.iommu_miss_ns == 300, "iommu_miss_ns set");
 	CHECK(bus_set(&p, "mps", "512", "here") == 0 && p.mps == 512, "mps set");
+}
+
+/* Each measured host's figures (the fits of bus_preset.c), gen4..gen6's
+ * round trip without the NFP's engine and a line at their link's rate, and a
+ * provenance for every parameter of every preset. */
+static void test_preset_figures(void)
+{
+	struct {
+		const char *name;
+		double rtt, line, posted;
+		uint32_t mps, mrrs;
+	} host[] = {
+		{ "pcie-gen3x8-bdw", 533.4, 9.73, 211.7, 256, 4096 }, { "pcie-gen3x8-hsw-e5", 529.4, 9.95, 218.4, 256, 512 },
+		{ "pcie-gen3x8-hsw-e3", 1192.2, 5.98, 151.5, 128, 512 }, { "pcie-gen3x8-hsw-smc", 580.6, 9.56, 191.7, 256, 512 },
+		{ "pcie-gen3x8-ivb", 539.5, 9.69, 211.7, 256, 512 }, { "pcie-gen3x8-snb", 540.5, 9.37, 211.7, 256, 512 },
+	};
+	const char *gen[] = { "pcie-gen4x16", "pcie-gen5x16", "pcie-gen6x16" }, *name, *key, *why;
+	struct eel_bus p;
+	double v;
+
+	for (size_t i = 0; i < sizeof(host) / sizeof(host[0]); i++) {
+		p = preset(host[i].name);
+		CHECK(p.read_rtt_ns == host[i].rtt && p.line_ns == host[i].line && p.posted_ns == host[i].posted &&
+		      p.mps == host[i].mps && p.mrrs == host[i].mrrs && p.tags == 32 && p.gts == 8 && p.lanes == 8,
+		      "%s's figures", host[i].name);
+	}
+	p = preset("pcie-gen3x8");
+	CHECK(p.read_rtt_ns == 533.4 && p.posted_ns == 211.7 && p.line_ns == 9.73, "pcie-gen3x8 is the Broadwell host's");
+	for (size_t i = 0; i < 3; i++) {
+		p = preset(gen[i]);
+		CHECK_EQ_D(p.line_ns, 512 / eel_bus_tlp_gbps(&p), 0.001);
+		CHECK_EQ_D(p.read_rtt_ns, 533.4 - (546.7 - 480.0), 1e-9);
+		CHECK(p.posted_ns == 62.2 && p.tags == 256 &&
+		      p.dma_wr_ns == 0 && p.dma_rd_ns == 0, "%s: the host without the NFP's engine", gen[i]);
+	}
+	p = preset("membus-local");
+	CHECK_EQ_D(p.link_gbs, 4 * 17.07, 1e-9); /* a socket's four channels, not one */
+	for (int i = 0; (name = eel_bus_preset_name(i)); i++) {
+		p = preset(name);
+		for (int k = 0; (key = eel_bus_param(&p, k, &v)); k++) {
+			why = eel_bus_provenance(name, key);
+			CHECK(why && (!strncmp(why, "measured", 8) || !strncmp(why, "fitted", 6) || !strncmp(why, "assumed", 7)),
+			      "%s %s: provenance '%s'", name, key, why ? why : "(none)");
+		}
+	}
+	CHECK(eel_bus_provenance("pcie-gen3x8", "width") == NULL, "no provenance of an unknown key");
+}
+
+/* measured-mem:<node>: node 0 is measured here; a node this machine lacks is one line naming the nodes. */
+static void test_measured_mem(void)
+{
+	struct eel_bus p;
+
+	p = preset("measured-mem:0");
+	CHECK(p.kind == EEL_BUS_COHERENT && p.read_rtt_ns > 0 && p.posted_ns == p.read_rtt_ns / 2 &&
+	      !strcmp(p.name, "measured-mem:0"), "measured-mem:0: %.1f ns", p.read_rtt_ns);
+	if (access("/sys/devices/system/node/node1", F_OK))
+		err_has(eel_bus_preset("measured-mem:1", &p), "no NUMA node 1: this machine has nodes 0..", "node 1");
+	err_has(eel_bus_preset("measured-mem:x", &p), "not a NUMA node number", "node x");
 }
 
 static void test_uri(void)
@@ -190,7 +307,7 @@ static void test_file(void)
 	fprintf(f, "# a lab's link\nbus = pcie-gen3x8\n  read_rtt_ns = 700   # measured\nlanes=4\n\n");
 	fclose(f);
 	CHECK(bus_load_file(path, &p) == 0 && p.kind == EEL_BUS_PCIE && p.read_rtt_ns == 700 && p.lanes == 4 &&
-	      p.posted_ns == 265, "file: %s", eel_errmsg());
+	      p.posted_ns == 211.7, "file: %s", eel_errmsg());
 	snprintf(uri, sizeof(uri), "softnic?bus=%s&posted_ns=400", path);
 	CHECK(eel_uri_parse(uri, &u) == 0 && bus_from_uri(&u, &p) == 0 && p.read_rtt_ns == 700 && p.posted_ns == 400,
 	      "file then URI: %s", eel_errmsg());
@@ -210,20 +327,21 @@ static void test_file(void)
 	CHECK(bus_load_file(path, &p) == -ENOENT, "a missing file: %s", eel_errmsg());
 }
 
-/* The ping-pong put's path (bench/bus_runs.c): doorbell 265 + 32 B, the
- * descriptor's read (64 B), the ACK's and the payload's 8-byte TLPs, and the
- * status write's whole flight: 269.42 + 554.13 + 4.42 + 4.42 + 269.42. */
+/* The ping-pong put's path (bench/bus_runs.c): doorbell 211.7 + 32 B, the
+ * descriptor's read (64 B: 533.4 + 24 + 84 B + a line of 9.73), the ACK's and
+ * the payload's 8-byte TLPs, and the status write's whole flight:
+ * 216.12 + 558.06 + 4.42 + 4.42 + 216.12. */
 static void test_path(void)
 {
 	struct eel_bus p = preset("pcie-gen3x8");
 	struct bus_path t;
 
 	bus_path(&p, &t);
-	CHECK_EQ_D(t.doorbell_ns, 269.42, 0.01);
-	CHECK_EQ_D(t.descriptor_ns, 554.13, 0.01);
+	CHECK_EQ_D(t.doorbell_ns, 216.12, 0.01);
+	CHECK_EQ_D(t.descriptor_ns, 558.06, 0.01);
 	CHECK_EQ_D(t.ack_status_ns + t.payload_issue_ns, 2 * 4.42, 0.01);
-	CHECK_EQ_D(t.payload_seen_ns, 269.42, 0.01);
-	CHECK_EQ_D(t.sum_ns, 1101.82, 0.05);
+	CHECK_EQ_D(t.payload_seen_ns, 216.12, 0.01);
+	CHECK_EQ_D(t.sum_ns, 999.15, 0.05);
 	p = preset("none");
 	bus_path(&p, &t);
 	CHECK_EQ_D(t.sum_ns, 0, 0);
@@ -235,9 +353,12 @@ int main(void)
 	test_rates();
 	test_tlps();
 	test_bandwidth();
+	test_stream();
 	test_latency();
 	test_iotlb();
 	test_presets_and_errors();
+	test_preset_figures();
+	test_measured_mem();
 	test_uri();
 	test_file();
 	CHECK_DONE();

@@ -148,10 +148,52 @@ double eel_bus_read_gbps(const struct eel_bus *p, uint64_t len)
 	return per_ns * (double)len;
 }
 
+/* Little's law (a stream keeps `tags` reads in flight, each for its round
+ * trip) against the link (pcie-bench mem_bw.read's rate) plus what the NIC's
+ * DMA engine takes per read beyond it (fitted to pcie-bench's BW_DMA_RD:
+ * data/pcie_bench.csv, bus_preset.c). */
+double eel_bus_read_slot_ns(const struct eel_bus *p, uint64_t len)
+{
+	double link = eel_bus_read_gbps(p, len), rtt = eel_bus_read_ns(p, len) / (p->tags ? p->tags : 1);
+	double wire = link > 0 ? (double)len * 8.0 / link + p->dma_rd_ns : 0;
+
+	if (p->kind == EEL_BUS_NONE || !len)
+		return 0;
+	return rtt > wire ? rtt : wire;
+}
+
+double eel_bus_read_stream_gbps(const struct eel_bus *p, uint64_t len)
+{
+	double t = eel_bus_read_slot_ns(p, len);
+
+	return t > 0 ? (double)len * 8.0 / t : 0;
+}
+
+/* Posted writes need no tag: the link's serialisation against the DMA
+ * engine's issue time (fitted to pcie-bench's BW_DMA_WR, the NFP-6000's:
+ * 47.4 M writes/s up to 64 B on every host, bus_preset.c). */
+double eel_bus_write_slot_ns(const struct eel_bus *p, uint64_t len)
+{
+	double wire = eel_bus_write_issue_ns(p, len);
+	double engine = p->dma_wr_ns + (double)div_up(len, EEL_BUS_LINE) * p->dma_wr_line_ns;
+
+	if (p->kind == EEL_BUS_NONE || !len)
+		return 0;
+	return engine > wire ? engine : wire;
+}
+
+double eel_bus_write_stream_gbps(const struct eel_bus *p, uint64_t len)
+{
+	double t = eel_bus_write_slot_ns(p, len);
+
+	return t > 0 ? (double)len * 8.0 / t : 0;
+}
+
 uint32_t eel_bus_iotlb_misses(struct eel_bus_iotlb *t, const struct eel_bus *p, uint64_t addr, uint64_t len)
 {
 	uint32_t cap = p->iotlb_entries < EEL_BUS_IOTLB_MAX ? p->iotlb_entries : EEL_BUS_IOTLB_MAX, misses = 0;
-	uint64_t first = addr / EEL_BUS_PAGE, last = (addr + (len ? len : 1) - 1) / EEL_BUS_PAGE;
+	uint64_t page = p->superpages ? EEL_BUS_SUPERPAGE : EEL_BUS_PAGE;
+	uint64_t first = addr / page, last = (addr + (len ? len : 1) - 1) / page;
 
 	if (!cap || p->kind == EEL_BUS_NONE)
 		return 0;

@@ -1,22 +1,42 @@
 /* SPDX-License-Identifier: MIT */
 /* userlib/engine/bus_preset.c — buses by name, file and URI (bus_preset.h).
  *
- * Where each preset's figures come from:
- * - pcie-gen3x8: calibrated to pcie-bench's NFP-6000 in a Broadwell host
- *   (Neugebauer et al. 2018, sequential warm DMA reads:
- *   541 ns at 8 B, 546 at 64, 701 at 512, 1129 at 2048; data/pcie_bench.csv).
- *   read_rtt_ns and line_ns are the least-squares fit of eel_bus_read_ns to those
- *   four (each within 3%); posted_ns is half the round trip, as the issue
- *   says a posted write costs. MPS 256, MRRS 512, RCB 64: the paper's setup.
- * - pcie-gen4x16 .. gen6x16: the same host and NIC on a faster, wider link:
- *   the fixed times (root complex, the NIC's DMA engine) are kept at gen3's,
- *   the rate and width change. That is the what-if: what the link alone buys.
- *   Gen6 runs in FLIT mode (242/256, bus_model.c).
- * - membus: an agent on the memory bus moves whole 64-byte lines; a posted
- *   write is one line moving from one agent to the other, a read two trips.
- *   100 ns one way is a placeholder: eel-bench --bus calibrates posted_ns
- *   and read_rtt_ns on this host from the bare cache-line ping-pong (-t
- *   limit) in the same run. The link: one DDR4-3200 channel, 25.6 GB/s.
+ * Where each preset's figures come from (each parameter's own source is in
+ * provenance[] below, printed by eel-bench -t busmodel and docs/bus.md):
+ * - pcie-gen3x8-bdw, -hsw-e5, -hsw-e3, -hsw-smc, -ivb, -snb: pcie-bench's
+ *   NFP-6000 in six hosts (Neugebauer et al. 2018; data/pcie_bench.csv from
+ *   github.com/pcie-bench/data, medians of sequential warm reads). Per host:
+ *   read_rtt_ns and line_ns the least-squares fit (relative error) of
+ *   eel_bus_read_ns to its dma_read_latency rows; posted_ns its
+ *   dma_write_read_latency rows (a write then a read of the same address)
+ *   less the read and the write's TLPs, mean of 8 and 64 B; iommu_miss_ns its
+ *   iommu_read_latency row less the model's read; MPS, MRRS, 8 GT/s x8 and
+ *   32 tags (ExtTag-) from its sys-lspci.txt. The NFP's DMA engine (the
+ *   same card in every host): dma_wr_ns 15.5 + dma_wr_line_ns 4.7 per line
+ *   fitted to the Broadwell host's write_bandwidth rows (47.4 M writes/s up
+ *   to 64 B, the same on all five E5 hosts), dma_rd_ns 1.7 to its
+ *   read_bandwidth rows; the Xeon E3 host takes writes slower than that:
+ *   14 ns a line (dma_wr_line_ns, its 256-2048 B write rows, ~36 Gb/s).
+ *   pcie-gen3x8 is the Broadwell host's.
+ * - pcie-gen4x16 .. gen6x16: a host's own round trip without the NFP's DMA
+ *   engine: the Broadwell fit less that engine's share of a read, LAT_DMA_RD
+ *   less LAT_CMD_RD at 8 B (546.7 - 480.0 = 66.7 ns: lat_cmd reads host
+ *   memory from the NFP's cores without the DMA engine); posted_ns that
+ *   host's LAT_CMD_WRRD less LAT_CMD_RD at 8 B (66.7 ns) less the 8-byte
+ *   write's gen3 serialisation (4.4); line_ns a 64-byte line's serialisation
+ *   at the link's TLP rate (512 bits / eel_bus_tlp_gbps), not gen3's 9.7;
+ *   no DMA engine limit (a NIC whose engine keeps up with its link); 256
+ *   tags (extended tags). Gen6 runs in FLIT mode (242/256, bus_model.c).
+ * - membus-local (alias membus): an agent on the memory bus moves whole
+ *   64-byte lines; a posted write is one line moving from one agent to the
+ *   other, a read two trips. 50 ns one way is a placeholder: eel-bench
+ *   --bus calibrates posted_ns and read_rtt_ns on this host from the bare
+ *   cache-line ping-pong (-t limit) in the same run. The link: a socket's
+ *   DDR, the Broadwell host's four DDR4-2133 channels (Xeon E5-2630 v4),
+ *   4 x 17.07 = 68.3 GB/s. membus-remote: the same across the sockets:
+ *   numa_ns 99 (pcie-bench's remote_read_latency rows: memory on the other
+ *   socket costs 95 ns on Broadwell, 103 on Ivy Bridge), the link the two
+ *   QPI links of 8 GT/s, 16 GB/s each way each: 32 GB/s.
  * - cxl: CXL.cache on a PCIe 5.0 x16 PHY (32 GT/s, 128b/130b), 68-byte flits
  *   carrying 64 bytes (CXL 1.1/2.0): 59.3 GB/s. Its round trip: 250 ns,
  *   2.5 times a 100-ns local DRAM access, the low end of the 2-5x measured on
@@ -24,6 +44,8 @@
  *   and Evaluating Real-world CXL: Use Cases and System Adoption", arXiv
  *   2405.14209); a device
  *   reading host lines crosses the same link and controller the other way.
+ * - measured-mem:<node>: this machine's cache line on NUMA node <node>
+ *   (bus_mem.c): read_rtt_ns the median dependent load, posted_ns half.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -51,20 +73,38 @@ static const struct param params[] = {
 	D(read_rtt_ns, 0, 1e7), D(posted_ns, 0, 1e7), D(gts, 0.1, 1024), U(lanes, 1, 32, 1),
 	U(mps, 128, 4096, 1), U(mrrs, 128, 4096, 1), U(rcb, 64, 512, 1), U(rcb_chunks, 0, 1, 0),
 	D(line_ns, 0, 1e6), D(link_gbs, 0.01, 1e4), D(iommu_miss_ns, 0, 1e7), U(iotlb_entries, 0, EEL_BUS_IOTLB_MAX, 0),
-	D(numa_ns, 0, 1e7), D(cold_ns, 0, 1e7), U(tags, 1, 1024, 0),
+	D(numa_ns, 0, 1e7), D(cold_ns, 0, 1e7), U(tags, 1, 1024, 0), D(dma_rd_ns, 0, 1e6), D(dma_wr_ns, 0, 1e6),
+	D(dma_wr_line_ns, 0, 1e6), U(superpages, 0, 1, 0),
 };
 
-#define PCIE(nm, g, l, t) { .name = nm, .kind = EEL_BUS_PCIE, .read_rtt_ns = 530.0, .posted_ns = 265.0, .gts = g, \
-			    .lanes = l, .mps = 256, .mrrs = 512, .rcb = 64, .line_ns = 9.2, .tags = t }
+/* A host pcie-bench measured (gen3 x8, its MPS and MRRS, 32 tags, the NFP's DMA engine). */
+#define HOST(nm, rtt, line, post, mp, mr, miss) { .name = nm, .kind = EEL_BUS_PCIE, .read_rtt_ns = rtt, \
+	.posted_ns = post, .gts = 8.0, .lanes = 8, .mps = mp, .mrrs = mr, .rcb = 64, .line_ns = line, .tags = 32, \
+	.iommu_miss_ns = miss, .dma_rd_ns = 1.7, .dma_wr_ns = 15.5, .dma_wr_line_ns = 4.7 }
+/* The Xeon E3 host takes writes slower than the NFP issues them: its own limit per line. */
+#define HOST_E3(nm, rtt, line, post, mp, mr, miss) { .name = nm, .kind = EEL_BUS_PCIE, .read_rtt_ns = rtt, \
+	.posted_ns = post, .gts = 8.0, .lanes = 8, .mps = mp, .mrrs = mr, .rcb = 64, .line_ns = line, .tags = 32, \
+	.iommu_miss_ns = miss, .dma_rd_ns = 1.7, .dma_wr_ns = 0, .dma_wr_line_ns = 14.0 }
+/* A faster link on the Broadwell host without the NFP's DMA engine; line_ns = 512 / eel_bus_tlp_gbps. */
+#define LINK(nm, g, line) { .name = nm, .kind = EEL_BUS_PCIE, .read_rtt_ns = 466.7, .posted_ns = 62.2, .gts = g, \
+	.lanes = 16, .mps = 256, .mrrs = 512, .rcb = 64, .line_ns = line, .tags = 256, .iommu_miss_ns = 281.9 }
+#define MEMBUS(nm, numa, gbs) { .name = nm, .kind = EEL_BUS_COHERENT, .read_rtt_ns = 100.0, .posted_ns = 50.0, \
+	.numa_ns = numa, .link_gbs = gbs, .gts = 8, .lanes = 8, .mps = 256, .mrrs = 512, .rcb = 64, .tags = 32 }
 
 static const struct eel_bus presets[] = {
 	{ .name = "none", .kind = EEL_BUS_NONE, .gts = 8, .lanes = 8, .mps = 256, .mrrs = 512, .rcb = 64, .tags = 32 },
-	PCIE("pcie-gen3x8", 8.0, 8, 32),
-	PCIE("pcie-gen4x16", 16.0, 16, 256),
-	PCIE("pcie-gen5x16", 32.0, 16, 256),
-	PCIE("pcie-gen6x16", 64.0, 16, 256),
-	{ .name = "membus", .kind = EEL_BUS_COHERENT, .read_rtt_ns = 200.0, .posted_ns = 100.0, .link_gbs = 25.6,
-	  .gts = 8, .lanes = 8, .mps = 256, .mrrs = 512, .rcb = 64, .tags = 32 },
+	HOST("pcie-gen3x8", 533.4, 9.73, 211.7, 256, 4096, 281.9),
+	HOST("pcie-gen3x8-bdw", 533.4, 9.73, 211.7, 256, 4096, 281.9),
+	HOST("pcie-gen3x8-hsw-e5", 529.4, 9.95, 218.4, 256, 512, 219.1),
+	HOST_E3("pcie-gen3x8-hsw-e3", 1192.2, 5.98, 151.5, 128, 512, 306.6),
+	HOST("pcie-gen3x8-hsw-smc", 580.6, 9.56, 191.7, 256, 512, 248.2),
+	HOST("pcie-gen3x8-ivb", 539.5, 9.69, 211.7, 256, 512, 289.3),
+	HOST("pcie-gen3x8-snb", 540.5, 9.37, 211.7, 256, 512, 235.2),
+	LINK("pcie-gen4x16", 16.0, 2.252),
+	LINK("pcie-gen5x16", 32.0, 1.126),
+	LINK("pcie-gen6x16", 64.0, 0.586),
+	MEMBUS("membus-local", 0.0, 4 * 17.07),
+	MEMBUS("membus-remote", EEL_BUS_NUMA_NS, 32.0),
 	{ .name = "cxl", .kind = EEL_BUS_COHERENT, .read_rtt_ns = 250.0, .posted_ns = 125.0,
 	  .link_gbs = 32.0 * 16 / 8 * 128.0 / 130.0 * 64.0 / 68.0, .gts = 32, .lanes = 16, .mps = 256, .mrrs = 512,
 	  .rcb = 64, .tags = 32 },
@@ -112,13 +152,25 @@ int eel_bus_preset(const char *name, struct eel_bus *p)
 {
 	if (!strncmp(name, "measured:", 9))
 		return measured(name + 9, p);
+	if (!strncmp(name, "measured-mem:", 13))
+		return bus_measured_mem(name + 13, p);
+	if (!strcmp(name, "membus")) { /* the old name: membus-local's figures, under the name asked for */
+		eel_bus_preset("membus-local", p);
+		snprintf(p->name, sizeof(p->name), "membus");
+		return 0;
+	}
 	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
 		if (!strcmp(presets[i].name, name)) {
 			*p = presets[i];
 			return 0;
 		}
-	return eel_err(-EINVAL, "unknown bus '%s': give one of %s, measured:<pci address>, or a preset file "
-		       "(bus=./my.bus)", name, EEL_BUS_PRESETS);
+	return eel_err(-EINVAL, "unknown bus '%s': give one of %s, measured:<pci address>, measured-mem:<numa node>, "
+		       "or a preset file (bus=./my.bus)", name, EEL_BUS_PRESETS);
+}
+
+const char *eel_bus_preset_name(int i)
+{
+	return i >= 0 && (size_t)i < sizeof(presets) / sizeof(presets[0]) ? presets[i].name : NULL;
 }
 
 static int is_pow2(uint64_t v)

@@ -14,7 +14,7 @@
 
 /* The URI options the bus takes (bus= and every parameter). */
 #define BUS_OPTIONS "bus kind read_rtt_ns posted_ns gts lanes mps mrrs rcb rcb_chunks line_ns link_gbs " \
-		    "iommu_miss_ns iotlb_entries numa_ns cold_ns tags"
+		    "iommu_miss_ns iotlb_entries numa_ns cold_ns tags dma_rd_ns dma_wr_ns dma_wr_line_ns superpages"
 /* One parameter by its name from text, over *p; -EINVAL with the message
  * (naming `where`: the file and line, or the URI) when the key is unknown or
  * the value is not a number the parameter takes. */
@@ -25,5 +25,8 @@ int bus_load_file(const char *path, struct eel_bus *p);
 /* The bus a URI asks for: bus= (a preset or a file, default none), then any
  * parameter given as an option. Marks those options used. */
 int bus_from_uri(struct eel_uri *u, struct eel_bus *p);
+/* bus=measured-mem:<node>: this machine's cache line on NUMA node `node`
+ * (bus_mem.c); -EINVAL naming the nodes there are when there is no such node. */
+int bus_measured_mem(const char *node, struct eel_bus *p);
 
 #endif
