@@ -72,7 +72,7 @@ refuse "a coherent bus without link_gbs" "$B/eel-bench" "${pp[@]}" --bus "$d/coh
 refuse "a coherent bus without link_gbs" "$B/eel-bench" "${pp[@]}" -d 'softnic:inline?bus=pcie-gen3x8&kind=coherent'
 refuse "--json with busmodel and other tests" "$B/eel-bench" -t busmodel,pingpong --json "$d/bm.json"
 timeout 20 "$B/eel-bench" -t busmodel -q --json "$d/bm.json" >/dev/null 2>"$d/err" || bad "-t busmodel --json: exit $?"
-if jq -e '.schema == "eel.busmodel" and .schema_version == 1 and (.figures | length) > 0' "$d/bm.json" >/dev/null 2>&1; then
+if jq -e '.schema == "eel.busmodel" and .schema_version == 2 and (.figures | length) > 0' "$d/bm.json" >/dev/null 2>&1; then
   echo "ok: -t busmodel --json writes an eel.busmodel document"
 else
   bad "-t busmodel --json wrote no eel.busmodel document"

@@ -6,7 +6,8 @@
  * cycle of dependent loads, one per 64-byte line (the pointer-chasing latency
  * test of lmbench's lat_mem_rd, McVoy and Staelin 1996): read_rtt_ns is the
  * median over 16 batches of a load's time, posted_ns half of it (a line one
- * way); the rest is membus-local's. */
+ * way); the rest is membus-local's. The buffer asks for transparent huge
+ * pages (madvise), so that page walks weigh less in a load's time. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -109,6 +110,7 @@ int bus_measured_mem(const char *node, struct eel_bus *p)
 	buf = mmap(NULL, MEM_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (buf == MAP_FAILED)
 		return eel_err(-ENOMEM, "bus=measured-mem:%ld: cannot map %u MiB: %s", n, MEM_BYTES >> 20, strerror(errno));
+	madvise(buf, MEM_BYTES, MADV_HUGEPAGE); /* fewer TLB misses in the walk, where the kernel has THP */
 	mask[n / 64] = 1ul << (n % 64);
 	if (syscall(SYS_mbind, buf, MEM_BYTES, MPOL_BIND_, mask, 1024ul, MPOL_MF_STRICT_) && (errno != ENOSYS || n)) {
 		int e = errno;
