@@ -260,6 +260,11 @@ static void test_preset_figures(void)
 		}
 	}
 	CHECK(eel_bus_provenance("pcie-gen3x8", "width") == NULL, "no provenance of an unknown key");
+	CHECK(!strncmp(eel_bus_provenance("pcie-gen3x8-hsw-e3", "dma_wr_line_ns"), "fitted: this host's", 19) &&
+	      !strncmp(eel_bus_provenance("pcie-gen4x16", "dma_wr_line_ns"), "assumed", 7) &&
+	      !strncmp(eel_bus_provenance("pcie-gen3x8-ivb", "read_rtt_ns"), "fitted: this host's", 19) &&
+	      !strncmp(eel_bus_provenance("membus-remote", "numa_ns"), "fitted", 6) &&
+	      !strncmp(eel_bus_provenance("membus", "link_gbs"), "measured", 8), "each family's own provenance");
 }
 
 /* measured-mem:<node>: node 0 is measured here; a node this machine lacks is one line naming the nodes. */

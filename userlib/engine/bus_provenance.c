@@ -126,9 +126,9 @@ const char *eel_bus_provenance(const char *name, const char *key)
 		return NULL;
 	if (!strcmp(name, "none"))
 		return "assumed: no bus, unused";
-	if (!strcmp(name, "pcie-gen3x8-hsw-e3"))
-		t = FIND(host_e3, key);
-	if (!t && (!strcmp(name, "pcie-gen3x8") || !strncmp(name, "pcie-gen3x8-", 12)))
+	if (!strcmp(name, "pcie-gen3x8-hsw-e3") && (t = FIND(host_e3, key)))
+		return t;
+	if (!strcmp(name, "pcie-gen3x8") || !strncmp(name, "pcie-gen3x8-", 12))
 		return FIND(host, key);
 	if (!strncmp(name, "pcie-gen", 8))
 		return FIND(link, key);
