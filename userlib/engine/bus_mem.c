@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* userlib/engine/bus_mem.c — bus=measured-mem:<numa node>: this machine's
- * memory on NUMA node <node> (the other socket, or a CXL memory expander,
- * shows up as a node) as a coherent bus. A 32 MiB buffer bound to the node
+/* userlib/engine/bus_mem.c — bus=measured-mem:<numa node>: the time of a
+ * load from this machine's memory on NUMA node <node> (the other socket, or
+ * a CXL memory expander, shows up as a node). A 32 MiB buffer bound to the node
  * (mbind(2), MPOL_BIND, through syscall: no libnuma) is walked as a random
  * cycle of dependent loads, one per 64-byte line (the pointer-chasing latency
- * test of lmbench's lat_mem_rd, McVoy and Staelin 1996): read_rtt_ns is the
- * median over 16 batches of a load's time, posted_ns half of it (a line one
- * way); the rest is membus-local's. The buffer asks for transparent huge
+ * test of lmbench's lat_mem_rd, McVoy and Staelin 1996): the median over 16
+ * batches of a load's time (bus_preset.c makes the bus of it). The buffer asks for transparent huge
  * pages (madvise), so that page walks weigh less in a load's time. */
 #include <errno.h>
 #include <stdint.h>
@@ -18,8 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <eel/bus.h>
+
 #include "userlib/core/dev.h"
-#include "userlib/engine/bus_preset.h"
+#include "userlib/engine/bus_mem.h"
 
 #define MEM_BYTES (32u << 20)
 #define MEM_LINES (MEM_BYTES / EEL_BUS_LINE)
@@ -92,7 +93,7 @@ static double chase(uint64_t *buf)
 	return at == UINT64_MAX ? 0 : (t[MEM_BATCHES / 2 - 1] + t[MEM_BATCHES / 2]) / 2;
 }
 
-int bus_measured_mem(const char *node, struct eel_bus *p)
+int bus_mem_load_ns(const char *node, double *load_ns)
 {
 	char *end;
 	long n = strtol(node, &end, 10);
@@ -122,9 +123,6 @@ int bus_measured_mem(const char *node, struct eel_bus *p)
 	munmap(buf, MEM_BYTES);
 	if (!(ns > 0))
 		return eel_err(-ENOMEM, "bus=measured-mem:%ld: out of memory for the walk's order", n);
-	eel_bus_preset("membus-local", p);
-	p->read_rtt_ns = ns;
-	p->posted_ns = ns / 2;
-	snprintf(p->name, sizeof(p->name), "measured-mem:%ld", n);
+	*load_ns = ns;
 	return 0;
 }

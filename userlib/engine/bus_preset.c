@@ -56,6 +56,7 @@
 #include <eel/pci_facts.h>
 
 #include "userlib/core/dev.h"
+#include "userlib/engine/bus_mem.h"
 #include "userlib/engine/bus_preset.h"
 
 struct param {
@@ -148,12 +149,28 @@ static int measured(const char *addr, struct eel_bus *p)
 	return 0;
 }
 
+/* measured-mem:<node>: membus-local with this machine's load from memory on
+ * that node as its read round trip, half of it a line one way. */
+static int measured_mem(const char *node, struct eel_bus *p)
+{
+	double ns;
+	int rc;
+
+	if ((rc = bus_mem_load_ns(node, &ns)))
+		return rc;
+	eel_bus_preset("membus-local", p);
+	p->read_rtt_ns = ns;
+	p->posted_ns = ns / 2;
+	snprintf(p->name, sizeof(p->name), "measured-mem:%.30s", node);
+	return 0;
+}
+
 int eel_bus_preset(const char *name, struct eel_bus *p)
 {
 	if (!strncmp(name, "measured:", 9))
 		return measured(name + 9, p);
 	if (!strncmp(name, "measured-mem:", 13))
-		return bus_measured_mem(name + 13, p);
+		return measured_mem(name + 13, p);
 	if (!strcmp(name, "membus")) { /* the old name: membus-local's figures, under the name asked for */
 		eel_bus_preset("membus-local", p);
 		snprintf(p->name, sizeof(p->name), "membus");

@@ -25,8 +25,5 @@ int bus_load_file(const char *path, struct eel_bus *p);
 /* The bus a URI asks for: bus= (a preset or a file, default none), then any
  * parameter given as an option. Marks those options used. */
 int bus_from_uri(struct eel_uri *u, struct eel_bus *p);
-/* bus=measured-mem:<node>: this machine's cache line on NUMA node `node`
- * (bus_mem.c); -EINVAL naming the nodes there are when there is no such node. */
-int bus_measured_mem(const char *node, struct eel_bus *p);
 
 #endif
