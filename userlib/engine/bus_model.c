@@ -162,11 +162,15 @@ double eel_bus_read_slot_ns(const struct eel_bus *p, uint64_t len)
 	return rtt > wire ? rtt : wire;
 }
 
+/* Gb/s of data of a stream that starts one len-byte transfer every slot ns. */
+static double stream_gbps(uint64_t len, double slot)
+{
+	return slot > 0 ? (double)len * 8.0 / slot : 0;
+}
+
 double eel_bus_read_stream_gbps(const struct eel_bus *p, uint64_t len)
 {
-	double t = eel_bus_read_slot_ns(p, len);
-
-	return t > 0 ? (double)len * 8.0 / t : 0;
+	return stream_gbps(len, eel_bus_read_slot_ns(p, len));
 }
 
 /* Posted writes need no tag: the link's serialisation against the DMA
@@ -184,9 +188,7 @@ double eel_bus_write_slot_ns(const struct eel_bus *p, uint64_t len)
 
 double eel_bus_write_stream_gbps(const struct eel_bus *p, uint64_t len)
 {
-	double t = eel_bus_write_slot_ns(p, len);
-
-	return t > 0 ? (double)len * 8.0 / t : 0;
+	return stream_gbps(len, eel_bus_write_slot_ns(p, len));
 }
 
 uint32_t eel_bus_iotlb_misses(struct eel_bus_iotlb *t, const struct eel_bus *p, uint64_t addr, uint64_t len)
