@@ -142,7 +142,7 @@ static void print_row(FILE *out, const struct busmodel_row *r, const char *prev_
 	}
 	fprintf(out, "  %-24s %5llu B %9.2f %-4s %9.2f %-4s %+7.2f%% %6s\n", r->what, (unsigned long long)r->size,
 		r->paper, r->unit, r->model, r->unit, r->diff_pct,
-		r->within ? "yes" : r->claimed ? "NO" : "no (not claimed)");
+		!r->claimed ? (r->within ? "yes (not claimed)" : "no (not claimed)") : r->within ? "yes" : "NO");
 }
 
 /* Every preset's parameters, each with where it comes from (bus_provenance.c). */
