@@ -76,7 +76,10 @@ static double iommu_median(struct eel_bus p, int superpages)
 	return eel_bus_read_ns(&p, 64) + (misses > 2048 ? p.iommu_miss_ns : 0);
 }
 
-/* The model's figure for a row of the data. */
+/* The model's figure for a row of the data: the host's preset p, with a
+ * cold line or memory on the other socket added for those rows (bus.h's
+ * EEL_BUS_COLD_NS, EEL_BUS_NUMA_NS: a warm local host's presets leave them
+ * out). */
 static int model(struct eel_bus p, const char *what, uint64_t size, double *v)
 {
 	if (!strcmp(what, "dma_read_latency"))
@@ -89,11 +92,13 @@ static int model(struct eel_bus p, const char *what, uint64_t size, double *v)
 		*v = eel_bus_write_stream_gbps(&p, size);
 	else if (!strcmp(what, "read_bandwidth"))
 		*v = eel_bus_read_stream_gbps(&p, size);
-	else if (!strcmp(what, "cold_read_latency") && (p.cold_ns = EEL_BUS_COLD_NS) > 0)
+	else if (!strcmp(what, "cold_read_latency")) {
+		p.cold_ns = EEL_BUS_COLD_NS;
 		*v = eel_bus_read_ns(&p, size);
-	else if (!strcmp(what, "remote_read_latency") && (p.numa_ns = EEL_BUS_NUMA_NS) > 0)
+	} else if (!strcmp(what, "remote_read_latency")) {
+		p.numa_ns = EEL_BUS_NUMA_NS;
 		*v = eel_bus_read_ns(&p, size);
-	else if (!strcmp(what, "iommu_read_latency") && size == 64)
+	} else if (!strcmp(what, "iommu_read_latency") && size == 64)
 		*v = iommu_median(p, 0);
 	else if (!strcmp(what, "superpage_read_latency") && size == 64)
 		*v = iommu_median(p, 1);
