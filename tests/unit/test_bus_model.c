@@ -228,7 +228,7 @@ static void test_preset_figures(void)
 	} host[] = {
 		{ "pcie-gen3x8-bdw", 533.4, 9.73, 211.7, 256, 4096 }, { "pcie-gen3x8-hsw-e5", 529.4, 9.95, 218.4, 256, 512 },
 		{ "pcie-gen3x8-hsw-e3", 1192.2, 5.98, 151.5, 128, 512 }, { "pcie-gen3x8-hsw-smc", 580.6, 9.56, 191.7, 256, 512 },
-		{ "pcie-gen3x8-ivb", 539.5, 9.69, 211.7, 256, 512 }, { "pcie-gen3x8-snb", 540.5, 9.37, 211.7, 256, 512 },
+		{ "pcie-gen3x8-ivb", 539.4, 9.69, 211.7, 256, 512 }, { "pcie-gen3x8-snb", 540.5, 9.37, 211.7, 256, 512 },
 	};
 	const char *gen[] = { "pcie-gen4x16", "pcie-gen5x16", "pcie-gen6x16" }, *name, *key, *why;
 	struct eel_bus p;
@@ -265,6 +265,76 @@ static void test_preset_figures(void)
 	      !strncmp(eel_bus_provenance("pcie-gen3x8-ivb", "read_rtt_ns"), "fitted: this host's", 19) &&
 	      !strncmp(eel_bus_provenance("membus-remote", "numa_ns"), "fitted", 6) &&
 	      !strncmp(eel_bus_provenance("membus", "link_gbs"), "measured", 8), "each family's own provenance");
+}
+
+/* The presets' fitted figures from data/pcie_bench.csv again, with this
+ * model: read_rtt_ns and line_ns minimise the sum of the squared relative
+ * errors of eel_bus_read_ns over the host's claimed dma_read_latency rows
+ * (the tolerance is relative): with a read's fixed part y (the data less the
+ * request's and the completions' serialisation) and x its lines, the normal
+ * equations of sum ((a + b x - y) / v)^2; posted_ns the mean of the
+ * dma_write_read_latency rows less the dma_read_latency rows and the write's
+ * TLPs at 8 and 64 B. Each preset's figure is its fit rounded (to 0.1 ns,
+ * line_ns to 0.01). */
+struct rel_fit {
+	double s1, sx, sxx, sy, sxy; /* sums of w, w x, w x^2, w y, w x y with w = 1 / v^2 */
+};
+
+static void rel_fit_add(struct rel_fit *f, double x, double y, double v)
+{
+	double w = 1 / (v * v);
+
+	f->s1 += w, f->sx += w * x, f->sxx += w * x * x, f->sy += w * y, f->sxy += w * x * y;
+}
+
+static void rel_fit_solve(const struct rel_fit *f, double *a, double *b)
+{
+	double d = f->s1 * f->sxx - f->sx * f->sx;
+
+	*a = (f->sy * f->sxx - f->sxy * f->sx) / d;
+	*b = (f->s1 * f->sxy - f->sx * f->sy) / d;
+}
+
+static void test_preset_fits(void)
+{
+	const char *hosts[] = { "pcie-gen3x8-bdw", "pcie-gen3x8-hsw-e5", "pcie-gen3x8-hsw-e3", "pcie-gen3x8-hsw-smc",
+				"pcie-gen3x8-ivb", "pcie-gen3x8-snb" };
+	char path[4096], line[1024];
+	FILE *f;
+
+	REQUIRE(eel_data_path("pcie_bench.csv", path, sizeof(path)) == 0, "data/pcie_bench.csv: %s", eel_errmsg());
+	for (size_t h = 0; h < sizeof(hosts) / sizeof(hosts[0]); h++) {
+		struct eel_bus p = preset(hosts[h]);
+		double rd[2] = { 0 }, wrrd[2] = { 0 }, a, b;
+		struct rel_fit fit = { 0 };
+		int n = 0;
+
+		REQUIRE((f = fopen(path, "r")) != NULL, "%s", path);
+		while (fgets(line, sizeof(line), f)) {
+			char host[48], what[48], claim[8];
+			unsigned long long size;
+			double v;
+
+			if (sscanf(line, "%47[^,],%47[^,],%llu,%lf,%*[^,],%*[^,],%7[^,],", host, what, &size, &v, claim) != 5 ||
+			    strcmp(host, hosts[h]))
+				continue;
+			if (!strcmp(what, "dma_read_latency") && !strcmp(claim, "yes") && ++n)
+				rel_fit_add(&fit, (double)((size + 63) / 64),
+					    v - eel_bus_ser_ns(&p, 24) - eel_bus_ser_ns(&p, eel_bus_read_cpl_bytes(&p, size)), v);
+			if (size == 8 || size == 64) {
+				if (!strcmp(what, "dma_read_latency"))
+					rd[size == 64] = v;
+				if (!strcmp(what, "dma_write_read_latency"))
+					wrrd[size == 64] = v - eel_bus_write_issue_ns(&p, size);
+			}
+		}
+		fclose(f);
+		REQUIRE(n >= 6, "%s: %d read rows", hosts[h], n);
+		rel_fit_solve(&fit, &a, &b);
+		CHECK_EQ_D(p.read_rtt_ns, a, 0.05 + 1e-9);
+		CHECK_EQ_D(p.line_ns, b, 0.005 + 1e-9);
+		CHECK_EQ_D(p.posted_ns, (wrrd[0] - rd[0] + wrrd[1] - rd[1]) / 2, 0.05 + 1e-9);
+	}
 }
 
 /* measured-mem:<node>: node 0 is measured here; a node this machine lacks is one line naming the nodes. */
@@ -363,6 +433,7 @@ int main(void)
 	test_iotlb();
 	test_presets_and_errors();
 	test_preset_figures();
+	test_preset_fits();
 	test_measured_mem();
 	test_uri();
 	test_file();

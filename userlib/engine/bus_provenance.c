@@ -15,7 +15,7 @@ struct prov {
 
 /* The six hosts pcie-bench measured (pcie-gen3x8 is the Broadwell host's). */
 static const struct prov host[] = {
-	{ "read_rtt_ns", "fitted: this host's dma_read_latency rows, 8-2048 B (least squares, relative)" },
+	{ "read_rtt_ns", "fitted: this host's claimed dma_read_latency rows, 8-2048 B (least squares on relative error)" },
 	{ "posted_ns", "fitted: this host's dma_write_read_latency rows less its dma_read_latency rows and the "
 		       "write's TLPs, mean of 8 and 64 B" },
 	{ "gts", "measured: sys-lspci.txt LnkSta 8GT/s" },
@@ -24,7 +24,7 @@ static const struct prov host[] = {
 	{ "mrrs", "measured: sys-lspci.txt DevCtl MaxReadReq" },
 	{ "rcb", "assumed: 64 B, the root port's usual RCB; unused with rcb_chunks=0" },
 	{ "rcb_chunks", "assumed: 0, completions in MPS pieces as pcie-bench's model has them" },
-	{ "line_ns", "fitted: this host's dma_read_latency rows, 8-2048 B (least squares, relative)" },
+	{ "line_ns", "fitted: this host's claimed dma_read_latency rows, 8-2048 B (least squares on relative error)" },
 	{ "link_gbs", "assumed: 0, a PCIe link's rate is gts x lanes" },
 	{ "iommu_miss_ns", "measured: this host's iommu_read_latency row (-iommu-nosp, 4 MB window) less the "
 			   "model's read" },
