@@ -608,7 +608,7 @@ static int run_buses(struct cli *c, int argc, char **argv)
 	}
 	if (need_cal && !extra[0])
 		fprintf(stderr, "eel-bench: --bus membus: no cache-line limit measured here (it needs --pair): the "
-			"preset's placeholder times are used\n");
+			"preset's Broadwell figures are used (docs/bus.md)\n");
 	for (int i = 0; i < c->nbus; i++) {
 		struct cli ci = *c;
 

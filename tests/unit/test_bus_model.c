@@ -136,13 +136,13 @@ static void test_latency(void)
 	p.cold_ns = 50;
 	CHECK_EQ_D(eel_bus_read_ns(&p, 8), 533.4 + 100 + 50 + 24 * s + 28 * s + 9.73, 1e-3);
 	CHECK_EQ_D(eel_bus_write_ns(&p, 8), 211.7 + 100 + 32 * s, 1e-3);
-	/* the memory bus: a socket's DDR (4 x DDR4-2133, 68.28 GB/s), 50 ns a line one way */
+	/* the memory bus: a socket's DDR (4 x DDR4-2133, 68.28 GB/s), 41.3 ns a line one way */
 	p = preset("membus");
-	CHECK_EQ_D(eel_bus_write_ns(&p, 8), 50 + 64 / 68.28, 1e-9);
-	CHECK_EQ_D(eel_bus_read_ns(&p, 64), 100 + 64 / 68.28, 1e-9);
+	CHECK_EQ_D(eel_bus_write_ns(&p, 8), 41.3 + 64 / 68.28, 1e-9);
+	CHECK_EQ_D(eel_bus_read_ns(&p, 64), 82.6 + 64 / 68.28, 1e-9);
 	p = preset("membus-remote");
-	CHECK_EQ_D(eel_bus_write_ns(&p, 8), 50 + EEL_BUS_NUMA_NS + 64 / 32.0, 1e-9);
-	CHECK_EQ_D(eel_bus_read_ns(&p, 64), 100 + EEL_BUS_NUMA_NS + 64 / 32.0, 1e-9);
+	CHECK_EQ_D(eel_bus_write_ns(&p, 8), 41.3 + EEL_BUS_NUMA_NS + 64 / 32.0, 1e-9);
+	CHECK_EQ_D(eel_bus_read_ns(&p, 64), 82.6 + EEL_BUS_NUMA_NS + 64 / 32.0, 1e-9);
 	p = preset("none");
 	CHECK_EQ_D(eel_bus_read_ns(&p, 64) + eel_bus_write_ns(&p, 64) + eel_bus_write_issue_ns(&p, 64), 0, 0);
 }

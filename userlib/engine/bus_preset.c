@@ -30,9 +30,13 @@
  *   tags (extended tags). Gen6 runs in FLIT mode (242/256, bus_model.c).
  * - membus-local (alias membus): an agent on the memory bus moves whole
  *   64-byte lines; a posted write is one line moving from one agent to the
- *   other, a read two trips. 50 ns one way is a placeholder: eel-bench
- *   --bus calibrates posted_ns and read_rtt_ns on this host from the bare
- *   cache-line ping-pong (-t limit) in the same run. The link: a socket's
+ *   other, a read two trips. One way: 41.3 ns, Intel MLC's same-socket
+ *   L2-to-L2 modified intervention on a Xeon E5-2660 v4 (Broadwell EP,
+ *   40.3-42.3 ns by snoop mode and uncore clock; J. McCalpin, Intel
+ *   Developer Zone forum "Core-to-Core Communication Latency in Skylake/Kaby
+ *   Lake", topic 700477); eel-bench --bus calibrates posted_ns and
+ *   read_rtt_ns on this host from the bare cache-line ping-pong (-t limit)
+ *   in the same run. The link: a socket's
  *   DDR, the Broadwell host's four DDR4-2133 channels (Xeon E5-2630 v4),
  *   4 x 17.07 = 68.3 GB/s. membus-remote: the same across the sockets:
  *   numa_ns 99 (pcie-bench's remote_read_latency rows: memory on the other
@@ -90,7 +94,7 @@ static const struct param params[] = {
 /* A faster link on the Broadwell host without the NFP's DMA engine; line_ns = 512 / eel_bus_tlp_gbps. */
 #define LINK(nm, g, line) { .name = nm, .kind = EEL_BUS_PCIE, .read_rtt_ns = 466.7, .posted_ns = 62.2, .gts = g, \
 	.lanes = 16, .mps = 256, .mrrs = 512, .rcb = 64, .line_ns = line, .tags = 256, .iommu_miss_ns = 281.9 }
-#define MEMBUS(nm, numa, gbs) { .name = nm, .kind = EEL_BUS_COHERENT, .read_rtt_ns = 100.0, .posted_ns = 50.0, \
+#define MEMBUS(nm, numa, gbs) { .name = nm, .kind = EEL_BUS_COHERENT, .read_rtt_ns = 82.6, .posted_ns = 41.3, \
 	.numa_ns = numa, .link_gbs = gbs, .gts = 8, .lanes = 8, .mps = 256, .mrrs = 512, .rcb = 64, .tags = 32 }
 
 static const struct eel_bus presets[] = {
