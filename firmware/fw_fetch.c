@@ -38,42 +38,41 @@ struct fw_msg *fw_msg_alloc(struct fw *fw, uint32_t npkts)
 
 /* Descriptor d, just read, into the message table. Returns 0 when it must
  * wait (a bad descriptor behind messages in flight: read again later). */
-static int fetch_one(struct fw *fw, const struct eel_fw_sqe *dp)
+static inline int fetch_one(struct fw *fw, const struct eel_fw_sqe *d)
 {
 	const struct fw_hal *h = &fw->hal;
-	const struct eel_fw_sqe d = *dp;
 	struct fw_msg *m;
 	uint32_t npkts, trace;
 	int ok;
 
 	fw->sq_fetched++;
-	npkts = d.len <= fw->mtu ? 1 : (d.len + fw->mtu - 1) / fw->mtu; /* no divide for one packet */
+	npkts = d->len <= fw->mtu ? 1 : (d->len + fw->mtu - 1) / fw->mtu; /* no divide for one packet */
 	m = fw_msg_alloc(fw, npkts);
 	m->kind = FW_MSG_SQE;
-	m->flags = d.flags;
-	m->wr_id = d.wr_id;
-	m->laddr = d.laddr;
-	m->raddr = d.raddr;
-	m->len = d.len;
-	m->lkey = d.lkey;
-	m->rkey = d.rkey;
-	m->imm = d.imm;
-	trace = (d.flags & EEL_FW_SQE_TRACE) && fw->trace_size ? d.trace + 1 : 0;
+	m->flags = d->flags;
+	m->wr_id = d->wr_id;
+	m->laddr = d->laddr;
+	m->raddr = d->raddr;
+	m->len = d->len;
+	m->lkey = d->lkey;
+	m->rkey = d->rkey;
+	m->imm = d->imm;
+	trace = (d->flags & EEL_FW_SQE_TRACE) && fw->trace_size ? d->trace + 1 : 0;
 	m->trace = trace;
-	m->stamps = d.stamps;
+	m->stamps = d->stamps;
 	m->t_fetch = trace && fw_wants(m->stamps, EEL_ST_NIC_FETCH) ? hal_now(h) : 0;
 
-	if (d.flags & EEL_FW_SQE_INLINE) {
-		ok = d.len <= EEL_FW_MAX_INLINE;
-		fw_copy(m->data, d.inline_data, EEL_FW_MAX_INLINE);
+	if (d->flags & EEL_FW_SQE_INLINE) {
+		ok = d->len <= EEL_FW_MAX_INLINE;
+		fw_copy(m->data, d->inline_data, EEL_FW_MAX_INLINE);
 	} else {
-		ok = fw_mr_check(fw, d.lkey, d.laddr, d.len, EEL_FW_MR_LOCAL_READ);
+		ok = fw_mr_check(fw, d->lkey, d->laddr, d->len, EEL_FW_MR_LOCAL_READ);
 	}
-	if (d.opcode != EEL_FW_OP_PUT || !ok || fw->error) {
+	if (d->opcode != EEL_FW_OP_PUT || !ok || fw->error) {
 		/* Nothing of it goes on the wire: give its PSNs back. */
 		uint32_t status = fw->error ? EEL_FW_ERR_FLUSHED :
-				  d.opcode != EEL_FW_OP_PUT ? EEL_FW_ERR_BAD_DESC :
-				  (d.flags & EEL_FW_SQE_INLINE) ? EEL_FW_ERR_BAD_DESC :
+				  d->opcode != EEL_FW_OP_PUT ? EEL_FW_ERR_BAD_DESC :
+				  (d->flags & EEL_FW_SQE_INLINE) ? EEL_FW_ERR_BAD_DESC :
 				  EEL_FW_ERR_LOCAL_ACCESS;
 
 		fw->msg_tail--;
@@ -91,11 +90,35 @@ static int fetch_one(struct fw *fw, const struct eel_fw_sqe *dp)
 	return 1;
 }
 
+/* The reads of up to FW_FETCH_AHEAD descriptors issued at once (hal.h:
+ * they fly together, one round trip for all), then each taken in order as
+ * its data is in. Returns 0 when one must wait (fetch_one). */
+static __attribute__((noinline)) int fetch_many(struct fw *fw, uint64_t db)
+{
+	const struct fw_hal *h = &fw->hal;
+	uint32_t tag[FW_FETCH_AHEAD], n = 0, i, room = FW_MSGS - (fw->msg_tail - fw->msg_head);
+	struct eel_fw_sqe d;
+
+	while (n < FW_FETCH_AHEAD && n < room && fw->sq_fetched + n != db) {
+		tag[n] = hal_dma_read_issue(h, fw->sq_base + ((fw->sq_fetched + n) & fw->sq_mask) * sizeof(d),
+					    sizeof(d));
+		n++;
+	}
+	for (i = 0; i < n; i++) {
+		hal_dma_read_wait(h, tag[i], &d);
+		if (!fetch_one(fw, &d)) {
+			while (++i < n)
+				hal_dma_read_wait(h, tag[i], 0); /* read again when it is their turn */
+			return 0;
+		}
+	}
+	return 1;
+}
+
 /* Take new descriptors from the send queue while there is room for them in
- * flight: the reads of up to FW_FETCH_AHEAD 64-byte SQEs issued at once
- * (hal.h: they fly together, one round trip for all), then each taken in
- * order as its data is in. With an emulated fetch delay, one at a time,
- * the delay before each read as before. */
+ * flight: one waiting is read and taken (a DMA read of its 64-byte SQE),
+ * more are read together (fetch_many). With an emulated fetch delay, one at
+ * a time, the delay before each read as before. */
 int fw_fetch_sq(struct fw *fw)
 {
 	const struct fw_hal *h = &fw->hal;
@@ -103,28 +126,19 @@ int fw_fetch_sq(struct fw *fw)
 	int work = 0;
 
 	while (fw->sq_fetched != db && msg_room(fw)) {
-		uint32_t tag[FW_FETCH_AHEAD], n = 0, i = 0, room = FW_MSGS - (fw->msg_tail - fw->msg_head);
-		uint32_t most = fw->delay_fetch ? 1 : FW_FETCH_AHEAD;
 		struct eel_fw_sqe d;
 
 		if (fw->delay_fetch)
 			fw_delay(fw, fw->delay_fetch);
-		while (n < most && n < room && fw->sq_fetched + n != db) {
-			tag[n] = hal_dma_read_issue(h, fw->sq_base + ((fw->sq_fetched + n) & fw->sq_mask) * sizeof(d),
-						    sizeof(d));
-			n++;
-		}
 		work = 1;
-		for (; i < n; i++) {
-			hal_dma_read_wait(h, tag[i], &d);
-			if (!fetch_one(fw, &d))
+		if (fw->sq_fetched + 1 != db && !fw->delay_fetch) {
+			if (!fetch_many(fw, db))
 				break;
+			continue;
 		}
-		if (i < n) {
-			while (++i < n)
-				hal_dma_read_wait(h, tag[i], 0); /* read again when it is their turn */
+		hal_dma_read(h, &d, fw->sq_base + (fw->sq_fetched & fw->sq_mask) * sizeof(d), sizeof(d));
+		if (!fetch_one(fw, &d))
 			break;
-		}
 	}
 	return work;
 }

@@ -50,7 +50,15 @@ static struct fw_msg *msg_of(struct fw *fw, uint32_t psn, uint32_t *i)
  * read when built, as before. */
 static int ahead_wanted(const struct fw_msg *m)
 {
-	return m->kind == FW_MSG_SQE && !(m->flags & EEL_FW_SQE_INLINE) && m->npkts > 1;
+	return m->npkts > 1 && m->kind == FW_MSG_SQE && !(m->flags & EEL_FW_SQE_INLINE);
+}
+
+/* The reads ahead of PSNs before snd_nxt dropped: an ACK moved snd_nxt on
+ * past them after a go-back (fw_ack.c), they will not be sent. */
+static void ahead_stale_drop(struct fw *fw)
+{
+	while (fw->ahead_head != fw->ahead_tail && fw_psn_before(fw->ahead[fw->ahead_head % FW_AHEAD].psn, fw->snd_nxt))
+		hal_dma_read_wait(&fw->hal, fw->ahead[fw->ahead_head++ % FW_AHEAD].tag, 0);
 }
 
 static void send_ahead(struct fw *fw)
@@ -58,6 +66,7 @@ static void send_ahead(struct fw *fw)
 	const struct fw_hal *h = &fw->hal;
 	uint32_t psn;
 
+	ahead_stale_drop(fw);
 	if (fw_psn_before(fw->ahead_psn, fw->snd_nxt)) {
 		fw->ahead_psn = fw->snd_nxt;
 		fw->ahead_msg = fw->msg_tx;
@@ -100,14 +109,6 @@ static void payload_read(struct fw *fw, uint32_t psn, void *dst, uint64_t bus, u
 		hal_dma_read_wait(h, a->tag, 0);
 	}
 	hal_dma_read(h, dst, bus, len);
-}
-
-/* The reads ahead of PSNs before snd_nxt dropped: an ACK moved snd_nxt on
- * past them after a go-back (fw_ack.c), they will not be sent. */
-static void ahead_stale_drop(struct fw *fw)
-{
-	while (fw->ahead_head != fw->ahead_tail && fw_psn_before(fw->ahead[fw->ahead_head % FW_AHEAD].psn, fw->snd_nxt))
-		hal_dma_read_wait(&fw->hal, fw->ahead[fw->ahead_head++ % FW_AHEAD].tag, 0);
 }
 
 /* Every read ahead dropped (the NIC failed: nothing more goes out). */
@@ -435,8 +436,6 @@ int fw_send(struct fw *fw)
 	if (fw->resends || fw->probe_due)
 		fw_acks_apply(fw); /* no resend of what the peer has */
 	work = fw->resends ? send_resends(fw) : 0;
-	if (fw->ahead_head != fw->ahead_tail)
-		ahead_stale_drop(fw);
 	for (;;) {
 		if (fw->snd_nxt == fw->psn_next)
 			break;

@@ -9,6 +9,9 @@
  *
  *   now          the NIC's free-running clock, in ticks
  *   reg_*        the NIC's own registers (BAR0, struct eel_fw_bar)
+ *   dma_read     a DMA read of host memory, waited for: dma_read_issue and
+ *                dma_read_wait back to back, in one call (the common case:
+ *                one descriptor, one packet's payload)
  *   dma_read_issue  a DMA read of host memory (descriptor fetch, payload
  *                fetch) sent: it returns the read's tag at once, and the
  *                read is in flight while the firmware goes on; as many as
@@ -20,7 +23,6 @@
  *                at a time (a tag is one of them: 0..FW_HAL_READS-1, free
  *                again at the wait). A host with no bus may complete a read
  *                at issue.
- *                hal_dma_read is the two back to back: one read, waited for
  *   dma_write    a DMA write to host memory, ordered after every earlier one
  *                (PCIe posted writes are ordered: CQE after payload)
  *   wire_tx_*    the transmit MAC: reserve a frame buffer, then send it
@@ -46,6 +48,7 @@ struct fw_hal_ops {
 	uint64_t (*reg_read64)(void *ctx, uint32_t off);
 	void (*reg_write32)(void *ctx, uint32_t off, uint32_t v);
 	void (*reg_write64)(void *ctx, uint32_t off, uint64_t v);
+	void (*dma_read)(void *ctx, void *dst, uint64_t bus_addr, uint32_t len);
 	uint32_t (*dma_read_issue)(void *ctx, uint64_t bus_addr, uint32_t len);
 	void (*dma_read_wait)(void *ctx, uint32_t tag, void *dst);
 	void (*dma_write)(void *ctx, uint64_t bus_addr, const void *src, uint32_t len);
@@ -110,10 +113,9 @@ static inline void hal_dma_read_wait(const struct fw_hal *h, uint32_t tag, void 
 	h->ops->dma_read_wait(h->ctx, tag, dst);
 }
 
-/* One read, waited for. */
 static inline void hal_dma_read(const struct fw_hal *h, void *dst, uint64_t bus, uint32_t len)
 {
-	h->ops->dma_read_wait(h->ctx, h->ops->dma_read_issue(h->ctx, bus, len), dst);
+	h->ops->dma_read(h->ctx, dst, bus, len);
 }
 
 static inline void hal_dma_write(const struct fw_hal *h, uint64_t bus, const void *src, uint32_t len)

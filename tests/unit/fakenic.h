@@ -261,6 +261,15 @@ static inline void fn_reg_write64(void *ctx, uint32_t off, uint64_t v)
  * taken at the wait, so a firmware that used it before would see it stale.
  * More than FW_HAL_READS in flight, or a tag waited for twice or never
  * issued, is a violation. */
+static inline uint32_t fn_dma_read_issue(void *ctx, uint64_t bus, uint32_t len);
+static inline void fn_dma_read_wait(void *ctx, uint32_t tag, void *dst);
+
+/* One read, waited for: the two calls back to back. */
+static inline void fn_dma_read(void *ctx, void *dst, uint64_t bus, uint32_t len)
+{
+	fn_dma_read_wait(ctx, fn_dma_read_issue(ctx, bus, len), dst);
+}
+
 static inline uint32_t fn_dma_read_issue(void *ctx, uint64_t bus, uint32_t len)
 {
 	struct fn_nic *n = ctx;
@@ -380,6 +389,7 @@ static const struct fw_hal_ops fn_hal_ops = {
 	.reg_read64 = fn_reg_read64,
 	.reg_write32 = fn_reg_write32,
 	.reg_write64 = fn_reg_write64,
+	.dma_read = fn_dma_read,
 	.dma_read_issue = fn_dma_read_issue,
 	.dma_read_wait = fn_dma_read_wait,
 	.dma_write = fn_dma_write,

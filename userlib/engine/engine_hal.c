@@ -77,6 +77,16 @@ static inline void dma_copy(void *dst, const void *src, uint32_t len)
  * The data is taken when the NIC waits for it: the host does not touch a
  * buffer it has posted until the NIC completes it. Without a bus the read
  * is complete at issue. */
+/* One read, waited for (hal.h): issued and waited for at once, without a tag. */
+static void dma_read(void *ctx, void *dst, uint64_t bus, uint32_t len)
+{
+	struct engine *e = ctx;
+
+	if (e->bus_on)
+		engine_bus_read_wait(e, engine_bus_read_issue(e, bus, len));
+	dma_copy(dst, (const void *)(uintptr_t)bus, len);
+}
+
 _Static_assert(FW_HAL_READS <= 64, "engine rd_busy: a bit a tag");
 
 static uint32_t dma_read_issue(void *ctx, uint64_t bus, uint32_t len)
@@ -120,6 +130,7 @@ const struct fw_hal_ops engine_hal_ops = {
 	.reg_read64 = reg_read64,
 	.reg_write32 = reg_write32,
 	.reg_write64 = reg_write64,
+	.dma_read = dma_read,
 	.dma_read_issue = dma_read_issue,
 	.dma_read_wait = dma_read_wait,
 	.dma_write = dma_write,
