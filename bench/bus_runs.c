@@ -19,13 +19,15 @@
  * the NIC: in the fetch part), the 64-byte descriptor's read (fetch), the
  * receiving NIC's posted writes: the ACK's send-queue consumer index (rx),
  * the payload (dma) and last_rx in the status block, whose flight the host
- * waits out when it sees the payload (detect). */
+ * waits out when it sees the payload (detect). The NIC waits for a posted
+ * write only beyond the posted credits (eel_bus_write_wait_ns): not for
+ * these. */
 void bus_path(const struct eel_bus *p, struct bus_path *t)
 {
 	t->doorbell_ns = eel_bus_write_ns(p, 8);
 	t->descriptor_ns = eel_bus_read_ns(p, sizeof(struct eel_fw_sqe));
-	t->ack_status_ns = eel_bus_write_issue_ns(p, 8);
-	t->payload_issue_ns = eel_bus_write_issue_ns(p, 8);
+	t->ack_status_ns = eel_bus_write_wait_ns(p, 8); /* within the posted credits: 0 */
+	t->payload_issue_ns = eel_bus_write_wait_ns(p, 8);
 	t->payload_seen_ns = eel_bus_write_ns(p, 8);
 	t->sum_ns = t->doorbell_ns + t->descriptor_ns + t->ack_status_ns + t->payload_issue_ns + t->payload_seen_ns;
 	/* the same transactions by kind: the descriptor's read; the ACK's, the

@@ -131,6 +131,14 @@ uint64_t eel_bus_link_read(struct eel_bus_link *l, const struct eel_bus_read_cos
 /* A posted write whose TLPs take `issue` ticks, ready at `now`: when its
  * last TLP has left (it waits for the upstream link). */
 uint64_t eel_bus_link_write(struct eel_bus_link *l, uint64_t issue, uint64_t now);
+/* Posted credits: the NIC goes on while at most this much of its write
+ * data waits for the upstream link, and waits for the rest to leave (an
+ * assumption: 256 posted data credits of 16 bytes, PCIe Base Spec 2.6.1;
+ * a root port's own advertisement is not modelled). */
+#define EEL_BUS_POSTED_CREDIT 4096u
+/* What the NIC waits for one posted write of len bytes on an idle link:
+ * its TLPs beyond the posted credits (0 for a write within them). */
+double eel_bus_write_wait_ns(const struct eel_bus *p, uint64_t len);
 /* n reads of len bytes issued at once on an idle link: ns until the last
  * is in (n = 1: eel_bus_read_ns). */
 double eel_bus_reads_ns(const struct eel_bus *p, uint64_t len, uint64_t n);

@@ -234,6 +234,13 @@ uint64_t eel_bus_link_write(struct eel_bus_link *l, uint64_t issue, uint64_t now
 	return l->up_free;
 }
 
+double eel_bus_write_wait_ns(const struct eel_bus *p, uint64_t len)
+{
+	double w = eel_bus_write_issue_ns(p, len) - eel_bus_write_issue_ns(p, EEL_BUS_POSTED_CREDIT);
+
+	return w > 0 ? w : 0;
+}
+
 double eel_bus_reads_ns(const struct eel_bus *p, uint64_t len, uint64_t n)
 {
 	struct eel_bus_link l;

@@ -118,6 +118,7 @@ struct engine {
 				     * spin: the host's thread, the NIC's (one in inline mode) */
 	uint64_t bus_cnt[6];        /* transactions charged, by kind (ENGINE_BUS_CNT_*, engine_bus.h) */
 	uint64_t bus_mmio_cyc;      /* the host's MMIO read of a register: a read round trip */
+	uint64_t bus_posted_cyc;    /* the posted credits' TLPs on the link (EEL_BUS_POSTED_CREDIT) */
 	struct eel_bus_link bus_link; /* the link's queues and tags, in cycles (engine_bus.c) */
 	/* the NIC's DMA reads issued and not yet waited for (engine_hal.c), by tag */
 	struct engine_read { uint64_t bus, done; uint32_t len; } rd[FW_HAL_READS];

@@ -13,9 +13,10 @@
  *   request (a read alone) or when the downstream link is free
  *   (eel_bus_link_read, bus_model.c, "The link"); the NIC waits for them
  *   when it uses the data (engine_bus_read_wait), and only then;
- * - a posted write (payload, completion, status): the NIC waits only while
- *   its TLPs leave (eel_bus_write_issue_ns, after what is ahead of them on
- *   the upstream link) and goes on; the data reaches host
+ * - a posted write (payload, completion, status): its TLPs go on the
+ *   upstream link after what is ahead of them (eel_bus_write_issue_ns each);
+ *   the NIC goes on at once while they are within the posted credits
+ *   (EEL_BUS_POSTED_CREDIT), else waits until they are; the data reaches host
  *   memory posted_ns later, in order. Whoever looks for it (the host's wait
  *   for a put, its poll of the completion queue, its quiet:
  *   engine_bus_observe) sees it the flight later than it would without a bus;
@@ -41,11 +42,11 @@
  *   before the write has landed was made by a side waiting for it: it pays
  *   the whole flight from the look (noticed()); a look after it landed (the
  *   looker was busy: thread mode, a host that polls later) pays nothing;
- * - a posted write too short to spin for (8 bytes: 4 ns on gen3 x8, 1 ns on
- *   CXL) cost its own bookkeeping, a counter read and a few stores (~9 ns):
- *   what it costs beyond its issue is given back by the next spin on its
- *   thread (bus_credit: the ACK's, the payload's and last_rx's status
- *   writes, 13-22 ns a put).
+ * - a posted write the NIC does not wait for (within the posted credits:
+ *   every write of an 8-byte put) cost its own bookkeeping, a counter read
+ *   and a few stores (~9 ns): what it costs beyond its wait is given back
+ *   by the next spin on its thread (bus_credit: the ACK's, the payload's and
+ *   last_rx's status writes, 20-30 ns a put).
  * Each charge's own bookkeeping is taken off its spin (bus_bk_cyc).
  * The link's timeline is the NIC's alone (its HAL's calls: one thread), in
  * cycles; a charge is spun only where the NIC waits (a read's data, a
@@ -172,6 +173,7 @@ void engine_bus_setup(struct engine *e)
 		e->bus_write_cyc = least_cost(e, write_8);
 	}
 	e->bus_mmio_cyc = cycles(e, eel_bus_read_ns(&e->bus, 8));
+	e->bus_posted_cyc = cycles(e, eel_bus_write_issue_ns(&e->bus, EEL_BUS_POSTED_CREDIT));
 	eel_bus_link_init(&e->bus_link, &e->bus); /* after least_cost's writes */
 	e->rd_busy = 0;
 	e->bus_cnt[ENGINE_BUS_CNT_READS_MAX] = 0;
@@ -217,11 +219,13 @@ void engine_bus_read_wait(struct engine *e, uint64_t done)
 
 void engine_bus_write(struct engine *e, uint64_t bus, uint32_t len)
 {
-	uint64_t t0 = eel_stamp(), issue, sent, land, prev;
+	uint64_t t0 = eel_stamp(), sent, go, wait, land, prev;
 
-	/* its TLPs leave after what is ahead of them on the upstream link */
+	/* its TLPs leave after what is ahead of them on the upstream link; the
+	 * NIC goes on once what is left of them is within the posted credits */
 	sent = eel_bus_link_write(&e->bus_link, memo(e, ENGINE_BUS_ISSUE, len)->cyc, t0);
-	issue = sent - t0;
+	go = sent - e->bus_posted_cyc;
+	wait = (int64_t)(go - t0) > 0 ? go - t0 : 0;
 	e->bus_cnt[ENGINE_BUS_CNT_WRITES]++;
 	land = sent + e->bus_flight_cyc + iommu_cyc(e, bus, len);
 	/* in order: never before an earlier write */
@@ -230,11 +234,11 @@ void engine_bus_write(struct engine *e, uint64_t bus, uint32_t len)
 		__atomic_store_n(&e->bus_land_at, t0, __ATOMIC_RELAXED);
 		__atomic_store_n(&e->bus_land, land, __ATOMIC_RELEASE);
 	}
-	if (issue > e->bus_write_cyc) {
-		spin_until(e, NIC, sent);
+	if (wait > e->bus_write_cyc) {
+		spin_until(e, NIC, go);
 	} else {
 		/* shorter than its own cost: the rest is given back later */
-		uint64_t *cr = credit(e, NIC), max = cycles(e, CREDIT_MAX_NS), add = e->bus_write_cyc - issue;
+		uint64_t *cr = credit(e, NIC), max = cycles(e, CREDIT_MAX_NS), add = e->bus_write_cyc - wait;
 
 		*cr = add > max - *cr ? max : *cr + add;
 	}
