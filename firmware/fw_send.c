@@ -29,15 +29,7 @@ static int ack_wanted(const struct fw *fw, const struct fw_msg *m)
 	       fw->msg_tail - fw->msg_head >= room / 2;
 }
 
-/* The message that holds psn (in flight: at or after msg_head). */
-static struct fw_msg *msg_of(struct fw *fw, uint32_t psn, uint32_t *i)
-{
-	struct fw_msg *m = fw_msg_at(fw, *i);
-
-	while (!fw_psn_before(psn, m->first_psn + m->npkts))
-		m = fw_msg_at(fw, ++*i);
-	return m;
-}
+static struct fw_msg *msg_of(struct fw *fw, uint32_t psn, uint32_t *i);
 
 /* ---- Payloads read ahead ----
  * A message of many packets streams: the payload reads of the packets after
@@ -57,7 +49,8 @@ static int ahead_wanted(const struct fw_msg *m)
  * past them after a go-back (fw_ack.c), they will not be sent. */
 static void ahead_stale_drop(struct fw *fw)
 {
-	while (fw->ahead_head != fw->ahead_tail && fw_psn_before(fw->ahead[fw->ahead_head % FW_AHEAD].psn, fw->snd_nxt))
+	while (fw->ahead_head != fw->ahead_tail &&
+	       fw_psn_before(fw->ahead[fw->ahead_head % FW_AHEAD].psn, fw->snd_nxt))
 		hal_dma_read_wait(&fw->hal, fw->ahead[fw->ahead_head++ % FW_AHEAD].tag, 0);
 }
 
@@ -286,6 +279,16 @@ static int timer_expired(struct fw *fw)
 		return 0;
 	fw->timer_pass = 0;
 	return hal_now(&fw->hal) >= fw->rto_deadline;
+}
+
+/* The message that holds psn (in flight: at or after msg_head). */
+static struct fw_msg *msg_of(struct fw *fw, uint32_t psn, uint32_t *i)
+{
+	struct fw_msg *m = fw_msg_at(fw, *i);
+
+	while (!fw_psn_before(psn, m->first_psn + m->npkts))
+		m = fw_msg_at(fw, ++*i);
+	return m;
 }
 
 /* Resend the PSNs a NAK(MISSING) asked for, oldest first. Returns 1 when it

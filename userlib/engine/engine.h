@@ -109,7 +109,11 @@ struct engine {
 	uint64_t bus_db_seen[2];    /* doorbell values the NIC has seen: SQ, E-registers */
 	uint64_t bus_db_cyc[2];     /* a doorbell's write: SQ (8 bytes), E-register (32) */
 	uint64_t bus_flight_cyc;    /* a posted write's flight */
-	struct engine_bus_memo { uint32_t len, valid; uint64_t cyc; struct eel_bus_read_cost rd; } bus_memo[2][ENGINE_BUS_MEMO];
+	struct engine_bus_memo {
+		uint32_t len, valid;
+		uint64_t cyc;                /* a read's whole time (rd.first + rd.cpl), a write's issue */
+		struct eel_bus_read_cost rd; /* a read's parts on the link */
+	} bus_memo[2][ENGINE_BUS_MEMO];
 	uint32_t bus_memo_next[2];
 	uint64_t bus_stamp_cyc;     /* a counter read */
 	uint64_t bus_bk_cyc;        /* a charge's own bookkeeping, taken off its spin */
