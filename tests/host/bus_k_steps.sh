@@ -11,10 +11,11 @@
 # 2,000 bus round trips outlasts a time slice), median of five invocations
 # interleaved, within 10% of k x 1000 ns. A timed figure, asserted only
 # because the injected charge is a whole microsecond; the figures are printed.
-# On the 2-vCPU build machine the steps came out 3-9% above k x 1000, run
-# after run (1031..1092 ns for read_rtt_ns, 2023..2099 for posted_ns), the
-# same before the reads went asynchronous; that excess is not yet explained
-# (docs/bus.md, "Limits"), hence 10%: a charge missing or made twice is 100%.
+# On the 2-vCPU build machine read_rtt_ns's step came out at 1053 ns in
+# every invocation of three runs, posted_ns's at 2000-2015: a spin of a
+# microsecond costs this host 3-5% more (an emulated stage delay,
+# softnic?fetch_ns=1000 with no bus, raises EEL by 1030-1038 ns; docs/bus.md,
+# "Limits"), hence 10%: a charge missing or made twice is off by 100%.
 set -euo pipefail
 B=${EEL_BUILD:-build}
 out=$(mktemp -d)
