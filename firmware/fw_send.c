@@ -45,13 +45,22 @@ static int ahead_wanted(const struct fw_msg *m)
 	return m->npkts > 1 && m->kind == FW_MSG_SQE && !(m->flags & EEL_FW_SQE_INLINE);
 }
 
+/* The oldest read ahead waited for, its data into dst (or dropped: 0). */
+static void ahead_take(struct fw *fw, void *dst)
+{
+	const struct fw_ahead *a = &fw->ahead[fw->ahead_head++ % FW_AHEAD];
+
+	fw->ahead_bytes -= a->len;
+	hal_dma_read_wait(&fw->hal, a->tag, dst);
+}
+
 /* The reads ahead of PSNs before snd_nxt dropped: an ACK moved snd_nxt on
  * past them after a go-back (fw_ack.c), they will not be sent. */
 static void ahead_stale_drop(struct fw *fw)
 {
 	while (fw->ahead_head != fw->ahead_tail &&
 	       fw_psn_before(fw->ahead[fw->ahead_head % FW_AHEAD].psn, fw->snd_nxt))
-		hal_dma_read_wait(&fw->hal, fw->ahead[fw->ahead_head++ % FW_AHEAD].tag, 0);
+		ahead_take(fw, 0);
 }
 
 static void send_ahead(struct fw *fw)
@@ -67,7 +76,8 @@ static void send_ahead(struct fw *fw)
 	if ((int32_t)(fw->ahead_msg - fw->msg_head) < 0)
 		fw->ahead_msg = fw->msg_head; /* its message is acknowledged and gone */
 	for (psn = fw->ahead_psn; fw_psn_before(psn, fw->psn_next) && psn - fw->snd_una < FW_WINDOW &&
-				  fw->ahead_tail - fw->ahead_head < FW_AHEAD; psn++) {
+				  fw->ahead_tail - fw->ahead_head < FW_AHEAD && fw->ahead_bytes < FW_AHEAD_BYTES;
+	     psn++) {
 		struct fw_msg *m = msg_of(fw, psn, &fw->ahead_msg);
 		uint32_t off = (psn - m->first_psn) * fw->mtu;
 		uint32_t plen = m->len - off < fw->mtu ? m->len - off : fw->mtu;
@@ -75,8 +85,9 @@ static void send_ahead(struct fw *fw)
 		if (!ahead_wanted(m))
 			break;
 		fw->ahead[fw->ahead_tail++ % FW_AHEAD] = (struct fw_ahead){
-			.psn = psn, .tag = hal_dma_read_issue(h, m->laddr + off, plen),
+			.psn = psn, .tag = hal_dma_read_issue(h, m->laddr + off, plen), .len = plen,
 		};
+		fw->ahead_bytes += plen;
 	}
 	fw->ahead_psn = psn;
 }
@@ -92,14 +103,12 @@ static void payload_read(struct fw *fw, uint32_t psn, void *dst, uint64_t bus, u
 		const struct fw_ahead *a = &fw->ahead[fw->ahead_head % FW_AHEAD];
 
 		if (a->psn == psn) {
-			fw->ahead_head++;
-			hal_dma_read_wait(h, a->tag, dst);
+			ahead_take(fw, dst);
 			return;
 		}
 		if (!fw_psn_before(a->psn, psn) || psn != fw->snd_nxt)
 			break;
-		fw->ahead_head++;
-		hal_dma_read_wait(h, a->tag, 0);
+		ahead_take(fw, 0);
 	}
 	hal_dma_read(h, dst, bus, len);
 }
@@ -108,7 +117,7 @@ static void payload_read(struct fw *fw, uint32_t psn, void *dst, uint64_t bus, u
 void fw_send_ahead_drop(struct fw *fw)
 {
 	while (fw->ahead_head != fw->ahead_tail)
-		hal_dma_read_wait(&fw->hal, fw->ahead[fw->ahead_head++ % FW_AHEAD].tag, 0);
+		ahead_take(fw, 0);
 }
 
 /* Build packet `psn` of message m into a wire frame and send it. Returns 0
