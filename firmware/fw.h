@@ -140,6 +140,8 @@ struct fw {
 				 * oldest first (fw_send.c, send_ahead) */
 	uint32_t ahead_head, ahead_tail; /* the ring's oldest and next entry */
 	uint32_t ahead_bytes;   /* their bytes */
+	uint32_t fetch_tag[FW_FETCH_AHEAD]; /* descriptor reads in flight (fw_fetch.c, fetch_pending) */
+	uint32_t fetch_i, fetch_n; /* the next to take, and how many */
 	uint32_t ahead_psn;     /* the next PSN whose payload read may be issued ahead */
 	uint32_t ahead_msg;     /* the message holding it */
 	uint64_t rto_deadline;  /* 0: timer off */

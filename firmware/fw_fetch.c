@@ -90,48 +90,76 @@ static inline int fetch_one(struct fw *fw, const struct eel_fw_sqe *d)
 	return 1;
 }
 
-/* The reads of up to FW_FETCH_AHEAD descriptors issued at once (hal.h:
- * they fly together, one round trip for all), then each taken in order as
- * its data is in. Returns 0 when one must wait (fetch_one). */
-static __attribute__((noinline)) int fetch_many(struct fw *fw, uint64_t db)
+/* The descriptors whose reads are in flight (fw->fetch_tag, fetch_i up to
+ * fetch_n: the SQEs from sq_fetched on), taken in order as each read's data
+ * is in. While payload reads issued ahead fly (fw_send.c) the NIC has
+ * packets to build: it does not wait for a descriptor that has not come
+ * (hal.h, dma_read_done) but takes it at a later pass; else it waits.
+ * Returns 0 when it stopped short (not in yet, or a descriptor that must
+ * wait: fetch_one, the rest dropped to be read again in their turn). */
+static int fetch_pending(struct fw *fw)
 {
 	const struct fw_hal *h = &fw->hal;
-	uint32_t tag[FW_FETCH_AHEAD], n = 0, i, room = FW_MSGS - (fw->msg_tail - fw->msg_head);
 	struct eel_fw_sqe d;
 
-	while (n < FW_FETCH_AHEAD && n < room && fw->sq_fetched + n != db) {
-		tag[n] = hal_dma_read_issue(h, fw->sq_base + ((fw->sq_fetched + n) & fw->sq_mask) * sizeof(d),
-					    sizeof(d));
-		n++;
-	}
-	for (i = 0; i < n; i++) {
-		hal_dma_read_wait(h, tag[i], &d);
+	while (fw->fetch_i != fw->fetch_n) {
+		uint32_t tag = fw->fetch_tag[fw->fetch_i];
+
+		if (fw->ahead_head != fw->ahead_tail && !hal_dma_read_done(h, tag))
+			return 0;
+		fw->fetch_i++;
+		hal_dma_read_wait(h, tag, &d);
 		if (!fetch_one(fw, &d)) {
-			while (++i < n)
-				hal_dma_read_wait(h, tag[i], 0); /* read again when it is their turn */
+			while (fw->fetch_i != fw->fetch_n)
+				hal_dma_read_wait(h, fw->fetch_tag[fw->fetch_i++], 0);
 			return 0;
 		}
 	}
 	return 1;
 }
 
+/* The reads of up to FW_FETCH_AHEAD descriptors issued at once (hal.h:
+ * they fly together, one round trip for all), then taken (fetch_pending). */
+static __attribute__((noinline)) int fetch_many(struct fw *fw, uint64_t db)
+{
+	const struct fw_hal *h = &fw->hal;
+	uint32_t n = 0, room = FW_MSGS - (fw->msg_tail - fw->msg_head);
+
+	while (n < FW_FETCH_AHEAD && n < room && fw->sq_fetched + n != db) {
+		fw->fetch_tag[n] = hal_dma_read_issue(h, fw->sq_base + ((fw->sq_fetched + n) & fw->sq_mask) *
+							     sizeof(struct eel_fw_sqe), sizeof(struct eel_fw_sqe));
+		n++;
+	}
+	fw->fetch_n = n;
+	fw->fetch_i = 0;
+	return fetch_pending(fw);
+}
+
 /* Take new descriptors from the send queue while there is room for them in
- * flight: one waiting is read and taken (a DMA read of its 64-byte SQE),
- * more are read together (fetch_many). With an emulated fetch delay, one at
- * a time, the delay before each read as before. */
+ * flight: one waiting, with no payload read in flight, is read and taken (a
+ * DMA read of its 64-byte SQE); more, or one behind payload reads, are read
+ * together (fetch_many). With an emulated fetch delay, one at a time, the
+ * delay before each read as before. */
 int fw_fetch_sq(struct fw *fw)
 {
 	const struct fw_hal *h = &fw->hal;
 	uint64_t db = hal_reg_read64(h, FW_REG(sq_doorbell));
 	int work = 0;
 
+	if (fw->fetch_i != fw->fetch_n) { /* reads from an earlier pass */
+		uint32_t i0 = fw->fetch_i;
+
+		if (!fetch_pending(fw))
+			return fw->fetch_i != i0;
+		work = 1;
+	}
 	while (fw->sq_fetched != db && msg_room(fw)) {
 		struct eel_fw_sqe d;
 
 		if (fw->delay_fetch)
 			fw_delay(fw, fw->delay_fetch);
 		work = 1;
-		if (fw->sq_fetched + 1 != db && !fw->delay_fetch) {
+		if (!fw->delay_fetch && (fw->sq_fetched + 1 != db || fw->ahead_head != fw->ahead_tail)) {
 			if (!fetch_many(fw, db))
 				break;
 			continue;

@@ -23,6 +23,8 @@
  *                at a time (a tag is one of them: 0..FW_HAL_READS-1, free
  *                again at the wait). A host with no bus may complete a read
  *                at issue.
+ *   dma_read_done   whether that read's completions are all in (it never
+ *                waits): the firmware may take other work first
  *   dma_write    a DMA write to host memory, ordered after every earlier one
  *                (PCIe posted writes are ordered: CQE after payload)
  *   wire_tx_*    the transmit MAC: reserve a frame buffer, then send it
@@ -51,6 +53,7 @@ struct fw_hal_ops {
 	void (*dma_read)(void *ctx, void *dst, uint64_t bus_addr, uint32_t len);
 	uint32_t (*dma_read_issue)(void *ctx, uint64_t bus_addr, uint32_t len);
 	void (*dma_read_wait)(void *ctx, uint32_t tag, void *dst);
+	int (*dma_read_done)(void *ctx, uint32_t tag);
 	void (*dma_write)(void *ctx, uint64_t bus_addr, const void *src, uint32_t len);
 };
 
@@ -111,6 +114,11 @@ static inline uint32_t hal_dma_read_issue(const struct fw_hal *h, uint64_t bus, 
 static inline void hal_dma_read_wait(const struct fw_hal *h, uint32_t tag, void *dst)
 {
 	h->ops->dma_read_wait(h->ctx, tag, dst);
+}
+
+static inline int hal_dma_read_done(const struct fw_hal *h, uint32_t tag)
+{
+	return h->ops->dma_read_done(h->ctx, tag);
 }
 
 static inline void hal_dma_read(const struct fw_hal *h, void *dst, uint64_t bus, uint32_t len)

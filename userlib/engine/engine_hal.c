@@ -124,6 +124,13 @@ static void dma_write(void *ctx, uint64_t bus, const void *src, uint32_t len)
 	dma_copy((void *)(uintptr_t)bus, src, len);
 }
 
+static int dma_read_done(void *ctx, uint32_t tag)
+{
+	struct engine *e = ctx;
+
+	return !e->bus_on || (int64_t)(eel_stamp() - e->rd[tag].done) >= 0;
+}
+
 const struct fw_hal_ops engine_hal_ops = {
 	.now = now,
 	.reg_read32 = reg_read32,
@@ -133,5 +140,6 @@ const struct fw_hal_ops engine_hal_ops = {
 	.dma_read = dma_read,
 	.dma_read_issue = dma_read_issue,
 	.dma_read_wait = dma_read_wait,
+	.dma_read_done = dma_read_done,
 	.dma_write = dma_write,
 };
