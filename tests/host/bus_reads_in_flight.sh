@@ -11,7 +11,8 @@ set -euo pipefail
 B=${EEL_BUILD:-build}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-args=(-t flood --sizes 32768,65536 --depths 8 -r 1 --quick -q)
+sizes=32768,65536
+args=(-t flood --sizes "$sizes" --depths 8 -r 1 --quick -q)
 fail=0
 for tags in 32 1; do
   "$B/eel-bench" -d "softnic?bus=pcie-gen3x8&tags=$tags" "${args[@]}" --json "$out/t$tags.json"
