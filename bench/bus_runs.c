@@ -125,9 +125,9 @@ void bus_table(FILE *f, const struct bus_run *b, int n, double total_s)
 		struct bus_path t;
 
 		bus_path(&b[0].bus, &t);
-		fprintf(f, "  one 8-byte put's path (k): %u read, %u posted writes, %u doorbell, %u completions, "
-			"%u host wait: EEL grows by %u x read_rtt_ns, %u x posted_ns\n", t.k_reads, t.k_posted,
-			t.k_doorbells, t.k_completions, t.k_host_waits, t.k_read_rtt, t.k_posted_flight);
+		fprintf(f, "  k, one 8-byte put's transactions: %u read, %u posted writes, %u doorbell, %u completions,\n"
+			"    %u host wait (EEL grows by %u x a step of read_rtt_ns, %u x one of posted_ns)\n", t.k_reads,
+			t.k_posted, t.k_doorbells, t.k_completions, t.k_host_waits, t.k_read_rtt, t.k_posted_flight);
 	}
 	fprintf(f, "\n  %-10s", "");
 	for (int i = 0; i < n; i++)
