@@ -46,7 +46,7 @@
  *   every write of an 8-byte put) cost its own bookkeeping, a counter read
  *   and a few stores (~9 ns): what it costs beyond its wait is given back
  *   by the next spin on its thread (bus_credit: the ACK's, the payload's and
- *   last_rx's status writes, 20-30 ns a put).
+ *   last_rx's status writes, some 3 x 9 ns a put).
  * Each charge's own bookkeeping is taken off its spin (bus_bk_cyc).
  * The link's timeline is the NIC's alone (its HAL's calls: one thread), in
  * cycles; a charge is spun only where the NIC waits (a read's data, a
