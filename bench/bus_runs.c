@@ -19,15 +19,27 @@
  * the NIC: in the fetch part), the 64-byte descriptor's read (fetch), the
  * receiving NIC's posted writes: the ACK's send-queue consumer index (rx),
  * the payload (dma) and last_rx in the status block, whose flight the host
- * waits out when it sees the payload (detect). */
+ * waits out when it sees the payload (detect). The NIC waits for a posted
+ * write only beyond the posted credits (eel_bus_write_wait_ns): not for
+ * these. */
 void bus_path(const struct eel_bus *p, struct bus_path *t)
 {
 	t->doorbell_ns = eel_bus_write_ns(p, 8);
 	t->descriptor_ns = eel_bus_read_ns(p, sizeof(struct eel_fw_sqe));
-	t->ack_status_ns = eel_bus_write_issue_ns(p, 8);
-	t->payload_issue_ns = eel_bus_write_issue_ns(p, 8);
+	t->ack_status_ns = eel_bus_write_wait_ns(p, 8); /* within the posted credits: 0 */
+	t->payload_issue_ns = eel_bus_write_wait_ns(p, 8);
 	t->payload_seen_ns = eel_bus_write_ns(p, 8);
 	t->sum_ns = t->doorbell_ns + t->descriptor_ns + t->ack_status_ns + t->payload_issue_ns + t->payload_seen_ns;
+	/* the same transactions by kind: the descriptor's read; the ACK's, the
+	 * payload's and last_rx's posted writes (the last's flight is the host's
+	 * wait); the doorbell; no CQE (the put is unsignalled) */
+	t->k_reads = 1;
+	t->k_posted = 3;
+	t->k_doorbells = 1;
+	t->k_completions = 0;
+	t->k_host_waits = 1;
+	t->k_read_rtt = t->k_reads;
+	t->k_posted_flight = t->k_doorbells + t->k_host_waits; /* the flights waited for */
 }
 
 void bus_json(struct json *j, const struct eel_bus *p)
@@ -50,6 +62,15 @@ void bus_json(struct json *j, const struct eel_bus *p)
 	json_num(j, "payload_issue_ns", t.payload_issue_ns);
 	json_num(j, "payload_seen_ns", t.payload_seen_ns);
 	json_num(j, "sum_ns", t.sum_ns);
+	json_obj_end(j);
+	json_obj(j, "k");
+	json_num(j, "reads", t.k_reads);
+	json_num(j, "posted_writes", t.k_posted);
+	json_num(j, "doorbells", t.k_doorbells);
+	json_num(j, "completions", t.k_completions);
+	json_num(j, "host_waits", t.k_host_waits);
+	json_num(j, "read_rtt_ns", t.k_read_rtt);
+	json_num(j, "posted_ns", t.k_posted_flight);
 	json_obj_end(j);
 	json_obj_end(j);
 }
@@ -99,6 +120,14 @@ void bus_table(FILE *f, const struct bus_run *b, int n, double total_s)
 	for (int i = 0; i < n; i++) {
 		eel_bus_describe(&b[i].bus, d, sizeof(d));
 		fprintf(f, "  %-14s %s\n", b[i].bus.name, d);
+	}
+	{
+		struct bus_path t;
+
+		bus_path(&b[0].bus, &t);
+		fprintf(f, "  k, one 8-byte put's transactions: %u read, %u posted writes, %u doorbell, %u completions,\n"
+			"    %u host wait (EEL grows by %u x a step of read_rtt_ns, %u x one of posted_ns)\n", t.k_reads,
+			t.k_posted, t.k_doorbells, t.k_completions, t.k_host_waits, t.k_read_rtt, t.k_posted_flight);
 	}
 	fprintf(f, "\n  %-10s", "");
 	for (int i = 0; i < n; i++)

@@ -12,9 +12,13 @@
 #include "bench.h"
 
 #define MAX_BUSES 8
-/* The model's transactions on the ping-pong's 8-byte put's path, ns. */
+/* The model's transactions on the ping-pong's 8-byte put's path, ns; and k,
+ * how many of each kind the path has: raising one kind's cost by D raises
+ * EEL by k D (docs/bus.md, "Who waits for what"). */
 struct bus_path {
 	double doorbell_ns, descriptor_ns, ack_status_ns, payload_issue_ns, payload_seen_ns, sum_ns;
+	unsigned k_reads, k_posted, k_doorbells, k_completions, k_host_waits;
+	unsigned k_read_rtt, k_posted_flight; /* read_rtt_ns's and posted_ns's k */
 };
 /* One bus's whole run, for --bus LIST. */
 struct bus_run {

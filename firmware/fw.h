@@ -55,6 +55,11 @@
 			     the timer, ~10^4 messages' time) */
 #define FW_ACK_EVERY 32u  /* an owed ACK goes alone at the latest this many packets on (FW_WINDOW / 4) */
 #define FW_ACK_AGAIN_SHIFT 8u /* a lone ACK goes again after rto / 2^this of quiet (16 us of 4 ms) */
+#define FW_AHEAD 32u       /* payload reads issued ahead of their packets (fw_send.c), power of two */
+#define FW_AHEAD_BYTES (16u << 10) /* ... and their bytes, at most: what gen3's 32 tags keep in flight
+			    * (MRRS 512); more would only queue, and a descriptor's read behind them */
+#define FW_FETCH_AHEAD 16u /* descriptor reads issued at once (fw_fetch.c); with FW_AHEAD and the
+			    * reads waited for at once, within the HAL's FW_HAL_READS */
 #define FW_SR_BYTES (128u << 10) /* selective repeat: bytes of out-of-order packets kept */
 
 enum fw_msg_kind { FW_MSG_SQE = 1, FW_MSG_EPUT = 2, FW_MSG_EGET = 3 };
@@ -131,6 +136,14 @@ struct fw {
 				 * spurious; 2: a timeout came during that, go back until an ACK */
 	uint32_t frto_psn;
 	uint8_t tx_probe;       /* FW_PKT_PROBE on the packet being sent, or 0 */
+	struct fw_ahead { uint32_t psn, tag, len; } ahead[FW_AHEAD]; /* payload reads in flight,
+				 * oldest first (fw_send.c, send_ahead) */
+	uint32_t ahead_head, ahead_tail; /* the ring's oldest and next entry */
+	uint32_t ahead_bytes;   /* their bytes */
+	uint32_t fetch_tag[FW_FETCH_AHEAD]; /* descriptor reads in flight (fw_fetch.c, fetch_pending) */
+	uint32_t fetch_i, fetch_n; /* the next to take, and how many */
+	uint32_t ahead_psn;     /* the next PSN whose payload read may be issued ahead */
+	uint32_t ahead_msg;     /* the message holding it */
 	uint64_t rto_deadline;  /* 0: timer off */
 	uint32_t timer_pass;    /* passes since the timer's clock was last read */
 	uint64_t rto_cur;       /* the timeout now: RTO of RFC 6298, backed off after expiries (fw_rto.c) */

@@ -29,6 +29,97 @@ static int ack_wanted(const struct fw *fw, const struct fw_msg *m)
 	       fw->msg_tail - fw->msg_head >= room / 2;
 }
 
+static struct fw_msg *msg_of(struct fw *fw, uint32_t psn, uint32_t *i);
+
+/* ---- Payloads read ahead ----
+ * A message of many packets streams: the payload reads of the packets after
+ * snd_nxt are issued ahead, up to FW_AHEAD and within the window
+ * (send_ahead), and each packet waits for its own read only when it is built
+ * (payload_read), so the reads fly while the packets before them go out
+ * (hal.h: dma_read_issue, as a NIC's DMA engine keeps its tags busy). The
+ * packets, their order and their checks are the same: only when a payload
+ * is read changes. A message of one packet, inline data, a resend, a probe:
+ * read when built, as before. */
+static int ahead_wanted(const struct fw_msg *m)
+{
+	return m->npkts > 1 && m->kind == FW_MSG_SQE && !(m->flags & EEL_FW_SQE_INLINE);
+}
+
+/* The oldest read ahead waited for, its data into dst (or dropped: 0). */
+static void ahead_take(struct fw *fw, void *dst)
+{
+	const struct fw_ahead *a = &fw->ahead[fw->ahead_head++ % FW_AHEAD];
+
+	fw->ahead_bytes -= a->len;
+	hal_dma_read_wait(&fw->hal, a->tag, dst);
+}
+
+/* The reads ahead of PSNs before snd_nxt dropped: an ACK moved snd_nxt on
+ * past them after a go-back (fw_ack.c), they will not be sent. */
+static void ahead_stale_drop(struct fw *fw)
+{
+	while (fw->ahead_head != fw->ahead_tail &&
+	       fw_psn_before(fw->ahead[fw->ahead_head % FW_AHEAD].psn, fw->snd_nxt))
+		ahead_take(fw, 0);
+}
+
+static void send_ahead(struct fw *fw)
+{
+	const struct fw_hal *h = &fw->hal;
+	uint32_t psn;
+
+	ahead_stale_drop(fw);
+	if (fw_psn_before(fw->ahead_psn, fw->snd_nxt)) {
+		fw->ahead_psn = fw->snd_nxt;
+		fw->ahead_msg = fw->msg_tx;
+	}
+	if ((int32_t)(fw->ahead_msg - fw->msg_head) < 0)
+		fw->ahead_msg = fw->msg_head; /* its message is acknowledged and gone */
+	for (psn = fw->ahead_psn; fw_psn_before(psn, fw->psn_next) && psn - fw->snd_una < FW_WINDOW &&
+				  fw->ahead_tail - fw->ahead_head < FW_AHEAD && fw->ahead_bytes < FW_AHEAD_BYTES;
+	     psn++) {
+		struct fw_msg *m = msg_of(fw, psn, &fw->ahead_msg);
+		uint32_t off = (psn - m->first_psn) * fw->mtu;
+		uint32_t plen = m->len - off < fw->mtu ? m->len - off : fw->mtu;
+
+		if (!ahead_wanted(m))
+			break;
+		fw->ahead[fw->ahead_tail++ % FW_AHEAD] = (struct fw_ahead){
+			.psn = psn, .tag = hal_dma_read_issue(h, m->laddr + off, plen), .len = plen,
+		};
+		fw->ahead_bytes += plen;
+	}
+	fw->ahead_psn = psn;
+}
+
+/* Packet psn's payload into dst: its read issued ahead, waited for now, or
+ * read now. Reads ahead for PSNs before a new packet's (passed over) are
+ * dropped; a resend's PSN is before every read ahead. */
+static void payload_read(struct fw *fw, uint32_t psn, void *dst, uint64_t bus, uint32_t len)
+{
+	const struct fw_hal *h = &fw->hal;
+
+	while (fw->ahead_head != fw->ahead_tail) {
+		const struct fw_ahead *a = &fw->ahead[fw->ahead_head % FW_AHEAD];
+
+		if (a->psn == psn) {
+			ahead_take(fw, dst);
+			return;
+		}
+		if (!fw_psn_before(a->psn, psn) || psn != fw->snd_nxt)
+			break;
+		ahead_take(fw, 0);
+	}
+	hal_dma_read(h, dst, bus, len);
+}
+
+/* Every read ahead dropped (the NIC failed: nothing more goes out). */
+void fw_send_ahead_drop(struct fw *fw)
+{
+	while (fw->ahead_head != fw->ahead_tail)
+		ahead_take(fw, 0);
+}
+
 /* Build packet `psn` of message m into a wire frame and send it. Returns 0
  * when the wire has no room. */
 static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
@@ -72,7 +163,7 @@ static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
 	else if (plen) {
 		if (fw->delay_payload)
 			fw_delay(fw, fw->delay_payload);
-		hal_dma_read(h, frame + FW_PKT_HDR, m->laddr + off, plen);
+		payload_read(fw, psn, frame + FW_PKT_HDR, m->laddr + off, plen);
 	}
 	/* NIC_TX: the frame handed to the wire. What the wire does with it from
 	 * here (its MAC's FCS, an emulated wire's faults and delay, a PMD's or
@@ -374,6 +465,8 @@ int fw_send(struct fw *fw)
 			fw->snd_nxt++; /* answered already: no need to ask again */
 			continue;
 		}
+		if (ahead_wanted(m))
+			send_ahead(fw);
 		if (!(fw->probe_due | fw->probe_left ? send_probed(fw, m) :
 		      send_is_fast(fw, m) ? send_fast(fw, m) : send_packet(fw, m, fw->snd_nxt)))
 			break;

@@ -9,7 +9,22 @@
  *
  *   now          the NIC's free-running clock, in ticks
  *   reg_*        the NIC's own registers (BAR0, struct eel_fw_bar)
- *   dma_read     a DMA read of host memory (descriptor fetch, payload fetch)
+ *   dma_read     a DMA read of host memory, waited for: dma_read_issue and
+ *                dma_read_wait back to back, in one call (the common case:
+ *                one descriptor, one packet's payload)
+ *   dma_read_issue  a DMA read of host memory (descriptor fetch, payload
+ *                fetch) sent: it returns the read's tag at once, and the
+ *                read is in flight while the firmware goes on; as many as
+ *                the host's bus keeps in flight (struct eel_bus, tags)
+ *   dma_read_wait   waits until that read's completions are all in and
+ *                takes its data (the DMA engine's completion buffer) into
+ *                dst, or drops it (dst 0). Every read issued is waited
+ *                for once, at most FW_HAL_READS issued and not waited for
+ *                at a time (a tag is one of them: 0..FW_HAL_READS-1, free
+ *                again at the wait). A host with no bus may complete a read
+ *                at issue.
+ *   dma_read_done   whether that read's completions are all in (it never
+ *                waits): the firmware may take other work first
  *   dma_write    a DMA write to host memory, ordered after every earlier one
  *                (PCIe posted writes are ordered: CQE after payload)
  *   wire_tx_*    the transmit MAC: reserve a frame buffer, then send it
@@ -25,6 +40,10 @@
 
 #include <stdint.h>
 
+/* Reads issued and not yet waited for, at most: the host keeps each one's
+ * address, length and completion under its tag until the wait. */
+#define FW_HAL_READS 64u
+
 struct fw_hal_ops {
 	uint64_t (*now)(void *ctx);
 	uint32_t (*reg_read32)(void *ctx, uint32_t off);
@@ -32,6 +51,9 @@ struct fw_hal_ops {
 	void (*reg_write32)(void *ctx, uint32_t off, uint32_t v);
 	void (*reg_write64)(void *ctx, uint32_t off, uint64_t v);
 	void (*dma_read)(void *ctx, void *dst, uint64_t bus_addr, uint32_t len);
+	uint32_t (*dma_read_issue)(void *ctx, uint64_t bus_addr, uint32_t len);
+	void (*dma_read_wait)(void *ctx, uint32_t tag, void *dst);
+	int (*dma_read_done)(void *ctx, uint32_t tag);
 	void (*dma_write)(void *ctx, uint64_t bus_addr, const void *src, uint32_t len);
 };
 
@@ -82,6 +104,21 @@ static inline void hal_reg_write32(const struct fw_hal *h, uint32_t off, uint32_
 static inline void hal_reg_write64(const struct fw_hal *h, uint32_t off, uint64_t v)
 {
 	h->ops->reg_write64(h->ctx, off, v);
+}
+
+static inline uint32_t hal_dma_read_issue(const struct fw_hal *h, uint64_t bus, uint32_t len)
+{
+	return h->ops->dma_read_issue(h->ctx, bus, len);
+}
+
+static inline void hal_dma_read_wait(const struct fw_hal *h, uint32_t tag, void *dst)
+{
+	h->ops->dma_read_wait(h->ctx, tag, dst);
+}
+
+static inline int hal_dma_read_done(const struct fw_hal *h, uint32_t tag)
+{
+	return h->ops->dma_read_done(h->ctx, tag);
 }
 
 static inline void hal_dma_read(const struct fw_hal *h, void *dst, uint64_t bus, uint32_t len)

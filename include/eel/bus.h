@@ -119,6 +119,54 @@ double eel_bus_read_stream_gbps(const struct eel_bus *p, uint64_t len);
 double eel_bus_write_slot_ns(const struct eel_bus *p, uint64_t len);
 double eel_bus_write_stream_gbps(const struct eel_bus *p, uint64_t len);
 
+/* ---- the link as a queue (bus_model.c, "The link") ----
+ * Each direction carries one TLP at a time at eel_bus_tlp_gbps: upstream the
+ * NIC's posted writes and its read requests, downstream the reads'
+ * completions; a read holds one tag for each of its requests (MRRS pieces)
+ * until its completions are in, at most `tags` at once. Times are in the
+ * caller's ticks (the engine's cycles; the model's picoseconds). */
+#define EEL_BUS_TAGS_MAX 1024u  /* the most tags a bus may have (the preset's range) */
+
+struct eel_bus_link {
+	uint64_t up_free;        /* the upstream link is free from */
+	uint64_t down_free;      /* the downstream link is free from */
+	uint64_t req_next;       /* read requests sent so far */
+	uint64_t tag_free[EEL_BUS_TAGS_MAX]; /* by request % EEL_BUS_TAGS_MAX: its tag free again */
+	uint32_t tags;           /* the bus's tags, 1..EEL_BUS_TAGS_MAX */
+};
+
+/* What one read of len bytes takes, in ticks (tick_per_ns of them a ns):
+ * its requests upstream, the first request and the fixed part before the
+ * first completion can come (read_rtt_ns, numa_ns, cold_ns, line_ns a line),
+ * and its completions downstream. first + cpl is eel_bus_read_ns. */
+struct eel_bus_read_cost {
+	uint64_t req, first, cpl;
+	uint32_t nreq;           /* its requests (tags it holds) */
+};
+void eel_bus_read_cost(const struct eel_bus *p, uint64_t len, double tick_per_ns, struct eel_bus_read_cost *c);
+/* An empty link for bus p. */
+void eel_bus_link_init(struct eel_bus_link *l, const struct eel_bus *p);
+/* A read issued at `now` (extra: ticks added to its fixed part, an IOTLB
+ * miss's walk): its requests go up when the link and its tags are free, its
+ * completions come down when they are ready and the link is free. Returns
+ * when its last completion is in; *start: when its first request went. */
+uint64_t eel_bus_link_read(struct eel_bus_link *l, const struct eel_bus_read_cost *c, uint64_t now, uint64_t extra,
+			   uint64_t *start);
+/* A posted write whose TLPs take `issue` ticks, ready at `now`: when its
+ * last TLP has left (it waits for the upstream link). */
+uint64_t eel_bus_link_write(struct eel_bus_link *l, uint64_t issue, uint64_t now);
+/* Posted credits: the NIC goes on while at most this much of its write
+ * data waits for the upstream link, and waits for the rest to leave (an
+ * assumption: 256 posted data credits of 16 bytes, PCIe Base Spec 2.6.1;
+ * a root port's own advertisement is not modelled). */
+#define EEL_BUS_POSTED_CREDIT 4096u
+/* What the NIC waits for one posted write of len bytes on an idle link:
+ * its TLPs beyond the posted credits (0 for a write within them). */
+double eel_bus_write_wait_ns(const struct eel_bus *p, uint64_t len);
+/* n reads of len bytes issued at once on an idle link: ns until the last
+ * is in (n = 1: eel_bus_read_ns). */
+double eel_bus_reads_ns(const struct eel_bus *p, uint64_t len, uint64_t n);
+
 /* IOTLB misses of an access of len bytes at bus address addr (updating it);
  * an entry covers EEL_BUS_PAGE, or EEL_BUS_SUPERPAGE with superpages=1. */
 uint32_t eel_bus_iotlb_misses(struct eel_bus_iotlb *t, const struct eel_bus *p, uint64_t addr, uint64_t len);

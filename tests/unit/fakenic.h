@@ -77,6 +77,8 @@ struct fn_nic {
 	struct fn_link *tx, *rx;
 	const uint64_t *now;
 	int dma_violations;
+	struct fn_read { uint64_t bus; uint32_t len, pending; } rd[FW_HAL_READS]; /* by tag */
+	uint32_t rd_out, rd_out_max; /* reads issued and not waited for; the most at once */
 	uint64_t ereg_cmd_reads; /* the firmware's reads of an E-register's cmd */
 };
 
@@ -255,16 +257,63 @@ static inline void fn_reg_write64(void *ctx, uint32_t off, uint64_t v)
 	memcpy((uint8_t *)&n->bar + off, &v, 8);
 }
 
+/* A read in flight until the firmware waits for it (hal.h): the data is
+ * taken at the wait, so a firmware that used it before would see it stale.
+ * More than FW_HAL_READS in flight, or a tag waited for twice or never
+ * issued, is a violation. */
+static inline uint32_t fn_dma_read_issue(void *ctx, uint64_t bus, uint32_t len);
+static inline void fn_dma_read_wait(void *ctx, uint32_t tag, void *dst);
+
+/* One read, waited for: the two calls back to back. */
 static inline void fn_dma_read(void *ctx, void *dst, uint64_t bus, uint32_t len)
 {
-	struct fn_nic *n = ctx;
+	fn_dma_read_wait(ctx, fn_dma_read_issue(ctx, bus, len), dst);
+}
 
-	if (!fn_dma_ok(n, bus, len, 0)) {
-		fn_violation(n, "DMA read", bus, len);
-		memset(dst, 0, len);
+static inline uint32_t fn_dma_read_issue(void *ctx, uint64_t bus, uint32_t len)
+{
+	struct fn_nic *n = ctx;
+	uint32_t tag = 0;
+
+	while (tag < FW_HAL_READS && n->rd[tag].pending)
+		tag++;
+	if (tag == FW_HAL_READS) {
+		fn_violation(n, "DMA read past FW_HAL_READS in flight", bus, len);
+		return 0;
+	}
+	if (++n->rd_out > n->rd_out_max)
+		n->rd_out_max = n->rd_out;
+	n->rd[tag] = (struct fn_read){ .bus = bus, .len = len, .pending = 1 };
+	return tag;
+}
+
+/* The fake NIC's reads are in at once. */
+static inline int fn_dma_read_done(void *ctx, uint32_t tag)
+{
+	(void)ctx;
+	(void)tag;
+	return 1;
+}
+
+static inline void fn_dma_read_wait(void *ctx, uint32_t tag, void *dst)
+{
+	struct fn_nic *n = ctx;
+	struct fn_read *r = &n->rd[tag % FW_HAL_READS];
+
+	if (tag >= FW_HAL_READS || !r->pending) {
+		fn_violation(n, "DMA read waited for twice or never issued", r->bus, r->len);
 		return;
 	}
-	memcpy(dst, (const void *)(uintptr_t)bus, len);
+	r->pending = 0;
+	n->rd_out--;
+	if (!fn_dma_ok(n, r->bus, r->len, 0)) {
+		fn_violation(n, "DMA read", r->bus, r->len);
+		if (dst)
+			memset(dst, 0, r->len);
+		return;
+	}
+	if (dst)
+		memcpy(dst, (const void *)(uintptr_t)r->bus, r->len);
 }
 
 static inline void fn_dma_write(void *ctx, uint64_t bus, const void *src, uint32_t len)
@@ -349,6 +398,9 @@ static const struct fw_hal_ops fn_hal_ops = {
 	.reg_write32 = fn_reg_write32,
 	.reg_write64 = fn_reg_write64,
 	.dma_read = fn_dma_read,
+	.dma_read_issue = fn_dma_read_issue,
+	.dma_read_wait = fn_dma_read_wait,
+	.dma_read_done = fn_dma_read_done,
 	.dma_write = fn_dma_write,
 };
 

@@ -91,6 +91,12 @@ static void test_sizes(void)
 		   fn_counter(&w.p->b, EEL_FW_CNT_BAD), 0);
 	CHECK_EQ_U(w.p->a.status.error + w.p->b.status.error, 0);
 	CHECK_EQ_U(w.p->a.dma_violations + w.p->b.dma_violations, 0);
+	/* a put of many packets streams: its payload reads were in flight
+	 * together (fw_send.c, send_ahead), each waited for once, and the
+	 * payloads above are whole */
+	CHECK(w.p->a.rd_out_max > 1 && w.p->a.rd_out_max <= FW_HAL_READS, "reads in flight at most %u",
+	      w.p->a.rd_out_max);
+	CHECK_EQ_U(w.p->a.rd_out, 0);
 	fn_pair_free(w.p);
 }
 

@@ -218,3 +218,84 @@ uint32_t eel_bus_iotlb_misses(struct eel_bus_iotlb *t, const struct eel_bus *p, 
 	}
 	return misses;
 }
+
+/* ---- The link ----
+ * A queue each way (PCI Express Base Specification rev 5.0, section 2.6:
+ * a transmitter sends a TLP only while it holds the receiver's credits for
+ * it, per type: posted, non-posted, completion). An endpoint advertises
+ * infinite completion credits (section 2.6.1), so what bounds its reads in
+ * flight is its own completion buffer: the tags it may have outstanding
+ * (`tags`, one a request). The root complex's posted and non-posted credits
+ * are taken as coming back as fast as the link carries the TLPs: each
+ * direction's rate (eel_bus_tlp_gbps, with the TLP sizes of Neugebauer et
+ * al. 2018 section 3) is what bounds them. A read's completions cannot come
+ * before its first request is up plus the fixed part, nor before the
+ * downstream link is free; a write's TLPs wait for the upstream link. */
+void eel_bus_read_cost(const struct eel_bus *p, uint64_t len, double tick_per_ns, struct eel_bus_read_cost *c)
+{
+	double total = eel_bus_read_ns(p, len) * tick_per_ns;
+	double cpl = eel_bus_ser_ns(p, eel_bus_read_cpl_bytes(p, len)) * tick_per_ns;
+	uint64_t chunk = p->kind == EEL_BUS_PCIE ? p->mrrs : EEL_BUS_LINE;
+
+	c->cpl = (uint64_t)(cpl + 0.5);
+	c->first = (uint64_t)(total + 0.5) > c->cpl ? (uint64_t)(total + 0.5) - c->cpl : 0;
+	c->req = (uint64_t)(eel_bus_ser_ns(p, eel_bus_read_req_bytes(p, len)) * tick_per_ns + 0.5);
+	c->nreq = (uint32_t)(len && chunk ? div_up(len, chunk) : 1);
+}
+
+void eel_bus_link_init(struct eel_bus_link *l, const struct eel_bus *p)
+{
+	l->up_free = l->down_free = l->req_next = 0;
+	l->tags = p->tags < 1 ? 1 : p->tags > EEL_BUS_TAGS_MAX ? EEL_BUS_TAGS_MAX : p->tags;
+}
+
+static uint64_t later(uint64_t a, uint64_t b)
+{
+	return (int64_t)(a - b) > 0 ? a : b;
+}
+
+uint64_t eel_bus_link_read(struct eel_bus_link *l, const struct eel_bus_read_cost *c, uint64_t now, uint64_t extra,
+			   uint64_t *start)
+{
+	uint32_t n = c->nreq < l->tags ? c->nreq : l->tags; /* more requests than tags: it waits for all */
+	uint64_t s = later(now, l->up_free), done;
+
+	if (l->req_next + n > l->tags) /* the tag its last request takes is free again */
+		s = later(s, l->tag_free[(l->req_next + n - 1 - l->tags) % EEL_BUS_TAGS_MAX]);
+	l->up_free = s + c->req;
+	done = later(s + c->first + extra, l->down_free) + c->cpl;
+	l->down_free = done;
+	for (uint32_t j = 0; j < n; j++)
+		l->tag_free[(l->req_next + j) % EEL_BUS_TAGS_MAX] = done;
+	l->req_next += n;
+	*start = s;
+	return done;
+}
+
+uint64_t eel_bus_link_write(struct eel_bus_link *l, uint64_t issue, uint64_t now)
+{
+	l->up_free = later(now, l->up_free) + issue;
+	return l->up_free;
+}
+
+double eel_bus_write_wait_ns(const struct eel_bus *p, uint64_t len)
+{
+	double w = eel_bus_write_issue_ns(p, len) - eel_bus_write_issue_ns(p, EEL_BUS_POSTED_CREDIT);
+
+	return w > 0 ? w : 0;
+}
+
+double eel_bus_reads_ns(const struct eel_bus *p, uint64_t len, uint64_t n)
+{
+	struct eel_bus_link l;
+	struct eel_bus_read_cost c;
+	uint64_t done = 0, s;
+
+	if (p->kind == EEL_BUS_NONE)
+		return 0;
+	eel_bus_link_init(&l, p);
+	eel_bus_read_cost(p, len, 1000.0, &c); /* picoseconds */
+	for (uint64_t i = 0; i < n; i++)
+		done = eel_bus_link_read(&l, &c, 0, 0, &s);
+	return (double)done / 1000.0;
+}

@@ -109,14 +109,24 @@ struct engine {
 	uint64_t bus_db_seen[2];    /* doorbell values the NIC has seen: SQ, E-registers */
 	uint64_t bus_db_cyc[2];     /* a doorbell's write: SQ (8 bytes), E-register (32) */
 	uint64_t bus_flight_cyc;    /* a posted write's flight */
-	struct engine_bus_memo { uint32_t len, valid; uint64_t cyc; } bus_memo[2][ENGINE_BUS_MEMO];
+	struct engine_bus_memo {
+		uint32_t len, valid;
+		uint64_t cyc;                /* a read's whole time (rd.first + rd.cpl), a write's issue */
+		struct eel_bus_read_cost rd; /* a read's parts on the link */
+	} bus_memo[2][ENGINE_BUS_MEMO];
 	uint32_t bus_memo_next[2];
 	uint64_t bus_stamp_cyc;     /* a counter read */
 	uint64_t bus_bk_cyc;        /* a charge's own bookkeeping, taken off its spin */
 	uint64_t bus_write_cyc;     /* what a posted write too short to spin for costs itself */
 	uint64_t bus_credit[2];     /* cycles paid beyond the model, given back by the next
 				     * spin: the host's thread, the NIC's (one in inline mode) */
-	uint64_t bus_cnt[5];        /* transactions charged, by kind (ENGINE_BUS_CNT_*, engine_bus.h) */
+	uint64_t bus_cnt[6];        /* transactions charged, by kind (ENGINE_BUS_CNT_*, engine_bus.h) */
+	uint64_t bus_mmio_cyc;      /* the host's MMIO read of a register: a read round trip */
+	uint64_t bus_posted_cyc;    /* the posted credits' TLPs on the link (EEL_BUS_POSTED_CREDIT) */
+	struct eel_bus_link bus_link; /* the link's queues and tags, in cycles (engine_bus.c) */
+	/* the NIC's DMA reads issued and not yet waited for (engine_hal.c), by tag */
+	struct engine_read { uint64_t bus, done; uint32_t len; } rd[FW_HAL_READS];
+	uint64_t rd_busy;           /* the tags in use, a bit each */
 
 	void *backend;              /* the hosting backend's own state */
 };

@@ -7,10 +7,16 @@
  * Who waits for what (the sequence of pcie-bench's simple NIC, Neugebauer et
  * al., SIGCOMM 2018, section 4, and Culler et al. 1996's NI on the memory bus):
  * - a non-posted read (descriptor fetch, payload read, a memory-region entry,
- *   an E-register load's answer): the NIC waits for its completions, the
- *   whole eel_bus_read_ns, before it uses the data;
- * - a posted write (payload, completion, status): the NIC waits only while
- *   its TLPs leave (eel_bus_write_issue_ns) and goes on; the data reaches host
+ *   an E-register load's answer) is issued (engine_bus_read_issue) and flies
+ *   while the NIC goes on: its requests go up when the link and `tags` tags
+ *   are free, its completions come down eel_bus_read_ns after the first
+ *   request (a read alone) or when the downstream link is free
+ *   (eel_bus_link_read, bus_model.c, "The link"); the NIC waits for them
+ *   when it uses the data (engine_bus_read_wait), and only then;
+ * - a posted write (payload, completion, status): its TLPs go on the
+ *   upstream link after what is ahead of them (eel_bus_write_issue_ns each);
+ *   the NIC goes on at once while they are within the posted credits
+ *   (EEL_BUS_POSTED_CREDIT), else waits until they are; the data reaches host
  *   memory posted_ns later, in order. Whoever looks for it (the host's wait
  *   for a put, its poll of the completion queue, its quiet:
  *   engine_bus_observe) sees it the flight later than it would without a bus;
@@ -36,12 +42,16 @@
  *   before the write has landed was made by a side waiting for it: it pays
  *   the whole flight from the look (noticed()); a look after it landed (the
  *   looker was busy: thread mode, a host that polls later) pays nothing;
- * - a posted write too short to spin for (8 bytes: 4 ns on gen3 x8, 1 ns on
- *   CXL) cost its own bookkeeping, a counter read and a few stores (~9 ns):
- *   what it costs beyond its issue is given back by the next spin on its
- *   thread (bus_credit: the ACK's, the payload's and last_rx's status
- *   writes, 13-22 ns a put).
+ * - a posted write the NIC does not wait for (within the posted credits:
+ *   every write of an 8-byte put) cost its own bookkeeping, a counter read
+ *   and a few stores (~9 ns): what it costs beyond its wait is given back
+ *   by the next spin on its thread (bus_credit: the ACK's, the payload's and
+ *   last_rx's status writes, some 3 x 9 ns a put).
  * Each charge's own bookkeeping is taken off its spin (bus_bk_cyc).
+ * The link's timeline is the NIC's alone (its HAL's calls: one thread), in
+ * cycles; a charge is spun only where the NIC waits (a read's data, a
+ * write's TLPs leaving), so a charge's deadline depends on the cycles of
+ * the issue, never on how long the spin that pays it was held off.
  */
 #include <stddef.h>
 
@@ -59,19 +69,25 @@ static uint64_t cycles(const struct engine *e, double ns)
 
 /* A transaction's cost in cycles by its length, remembered: the model's
  * arithmetic costs tens of ns, which would land on the path beside the
- * transaction it prices (a few lengths recur: 8, 64, the MTU). */
-static uint64_t memo(struct engine *e, int kind, uint32_t len)
+ * transaction it prices (a few lengths recur: 8, 64, the MTU). Only the
+ * NIC's calls use it (one thread). */
+static struct engine_bus_memo *memo(struct engine *e, int kind, uint32_t len)
 {
 	struct engine_bus_memo *m = e->bus_memo[kind];
 
 	for (int i = 0; i < ENGINE_BUS_MEMO; i++)
 		if (m[i].valid && m[i].len == len)
-			return m[i].cyc;
+			return &m[i];
 	m = &m[e->bus_memo_next[kind]++ % ENGINE_BUS_MEMO];
 	m->len = len;
-	m->cyc = cycles(e, kind == ENGINE_BUS_READ ? eel_bus_read_ns(&e->bus, len) : eel_bus_write_issue_ns(&e->bus, len));
+	if (kind == ENGINE_BUS_READ) {
+		eel_bus_read_cost(&e->bus, len, e->bus_cyc_per_ns, &m->rd);
+		m->cyc = m->rd.first + m->rd.cpl;
+	} else {
+		m->cyc = cycles(e, eel_bus_write_issue_ns(&e->bus, len));
+	}
 	m->valid = 1;
-	return m->cyc;
+	return m;
 }
 
 static uint64_t *credit(struct engine *e, int side)
@@ -128,7 +144,7 @@ static void charge_nothing(struct engine *e)
 {
 	uint64_t t0 = eel_stamp();
 
-	spin_until(e, HOST, t0 + (memo(e, ENGINE_BUS_READ, 64) & 0));
+	spin_until(e, HOST, t0 + (memo(e, ENGINE_BUS_READ, 64)->cyc & 0));
 }
 
 static void write_8(struct engine *e)
@@ -137,7 +153,7 @@ static void write_8(struct engine *e)
 }
 
 const char *const engine_bus_counter_names[ENGINE_BUS_CNTS] = {
-	"bus_reads", "bus_writes", "bus_doorbells", "bus_host_waits", "bus_mmio_reads",
+	"bus_reads", "bus_writes", "bus_doorbells", "bus_host_waits", "bus_mmio_reads", "bus_reads_in_flight_max",
 };
 
 void engine_bus_setup(struct engine *e)
@@ -149,12 +165,18 @@ void engine_bus_setup(struct engine *e)
 	e->bus_db_cyc[1] = cycles(e, eel_bus_write_ns(&e->bus, 32));
 	e->bus_stamp_cyc = eel_clock()->stamp_cycles;
 	e->bus_bk_cyc = e->bus_write_cyc = 0;
+	eel_bus_link_init(&e->bus_link, &e->bus);
 	if (e->bus_on) {
 		e->bus_bk_cyc = least_cost(e, charge_nothing);
 		/* an 8-byte write's own cost, its issue spun out in full */
 		e->bus_write_cyc = UINT64_MAX;
 		e->bus_write_cyc = least_cost(e, write_8);
 	}
+	e->bus_mmio_cyc = cycles(e, eel_bus_read_ns(&e->bus, 8));
+	e->bus_posted_cyc = cycles(e, eel_bus_write_issue_ns(&e->bus, EEL_BUS_POSTED_CREDIT));
+	eel_bus_link_init(&e->bus_link, &e->bus); /* after least_cost's writes */
+	e->rd_busy = 0;
+	e->bus_cnt[ENGINE_BUS_CNT_READS_MAX] = 0;
 	e->bus_land = e->bus_land_at = 0;
 	e->bus_db_at[0] = e->bus_db_at[1] = 0;
 	e->bus_credit[0] = e->bus_credit[1] = 0;
@@ -170,12 +192,25 @@ static uint64_t iommu_cyc(struct engine *e, uint64_t bus, uint32_t len)
 	return cycles(e, e->bus.iommu_miss_ns * eel_bus_iotlb_misses(&e->iotlb, &e->bus, bus, len));
 }
 
-void engine_bus_read(struct engine *e, uint64_t bus, uint32_t len)
+/* A read issued: onto the link's timeline, nothing spun. The reads in
+ * flight when it starts: those issued (tags in use) not complete by then. */
+uint64_t engine_bus_read_issue(struct engine *e, uint64_t bus, uint32_t len)
 {
-	uint64_t t0 = eel_stamp();
+	uint64_t t0 = eel_stamp(), start, done, busy = e->rd_busy, n = 1;
 
 	e->bus_cnt[ENGINE_BUS_CNT_READS]++;
-	spin_until(e, NIC, t0 + memo(e, ENGINE_BUS_READ, len) + iommu_cyc(e, bus, len));
+	done = eel_bus_link_read(&e->bus_link, &memo(e, ENGINE_BUS_READ, len)->rd, t0, iommu_cyc(e, bus, len), &start);
+	for (; busy; busy &= busy - 1)
+		n += (int64_t)(e->rd[__builtin_ctzll(busy)].done - start) > 0;
+	if (n > e->bus_cnt[ENGINE_BUS_CNT_READS_MAX])
+		e->bus_cnt[ENGINE_BUS_CNT_READS_MAX] = n;
+	return done;
+}
+
+/* The NIC waits for a read's data: until its last completion is in. */
+void engine_bus_read_wait(struct engine *e, uint64_t done)
+{
+	spin_until(e, NIC, done);
 }
 
 /* At most this much credit is carried (a thread preempted in a charge is
@@ -184,8 +219,13 @@ void engine_bus_read(struct engine *e, uint64_t bus, uint32_t len)
 
 void engine_bus_write(struct engine *e, uint64_t bus, uint32_t len)
 {
-	uint64_t t0 = eel_stamp(), issue = memo(e, ENGINE_BUS_ISSUE, len), sent = t0 + issue, land, prev;
+	uint64_t t0 = eel_stamp(), sent, go, wait, land, prev;
 
+	/* its TLPs leave after what is ahead of them on the upstream link; the
+	 * NIC goes on once what is left of them is within the posted credits */
+	sent = eel_bus_link_write(&e->bus_link, memo(e, ENGINE_BUS_ISSUE, len)->cyc, t0);
+	go = sent - e->bus_posted_cyc;
+	wait = (int64_t)(go - t0) > 0 ? go - t0 : 0;
 	e->bus_cnt[ENGINE_BUS_CNT_WRITES]++;
 	land = sent + e->bus_flight_cyc + iommu_cyc(e, bus, len);
 	/* in order: never before an earlier write */
@@ -194,11 +234,11 @@ void engine_bus_write(struct engine *e, uint64_t bus, uint32_t len)
 		__atomic_store_n(&e->bus_land_at, t0, __ATOMIC_RELAXED);
 		__atomic_store_n(&e->bus_land, land, __ATOMIC_RELEASE);
 	}
-	if (issue > e->bus_write_cyc) {
-		spin_until(e, NIC, sent);
+	if (wait > e->bus_write_cyc) {
+		spin_until(e, NIC, go);
 	} else {
 		/* shorter than its own cost: the rest is given back later */
-		uint64_t *cr = credit(e, NIC), max = cycles(e, CREDIT_MAX_NS), add = e->bus_write_cyc - issue;
+		uint64_t *cr = credit(e, NIC), max = cycles(e, CREDIT_MAX_NS), add = e->bus_write_cyc - wait;
 
 		*cr = add > max - *cr ? max : *cr + add;
 	}
@@ -244,5 +284,5 @@ void engine_bus_mmio_read(struct engine *e)
 	uint64_t t0 = eel_stamp();
 
 	e->bus_cnt[ENGINE_BUS_CNT_MMIO_READS]++;
-	spin_until(e, HOST, t0 + memo(e, ENGINE_BUS_READ, 8));
+	spin_until(e, HOST, t0 + e->bus_mmio_cyc);
 }

@@ -20,13 +20,17 @@
 
 /* The counters of charged transactions (eel_counters, with a bus). */
 enum { ENGINE_BUS_CNT_READS, ENGINE_BUS_CNT_WRITES, ENGINE_BUS_CNT_DOORBELLS, ENGINE_BUS_CNT_OBSERVES,
-       ENGINE_BUS_CNT_MMIO_READS, ENGINE_BUS_CNTS };
+       ENGINE_BUS_CNT_MMIO_READS, ENGINE_BUS_CNT_READS_MAX /* the most reads in flight at once */,
+       ENGINE_BUS_CNTS };
 extern const char *const engine_bus_counter_names[ENGINE_BUS_CNTS];
 
 /* The costs of the chosen bus, in cycles (engine_parse, after bus_from_uri). */
 void engine_bus_setup(struct engine *e);
-/* The NIC's DMA (engine_hal.c): a read waits for its data, a write for its issue. */
-void engine_bus_read(struct engine *e, uint64_t bus, uint32_t len);
+/* The NIC's DMA (engine_hal.c): a read is issued (returns when its data
+ * is in, in cycles) and waited for when the NIC uses it; a
+ * write waits for its issue. */
+uint64_t engine_bus_read_issue(struct engine *e, uint64_t bus, uint32_t len);
+void engine_bus_read_wait(struct engine *e, uint64_t done);
 void engine_bus_write(struct engine *e, uint64_t bus, uint32_t len);
 /* The host looked at what the NIC wrote: it waits out the write's flight. */
 void engine_bus_observe(struct engine *e);

@@ -72,13 +72,46 @@ static inline void dma_copy(void *dst, const void *src, uint32_t len)
 		memcpy(dst, src, len);
 }
 
+/* A DMA read in flight (firmware/hal.h): its address and length kept by
+ * tag, and with a bus its completion on the link's timeline (engine_bus.c).
+ * The data is taken when the NIC waits for it: the host does not touch a
+ * buffer it has posted until the NIC completes it. Without a bus the read
+ * is complete at issue. */
+/* One read, waited for (hal.h): issued and waited for at once, without a tag. */
 static void dma_read(void *ctx, void *dst, uint64_t bus, uint32_t len)
 {
 	struct engine *e = ctx;
 
 	if (e->bus_on)
-		engine_bus_read(e, bus, len);
+		engine_bus_read_wait(e, engine_bus_read_issue(e, bus, len));
 	dma_copy(dst, (const void *)(uintptr_t)bus, len);
+}
+
+_Static_assert(FW_HAL_READS <= 64, "engine rd_busy: a bit a tag");
+
+static uint32_t dma_read_issue(void *ctx, uint64_t bus, uint32_t len)
+{
+	struct engine *e = ctx;
+	uint32_t tag = (uint32_t)__builtin_ctzll(~e->rd_busy); /* FW_HAL_READS at most in use */
+	struct engine_read *r = &e->rd[tag];
+
+	r->bus = bus;
+	r->len = len;
+	r->done = e->bus_on ? engine_bus_read_issue(e, bus, len) : 0;
+	e->rd_busy |= 1ull << tag;
+	return tag;
+}
+
+static void dma_read_wait(void *ctx, uint32_t tag, void *dst)
+{
+	struct engine *e = ctx;
+	const struct engine_read *r = &e->rd[tag];
+
+	if (e->bus_on)
+		engine_bus_read_wait(e, r->done);
+	if (dst)
+		dma_copy(dst, (const void *)(uintptr_t)r->bus, r->len);
+	e->rd_busy &= ~(1ull << tag);
 }
 
 static void dma_write(void *ctx, uint64_t bus, const void *src, uint32_t len)
@@ -91,6 +124,13 @@ static void dma_write(void *ctx, uint64_t bus, const void *src, uint32_t len)
 	dma_copy((void *)(uintptr_t)bus, src, len);
 }
 
+static int dma_read_done(void *ctx, uint32_t tag)
+{
+	struct engine *e = ctx;
+
+	return !e->bus_on || (int64_t)(eel_stamp() - e->rd[tag].done) >= 0;
+}
+
 const struct fw_hal_ops engine_hal_ops = {
 	.now = now,
 	.reg_read32 = reg_read32,
@@ -98,5 +138,8 @@ const struct fw_hal_ops engine_hal_ops = {
 	.reg_write32 = reg_write32,
 	.reg_write64 = reg_write64,
 	.dma_read = dma_read,
+	.dma_read_issue = dma_read_issue,
+	.dma_read_wait = dma_read_wait,
+	.dma_read_done = dma_read_done,
 	.dma_write = dma_write,
 };
