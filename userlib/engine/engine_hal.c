@@ -10,10 +10,11 @@
  * the HAL's: the firmware's wire calls reach the backend's carrier (e->wire,
  * the fault layer when one is set) directly (firmware/hal.h, struct wire).
  * With a bus (bus=, engine_bus.c) each DMA and each doorbell first costs its
- * transaction on that bus.
+ * transaction on that bus; without one these calls have nothing to add, and
+ * the firmware makes the same accesses itself (firmware/hal.h: regs,
+ * dma_direct; engine_start).
  */
 #include <stddef.h>
-#include <string.h>
 
 #include "userlib/engine/engine.h"
 #include "userlib/engine/engine_bus.h"
@@ -59,26 +60,13 @@ static void reg_write64(void *ctx, uint32_t off, uint64_t v)
 	__atomic_store_n((uint64_t *)((char *)e->bar + off), v, __ATOMIC_RELEASE);
 }
 
-/* The copy of a DMA. The sizes of an 8-byte put's path (its payload, the
- * status words; a 64-byte descriptor) are copied inline, a move or four;
- * others go to memcpy, whose call costs more than such a copy. */
-static inline void dma_copy(void *dst, const void *src, uint32_t len)
-{
-	if (len == 8)
-		memcpy(dst, src, 8);
-	else if (len == sizeof(struct eel_fw_sqe))
-		memcpy(dst, src, sizeof(struct eel_fw_sqe));
-	else
-		memcpy(dst, src, len);
-}
-
 static void dma_read(void *ctx, void *dst, uint64_t bus, uint32_t len)
 {
 	struct engine *e = ctx;
 
 	if (e->bus_on)
 		engine_bus_read(e, bus, len);
-	dma_copy(dst, (const void *)(uintptr_t)bus, len);
+	hal_copy(dst, (const void *)(uintptr_t)bus, len);
 }
 
 static void dma_write(void *ctx, uint64_t bus, const void *src, uint32_t len)
@@ -88,7 +76,7 @@ static void dma_write(void *ctx, uint64_t bus, const void *src, uint32_t len)
 	if (e->bus_on && !engine_bus_is_trace(e, bus))
 		engine_bus_write(e, bus, len);
 	__atomic_thread_fence(__ATOMIC_RELEASE);
-	dma_copy((void *)(uintptr_t)bus, src, len);
+	hal_copy((void *)(uintptr_t)bus, src, len);
 }
 
 const struct fw_hal_ops engine_hal_ops = {
