@@ -12,21 +12,24 @@ void fw_rto_acked(struct fw *fw, uint32_t ack);
 void fw_rto_backoff(struct fw *fw);
 uint64_t fw_rto_max(const struct fw *fw);
 
+/* Time packet psn, sent at `now` (RFC 6298 §2: one RTT measurement at a time). */
+static inline void fw_rto_time(struct fw *fw, uint32_t psn, uint64_t now)
+{
+	fw->rtt_on = 1;
+	fw->rtt_psn = psn;
+	fw->rtt_t0 = now;
+}
+
 /* Packet psn went out: time it when nothing is timed and this is its first
  * transmission; a retransmission while one is timed ends the timing (§3,
  * Karn's rule: its ACK could answer either transmission). Inline: once a
  * packet sent. */
 static inline void fw_rto_sent(struct fw *fw, uint32_t psn, int first_tx)
 {
-	if (!first_tx) {
+	if (!first_tx)
 		fw->rtt_on = 0;
-		return;
-	}
-	if (!fw->rtt_on) {
-		fw->rtt_on = 1;
-		fw->rtt_psn = psn;
-		fw->rtt_t0 = hal_now(&fw->hal);
-	}
+	else if (!fw->rtt_on)
+		fw_rto_time(fw, psn, hal_now(&fw->hal));
 }
 
 #endif
