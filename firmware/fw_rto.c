@@ -42,13 +42,11 @@ uint64_t fw_rto_max(const struct fw *fw)
 static uint64_t rto_of(const struct fw *fw)
 {
 	uint64_t v = fw->rttvar4 > FW_RTO_G ? fw->rttvar4 : FW_RTO_G;
-	uint64_t rto = (fw->srtt8 >> 3) + v;
+	uint64_t rto = (fw->srtt8 >> 3) + v, max = fw_rto_max(fw);
 
 	if (rto < fw->rto_min)
 		rto = fw->rto_min; /* §2.4 */
-	if (rto > fw_rto_max(fw))
-		rto = fw_rto_max(fw); /* §2.5 */
-	return rto;
+	return rto < max ? rto : max; /* §2.5 */
 }
 
 /* No samples yet: RTO is the initial value (§2.1). */

@@ -137,6 +137,7 @@ static int send_fast(struct fw *fw, struct fw_msg *m)
 		hal_dma_read(h, frame + FW_PKT_HDR, m->laddr, plen);
 	hal_wire_tx_send(h, frame, FW_PKT_HDR + plen);
 	fw->tx_seq_of[psn & (FW_WINDOW - 1)] = fw->tx_seq++;
+	fw->msg_tx++; /* m (msg_tx's, fw_send) is sent: snd_nxt + 1 is the next message's */
 
 	fw_ack_carried(fw);
 	fw_count(fw, EEL_FW_CNT_TX_PKTS, 1);
