@@ -30,13 +30,6 @@
 
 #define FW_RTO_G 1u /* G: the NIC clock's granularity, in ticks */
 
-uint64_t fw_rto_max(const struct fw *fw)
-{
-	uint64_t base = fw->rto > fw->rto_min ? fw->rto : fw->rto_min;
-
-	return base << FW_RTO_BACKOFF;
-}
-
 /* RTO = SRTT + max(G, 4 RTTVAR) (§2.2, §2.3), within the floor (§2.4) and
  * the ceiling (§2.5). rttvar4 is 4 RTTVAR already. */
 static uint64_t rto_of(const struct fw *fw)

@@ -10,7 +10,16 @@ void fw_rto_init(struct fw *fw);
 void fw_rto_sample(struct fw *fw, uint64_t r);
 void fw_rto_acked(struct fw *fw, uint32_t ack);
 void fw_rto_backoff(struct fw *fw);
-uint64_t fw_rto_max(const struct fw *fw);
+
+/* The timeout's ceiling (§2.5): the initial timeout, or the floor if
+ * higher, backed off FW_RTO_BACKOFF times. Inline: read at each RTT
+ * sample, once a ping-pong's put. */
+static inline uint64_t fw_rto_max(const struct fw *fw)
+{
+	uint64_t base = fw->rto > fw->rto_min ? fw->rto : fw->rto_min;
+
+	return base << FW_RTO_BACKOFF;
+}
 
 /* Time packet psn, sent at `now` (RFC 6298 §2: one RTT measurement at a time). */
 static inline void fw_rto_time(struct fw *fw, uint32_t psn, uint64_t now)
