@@ -18,7 +18,7 @@
  * fw_host.h), E-register answers and the error state. Key and bounds checks
  * live in fw_mr.c; selective repeat's receive buffer is fw_sr.c; the
  * retransmission timer's value (RFC 6298) is fw_rto.c; the packet format is
- * pkt.h and pkt.c. Each part declares its functions in its own header
+ * pkt.h. Each part declares its functions in its own header
  * (fw_main.h, fw_recv.h, fw_fetch.h, fw_ereg.h, fw_send.h, fw_ack.h, fw_mr.h,
  * fw_sr.h, fw_rto.h, fw_host.h); calls point one way (tools/check-layers
  * checks that no two files call each other, round any circle):

@@ -23,15 +23,12 @@ _Static_assert((EEL_FW_EREGS & (EEL_FW_EREGS - 1)) == 0, "the scan wraps with a 
  * put's, whose fetch it was meant to save). A register stored twice before
  * the NIC looked holds one new command for two counts: the scan then goes
  * round them all. */
-int fw_fetch_eregs(struct fw *fw)
+int fw_ereg_scan(struct fw *fw, uint64_t db)
 {
 	const struct fw_hal *h = &fw->hal;
-	uint64_t db = hal_reg_read64(h, FW_REG(ereg_doorbell));
 	uint32_t want, found = 0, start = fw->ereg_next;
 	int work = 0;
 
-	if (db == fw->ereg_db_seen)
-		return 0;
 	want = db - fw->ereg_db_seen < EEL_FW_EREGS ? (uint32_t)(db - fw->ereg_db_seen) : EEL_FW_EREGS;
 	for (uint32_t k = 0; k < EEL_FW_EREGS && found < want; k++) {
 		uint32_t i = (start + (k == 0 ? 1 : k == 1 ? 0 : k)) & (EEL_FW_EREGS - 1);

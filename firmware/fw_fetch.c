@@ -8,34 +8,6 @@
 #include "fw_host.h"
 #include "fw_mr.h"
 
-/* Room for one more message in flight? An ACK received and not yet applied
- * may free a slot. */
-static int msg_room(struct fw *fw)
-{
-	if (fw->msg_tail - fw->msg_head == FW_MSGS)
-		fw_acks_apply(fw);
-	return fw->msg_tail - fw->msg_head < FW_MSGS;
-}
-
-/* A slot for a new message of npkts packets, its PSNs assigned; 0 when full. */
-struct fw_msg *fw_msg_alloc(struct fw *fw, uint32_t npkts)
-{
-	struct fw_msg *m;
-
-	if (!msg_room(fw))
-		return 0;
-	m = fw_msg_at(fw, fw->msg_tail++);
-	m->first_psn = fw->psn_next;
-	m->npkts = npkts;
-	m->msg_id = fw->next_msg_id++;
-	m->answered = 0;
-	m->trace = 0;
-	m->stamps = 0;
-	m->t_fetch = 0;
-	fw->psn_next += npkts;
-	return m;
-}
-
 /* Descriptor d, just read, into the message table. Returns 0 when it must
  * wait (a bad descriptor behind messages in flight: read again later). */
 static inline int fetch_one(struct fw *fw, const struct eel_fw_sqe *d)
@@ -153,7 +125,7 @@ int fw_fetch_sq(struct fw *fw)
 			return fw->fetch_i != i0;
 		work = 1;
 	}
-	while (fw->sq_fetched != db && msg_room(fw)) {
+	while (fw->sq_fetched != db && fw_msg_room(fw)) {
 		struct eel_fw_sqe d;
 
 		if (fw->delay_fetch)

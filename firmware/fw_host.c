@@ -65,17 +65,15 @@ void fw_trace_tx(struct fw *fw, const struct fw_msg *m, uint64_t t_tx)
 	hal_dma_write(&fw->hal, at + offsetof(struct eel_trace, valid), &one, 4);
 }
 
-/* Write the RX record of the last message received, if not yet done:
- * NIC_RX..DMA_DONE as taken, every other stamp 0 (DETECT is the host's,
- * engine.c). Called when the NIC has sent what it had to (fw_doorbell,
- * fw_step), or before the next traced message's record is begun. */
-void fw_trace_rx_flush(struct fw *fw)
+/* Write the RX record of the last message received, pending: NIC_RX..DMA_DONE
+ * as taken, every other stamp 0 (DETECT is the host's, engine.c). Through
+ * fw_trace_rx_flush (fw_host.h), when the NIC has sent what it had to
+ * (fw_doorbell, fw_step), or before the next traced message's record is
+ * begun. */
+void fw_trace_rx_write(struct fw *fw)
 {
 	uint64_t at;
 	uint32_t one = 1;
-
-	if (!fw->rx_tr.pending)
-		return; /* before the record is built: every doorbell passes here (33 instructions a put) */
 	struct eel_trace rec = { .msg_id = fw->rx_tr.msg_id, .want = fw->rx_tr.want };
 
 	fw->rx_tr.pending = 0;

@@ -13,7 +13,16 @@ void fw_cqe(struct fw *fw, uint8_t opcode, uint8_t status, uint64_t wr_id, uint3
 void fw_ereg_done(struct fw *fw, const struct fw_msg *m, uint32_t status, const uint64_t *value);
 void fw_fail(struct fw *fw, uint32_t code, uint32_t info);
 void fw_trace_tx(struct fw *fw, const struct fw_msg *m, uint64_t t_tx);
-void fw_trace_rx_flush(struct fw *fw);
+void fw_trace_rx_write(struct fw *fw);
+
+/* Write the RX record of the last message received, if not yet done
+ * (fw_trace_rx_write). Inline: every doorbell passes here, nearly always
+ * with nothing to write. */
+static inline void fw_trace_rx_flush(struct fw *fw)
+{
+	if (fw->rx_tr.pending)
+		fw_trace_rx_write(fw);
+}
 
 /* Does a traced message that asked for want (0: every stamp) take `stage`? */
 static inline int fw_wants(uint32_t want, int stage)

@@ -30,25 +30,16 @@
 
 #define FW_RTO_G 1u /* G: the NIC clock's granularity, in ticks */
 
-uint64_t fw_rto_max(const struct fw *fw)
-{
-	uint64_t base = fw->rto > fw->rto_min ? fw->rto : fw->rto_min;
-
-	return base << FW_RTO_BACKOFF;
-}
-
 /* RTO = SRTT + max(G, 4 RTTVAR) (§2.2, §2.3), within the floor (§2.4) and
  * the ceiling (§2.5). rttvar4 is 4 RTTVAR already. */
 static uint64_t rto_of(const struct fw *fw)
 {
 	uint64_t v = fw->rttvar4 > FW_RTO_G ? fw->rttvar4 : FW_RTO_G;
-	uint64_t rto = (fw->srtt8 >> 3) + v;
+	uint64_t rto = (fw->srtt8 >> 3) + v, max = fw_rto_max(fw);
 
 	if (rto < fw->rto_min)
 		rto = fw->rto_min; /* §2.4 */
-	if (rto > fw_rto_max(fw))
-		rto = fw_rto_max(fw); /* §2.5 */
-	return rto;
+	return rto < max ? rto : max; /* §2.5 */
 }
 
 /* No samples yet: RTO is the initial value (§2.1). */

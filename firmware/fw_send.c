@@ -19,7 +19,7 @@
  * before its next send pass, inline, takes the ACK with it either way: the
  * timer is for that.) The packets of a flood, many in flight, are
  * acknowledged as the receiver coalesces them (fw_send). */
-static int ack_wanted(const struct fw *fw, const struct fw_msg *m)
+static inline int ack_wanted(const struct fw *fw, const struct fw_msg *m)
 {
 	uint32_t una = fw->ack_in_new && fw_psn_before(fw->snd_una, fw->ack_in) ? fw->ack_in : fw->snd_una;
 	uint32_t room = fw->sq_mask + 1 < FW_MSGS ? fw->sq_mask + 1 : FW_MSGS;
@@ -228,13 +228,21 @@ static int send_fast(struct fw *fw, struct fw_msg *m)
 		hal_dma_read(h, frame + FW_PKT_HDR, m->laddr, plen);
 	hal_wire_tx_send(h, frame, FW_PKT_HDR + plen);
 	fw->tx_seq_of[psn & (FW_WINDOW - 1)] = fw->tx_seq++;
+	fw->msg_tx++; /* m (msg_tx's, fw_send) is sent: snd_nxt + 1 is the next message's */
 
 	fw_ack_carried(fw);
 	fw_count(fw, EEL_FW_CNT_TX_PKTS, 1);
 	fw->snd_max = psn + 1;
-	fw_rto_sent(fw, psn, 1);
-	if (!fw->rto_deadline)
-		fw->rto_deadline = hal_now(h) + fw->rto_cur;
+	/* fw_rto_sent's timing and the timer, from one read of the clock:
+	 * a ping-pong's put, alone in flight, starts both */
+	if (!fw->rtt_on | !fw->rto_deadline) {
+		uint64_t now = hal_now(h);
+
+		if (!fw->rtt_on)
+			fw_rto_time(fw, psn, now);
+		if (!fw->rto_deadline)
+			fw->rto_deadline = now + fw->rto_cur;
+	}
 	return 1;
 }
 

@@ -34,6 +34,14 @@
  * The wire calls go straight to the carrier the host gives (struct wire:
  * the software NIC's shared-memory rings, a DPDK port, an e1000, or the
  * fault layer over one of them), with the carrier's own context.
+ *
+ * A host with nothing to do at a register access or a DMA (no bus to charge)
+ * may say so (struct fw_hal's regs, dma_direct): the firmware then loads and
+ * stores its registers itself, as an embedded core does its own memory-mapped
+ * ones, and copies a DMA itself, bus addresses being its own addresses (an
+ * identity IOMMU), with the same orderings. An indirect call and its return
+ * were ~10 instructions an access, ~100 an 8-byte put's two sides spent on
+ * them (firmware/README.md, "Instruction budget").
  */
 #ifndef EEL_FW_HAL_H
 #define EEL_FW_HAL_H
@@ -79,31 +87,58 @@ struct fw_hal {
 	const struct fw_hal_ops *ops;
 	void *ctx;
 	struct wire *wire; /* the host's; it may join its carrier later (link up) */
+	void *regs;        /* the registers as plain memory, or 0: each access through ops */
+	int dma_direct;    /* a DMA is a copy between the firmware's own addresses, else through ops */
 };
+
+/* The copy of a DMA on its own addresses. The sizes of an 8-byte put's path
+ * (its payload, the status words; a 64-byte descriptor) are copied inline, a
+ * move or four; others go to memcpy, whose call costs more than such a copy. */
+static inline void hal_copy(void *dst, const void *src, uint32_t len)
+{
+	if (len == 8)
+		__builtin_memcpy(dst, src, 8);
+	else if (len == 64)
+		__builtin_memcpy(dst, src, 64);
+	else
+		__builtin_memcpy(dst, src, len);
+}
 
 static inline uint64_t hal_now(const struct fw_hal *h)
 {
 	return h->ops->now(h->ctx);
 }
 
+/* A register read acquires what the host stored before it (its doorbell);
+ * a write releases what the firmware wrote before it. */
 static inline uint32_t hal_reg_read32(const struct fw_hal *h, uint32_t off)
 {
+	if (h->regs)
+		return __atomic_load_n((uint32_t *)((char *)h->regs + off), __ATOMIC_ACQUIRE);
 	return h->ops->reg_read32(h->ctx, off);
 }
 
 static inline uint64_t hal_reg_read64(const struct fw_hal *h, uint32_t off)
 {
+	if (h->regs)
+		return __atomic_load_n((uint64_t *)((char *)h->regs + off), __ATOMIC_ACQUIRE);
 	return h->ops->reg_read64(h->ctx, off);
 }
 
 static inline void hal_reg_write32(const struct fw_hal *h, uint32_t off, uint32_t v)
 {
-	h->ops->reg_write32(h->ctx, off, v);
+	if (h->regs)
+		__atomic_store_n((uint32_t *)((char *)h->regs + off), v, __ATOMIC_RELEASE);
+	else
+		h->ops->reg_write32(h->ctx, off, v);
 }
 
 static inline void hal_reg_write64(const struct fw_hal *h, uint32_t off, uint64_t v)
 {
-	h->ops->reg_write64(h->ctx, off, v);
+	if (h->regs)
+		__atomic_store_n((uint64_t *)((char *)h->regs + off), v, __ATOMIC_RELEASE);
+	else
+		h->ops->reg_write64(h->ctx, off, v);
 }
 
 static inline uint32_t hal_dma_read_issue(const struct fw_hal *h, uint64_t bus, uint32_t len)
@@ -123,12 +158,21 @@ static inline int hal_dma_read_done(const struct fw_hal *h, uint32_t tag)
 
 static inline void hal_dma_read(const struct fw_hal *h, void *dst, uint64_t bus, uint32_t len)
 {
-	h->ops->dma_read(h->ctx, dst, bus, len);
+	if (h->dma_direct)
+		hal_copy(dst, (const void *)(uintptr_t)bus, len);
+	else
+		h->ops->dma_read(h->ctx, dst, bus, len);
 }
 
+/* In order after every earlier write (a release fence: PCIe's posted writes). */
 static inline void hal_dma_write(const struct fw_hal *h, uint64_t bus, const void *src, uint32_t len)
 {
-	h->ops->dma_write(h->ctx, bus, src, len);
+	if (h->dma_direct) {
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		hal_copy((void *)(uintptr_t)bus, src, len);
+	} else {
+		h->ops->dma_write(h->ctx, bus, src, len);
+	}
 }
 
 static inline void *hal_wire_tx_alloc(const struct fw_hal *h, uint32_t len)

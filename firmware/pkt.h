@@ -45,6 +45,7 @@
 
 #include <stdint.h>
 
+#include <eel/fw_abi.h>
 #include <eel/stamps.h>
 
 #define FW_WIRE_MAGIC 0xE2u /* high nibble: eel; low nibble: wire version 2 (tx_seq, NAK(MISSING)) */
@@ -101,11 +102,38 @@ _Static_assert(sizeof(struct fw_pkt) == 40, "wire header is 40 bytes");
 
 /* Check a received frame: returns 0 and fills *hdr when the frame is a
  * well-formed eel packet, a negative value naming the defect otherwise.
- * Never reads beyond frame_len. */
-int fw_pkt_parse(const void *frame, uint32_t frame_len, struct fw_pkt *hdr);
+ * Everything received is checked here before any of it is believed. Never
+ * reads beyond frame_len. Inline, as fw_pkt_write: once a packet each, and
+ * their calls were a fifth of their instructions. */
+static inline int fw_pkt_parse(const void *frame, uint32_t frame_len, struct fw_pkt *hdr)
+{
+	if (frame_len < FW_PKT_HDR)
+		return -1;                           /* runt */
+	__builtin_memcpy(hdr, frame, FW_PKT_HDR);   /* the frame may be unaligned */
+	if (hdr->magic != FW_WIRE_MAGIC)
+		return -2;                           /* not eel, or another wire version */
+	if (hdr->op == 0 || hdr->op > FW_PKT_OP_MAX)
+		return -3;
+	if (hdr->len != frame_len - FW_PKT_HDR || hdr->len > EEL_FW_MTU_MAX)
+		return -4;                           /* length disagrees with the frame */
+	switch (hdr->op) {
+	case FW_PKT_EPUT:
+	case FW_PKT_EGET_RESP:
+		return hdr->len == 8 ? 0 : -5;
+	case FW_PKT_EGET_REQ:
+	case FW_PKT_ACK:
+	case FW_PKT_NAK:
+		return hdr->len == 0 ? 0 : -5;
+	default:
+		return 0;
+	}
+}
 
 /* Write hdr at the start of a frame buffer (which need not be aligned). */
-void fw_pkt_write(void *frame, const struct fw_pkt *hdr);
+static inline void fw_pkt_write(void *frame, const struct fw_pkt *hdr)
+{
+	__builtin_memcpy(frame, hdr, FW_PKT_HDR);
+}
 
 /* PSN arithmetic modulo 2^32: a is before b. */
 static inline int fw_psn_before(uint32_t a, uint32_t b)

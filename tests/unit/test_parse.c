@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tests/unit/test_parse.c — fw_pkt_parse (firmware/pkt.c): every well-formed
+/* tests/unit/test_parse.c — fw_pkt_parse (firmware/pkt.h): every well-formed
  * shape accepted, every malformed one refused with the code naming its
  * defect, and never a byte read beyond the frame. */
 #include <stdlib.h>

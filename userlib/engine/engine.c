@@ -202,6 +202,10 @@ int engine_start(struct engine *e)
 	if ((rc = alloc_host_memory(e)))
 		return rc;
 	bar = e->bar;
+	/* no bus to charge: the firmware reaches BAR0 and host memory itself,
+	 * as these calls would (engine_hal.c) */
+	hal.regs = e->bus_on ? NULL : (void *)bar;
+	hal.dma_direct = !e->bus_on;
 
 	/* Power on, then configure and enable (fw_abi.h, bring-up). */
 	fw_reset(&e->fw, &hal);

@@ -10,10 +10,11 @@
  * the HAL's: the firmware's wire calls reach the backend's carrier (e->wire,
  * the fault layer when one is set) directly (firmware/hal.h, struct wire).
  * With a bus (bus=, engine_bus.c) each DMA and each doorbell first costs its
- * transaction on that bus.
+ * transaction on that bus; without one these calls have nothing to add, and
+ * the firmware makes the same accesses itself (firmware/hal.h: regs,
+ * dma_direct; engine_start).
  */
 #include <stddef.h>
-#include <string.h>
 
 #include "userlib/engine/engine.h"
 #include "userlib/engine/engine_bus.h"
@@ -59,19 +60,6 @@ static void reg_write64(void *ctx, uint32_t off, uint64_t v)
 	__atomic_store_n((uint64_t *)((char *)e->bar + off), v, __ATOMIC_RELEASE);
 }
 
-/* The copy of a DMA. The sizes of an 8-byte put's path (its payload, the
- * status words; a 64-byte descriptor) are copied inline, a move or four;
- * others go to memcpy, whose call costs more than such a copy. */
-static inline void dma_copy(void *dst, const void *src, uint32_t len)
-{
-	if (len == 8)
-		memcpy(dst, src, 8);
-	else if (len == sizeof(struct eel_fw_sqe))
-		memcpy(dst, src, sizeof(struct eel_fw_sqe));
-	else
-		memcpy(dst, src, len);
-}
-
 /* A DMA read in flight (firmware/hal.h): its address and length kept by
  * tag, and with a bus its completion on the link's timeline (engine_bus.c).
  * The data is taken when the NIC waits for it: the host does not touch a
@@ -84,7 +72,7 @@ static void dma_read(void *ctx, void *dst, uint64_t bus, uint32_t len)
 
 	if (e->bus_on)
 		engine_bus_read_wait(e, engine_bus_read_issue(e, bus, len));
-	dma_copy(dst, (const void *)(uintptr_t)bus, len);
+	hal_copy(dst, (const void *)(uintptr_t)bus, len);
 }
 
 _Static_assert(FW_HAL_READS <= 64, "engine rd_busy: a bit a tag");
@@ -110,7 +98,7 @@ static void dma_read_wait(void *ctx, uint32_t tag, void *dst)
 	if (e->bus_on)
 		engine_bus_read_wait(e, r->done);
 	if (dst)
-		dma_copy(dst, (const void *)(uintptr_t)r->bus, r->len);
+		hal_copy(dst, (const void *)(uintptr_t)r->bus, r->len);
 	e->rd_busy &= ~(1ull << tag);
 }
 
@@ -121,7 +109,7 @@ static void dma_write(void *ctx, uint64_t bus, const void *src, uint32_t len)
 	if (e->bus_on && !engine_bus_is_trace(e, bus))
 		engine_bus_write(e, bus, len);
 	__atomic_thread_fence(__ATOMIC_RELEASE);
-	dma_copy((void *)(uintptr_t)bus, src, len);
+	hal_copy((void *)(uintptr_t)bus, src, len);
 }
 
 static int dma_read_done(void *ctx, uint32_t tag)
