@@ -10,7 +10,7 @@
 
 /* Descriptor d, just read, into the message table. Returns 0 when it must
  * wait (a bad descriptor behind messages in flight: read again later). */
-static inline int fetch_one(struct fw *fw, const struct eel_fw_sqe *d)
+static inline __attribute__((always_inline)) int fetch_one(struct fw *fw, const struct eel_fw_sqe *d)
 {
 	const struct fw_hal *h = &fw->hal;
 	struct fw_msg *m;
