@@ -84,7 +84,8 @@ static struct engine_bus_memo *memo(struct engine *e, int kind, uint32_t len)
 		eel_bus_read_cost(&e->bus, len, e->bus_cyc_per_ns, &m->rd);
 		m->cyc = m->rd.first + m->rd.cpl;
 	} else {
-		m->cyc = cycles(e, eel_bus_write_issue_ns(&e->bus, len));
+		eel_bus_write_cost(&e->bus, len, e->bus_cyc_per_ns, &m->wr);
+		m->cyc = m->wr.issue;
 	}
 	m->valid = 1;
 	return m;
@@ -223,7 +224,7 @@ void engine_bus_write(struct engine *e, uint64_t bus, uint32_t len)
 
 	/* its TLPs leave after what is ahead of them on the upstream link; the
 	 * NIC goes on once what is left of them is within the posted credits */
-	sent = eel_bus_link_write(&e->bus_link, memo(e, ENGINE_BUS_ISSUE, len)->cyc, t0);
+	sent = eel_bus_link_write(&e->bus_link, &memo(e, ENGINE_BUS_ISSUE, len)->wr, t0);
 	go = sent - e->bus_posted_cyc;
 	wait = (int64_t)(go - t0) > 0 ? go - t0 : 0;
 	e->bus_cnt[ENGINE_BUS_CNT_WRITES]++;
