@@ -236,27 +236,38 @@ static uint64_t later(uint64_t a, uint64_t b)
  * takes (that of the request `tags` before it) is free again; its
  * completions follow the previous request's on the downstream link, or come
  * its own round trip after it when it waited for its tag. Completions come
- * in order, so the oldest request's tag is always the next one free. */
+ * in order, so the oldest request's tag is always the next one free. The
+ * live NIC runs this at each read it issues (64 requests for a coherent
+ * link's 4096 bytes): the loop keeps its figures in locals (a store to
+ * tag_free may alias any uint64_t, so the compiler would reload them). */
 uint64_t eel_bus_link_read(struct eel_bus_link *l, const struct eel_bus_read_cost *c, uint64_t now, uint64_t extra,
 			   uint64_t *start)
 {
-	uint64_t end = 0;
+	uint64_t *tf = l->tag_free, tags = l->tags, r = l->req_next, n = c->nreq ? c->nreq : 1;
+	uint64_t req = c->req, again = c->again, one = c->cpl_one, go = later(now, l->up_free), end;
 
-	for (uint32_t j = 0; j < c->nreq; j++) {
-		uint64_t r = l->req_next++, go = later(now, l->up_free), begin;
+	if (r >= tags)
+		go = later(go, tf[(r - tags) % EEL_BUS_TAGS_MAX]);
+	*start = go;
+	end = later(go + c->first + extra, l->down_free) + (n > 1 ? one : c->cpl);
+	tf[r % EEL_BUS_TAGS_MAX] = end;
+	for (uint64_t q = r + 1; q < r + n; q++) {
+		uint64_t t = q >= tags ? tf[(q - tags) % EEL_BUS_TAGS_MAX] : 0;
 
-		if (r >= l->tags)
-			go = later(go, l->tag_free[(r - l->tags) % EEL_BUS_TAGS_MAX]);
-		l->up_free = go + c->req;
-		if (!j) {
-			*start = go;
-			begin = later(go + c->first + extra, l->down_free);
-		} else {
-			begin = later(go + c->again, end);
+		go += req;
+		if ((int64_t)(t - go) > 0) { /* it waits for its tag: its own round trip */
+			go = t;
+			end = later(go + again, end);
 		}
-		end = begin + (j + 1 < c->nreq ? c->cpl_one : c->cpl - (uint64_t)(c->nreq - 1) * c->cpl_one);
-		l->tag_free[r % EEL_BUS_TAGS_MAX] = end;
+		end += one;
+		tf[q % EEL_BUS_TAGS_MAX] = end;
 	}
+	if (n > 1) { /* the last request's completions: what is left of the read's */
+		end += c->cpl - n * one;
+		tf[(r + n - 1) % EEL_BUS_TAGS_MAX] = end;
+	}
+	l->req_next = r + n;
+	l->up_free = go + req;
 	l->down_free = end + c->engine;
 	return end;
 }
