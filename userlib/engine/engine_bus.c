@@ -8,13 +8,15 @@
  * al., SIGCOMM 2018, section 4, and Culler et al. 1996's NI on the memory bus):
  * - a non-posted read (descriptor fetch, payload read, a memory-region entry,
  *   an E-register load's answer) is issued (engine_bus_read_issue) and flies
- *   while the NIC goes on: its requests go up when the link and `tags` tags
- *   are free, its completions come down eel_bus_read_ns after the first
- *   request (a read alone) or when the downstream link is free
- *   (eel_bus_link_read, bus_model.c, "The link"); the NIC waits for them
+ *   while the NIC goes on: each of its requests goes up when the link and a
+ *   tag are free, its completions come down eel_bus_read_ns after the first
+ *   request (a read alone) or when the downstream link and the DMA engine
+ *   are free (eel_bus_link_read, bus_model.c, "The link": the model whose
+ *   streams eel-bench -t busmodel checks); the NIC waits for them
  *   when it uses the data (engine_bus_read_wait), and only then;
  * - a posted write (payload, completion, status): its TLPs go on the
- *   upstream link after what is ahead of them (eel_bus_write_issue_ns each);
+ *   upstream link after what is ahead of them (eel_bus_write_issue_ns each)
+ *   and the DMA engine's issue time after the write before (dma_wr_ns);
  *   the NIC goes on at once while they are within the posted credits
  *   (EEL_BUS_POSTED_CREDIT), else waits until they are; the data reaches host
  *   memory posted_ns later, in order. Whoever looks for it (the host's wait
