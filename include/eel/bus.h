@@ -105,56 +105,65 @@ double eel_bus_read_ns(const struct eel_bus *p, uint64_t len);
  * when requests are the larger share, by its requests in the other direction). */
 double eel_bus_write_gbps(const struct eel_bus *p, uint64_t len);
 double eel_bus_read_gbps(const struct eel_bus *p, uint64_t len);
-/* A stream of len-byte reads as a NIC issues them: each read's slot is the
- * larger of its round trip over the tags in flight (Little's law: tags
- * reads per eel_bus_read_ns) and its link time (len at eel_bus_read_gbps)
- * plus the DMA engine's dma_rd_ns. eel_bus_read_slot_ns is that slot (the
- * time between two reads' starts in the stream), eel_bus_read_stream_gbps
- * the Gb/s of data it gives. */
-double eel_bus_read_slot_ns(const struct eel_bus *p, uint64_t len);
-double eel_bus_read_stream_gbps(const struct eel_bus *p, uint64_t len);
-/* A stream of len-byte posted writes: each write's slot is the larger of its
- * TLPs' serialisation and the DMA engine's issue time (dma_wr_ns + lines x
- * dma_wr_line_ns). */
-double eel_bus_write_slot_ns(const struct eel_bus *p, uint64_t len);
-double eel_bus_write_stream_gbps(const struct eel_bus *p, uint64_t len);
-
 /* ---- the link as a queue (bus_model.c, "The link") ----
  * Each direction carries one TLP at a time at eel_bus_tlp_gbps: upstream the
  * NIC's posted writes and its read requests, downstream the reads'
- * completions; a read holds one tag for each of its requests (MRRS pieces)
- * until its completions are in, at most `tags` at once. Times are in the
- * caller's ticks (the engine's cycles; the model's picoseconds). */
+ * completions. A read holds one tag for each of its requests (MRRS pieces,
+ * a line on a coherent link), each until that request's completions are in,
+ * at most `tags` at once. The NIC's DMA engine: a read's completions take
+ * dma_rd_ns more of it before the next read's, a write's TLPs go no sooner
+ * than dma_wr_ns + lines x dma_wr_line_ns after the previous write's. Times
+ * are in the caller's ticks (the engine's cycles; the model's picoseconds).
+ * This is the model: the live firmware runs on it (engine_bus.c) and a
+ * stream's bandwidth is what it gives (eel_bus_read_stream_gbps). */
 #define EEL_BUS_TAGS_MAX 1024u  /* the most tags a bus may have (the preset's range) */
 
 struct eel_bus_link {
 	uint64_t up_free;        /* the upstream link is free from */
-	uint64_t down_free;      /* the downstream link is free from */
+	uint64_t down_free;      /* the downstream link (and the engine taking reads in) is free from */
+	uint64_t wr_free;        /* the DMA engine may issue the next write's TLPs from */
 	uint64_t req_next;       /* read requests sent so far */
 	uint64_t tag_free[EEL_BUS_TAGS_MAX]; /* by request % EEL_BUS_TAGS_MAX: its tag free again */
 	uint32_t tags;           /* the bus's tags, 1..EEL_BUS_TAGS_MAX */
 };
 
 /* What one read of len bytes takes, in ticks (tick_per_ns of them a ns):
- * its requests upstream, the first request and the fixed part before the
- * first completion can come (read_rtt_ns, numa_ns, cold_ns, line_ns a line),
- * and its completions downstream. first + cpl is eel_bus_read_ns. */
+ * one request's serialisation upstream; from the first request to the first
+ * completion (read_rtt_ns, numa_ns, cold_ns, the request, line_ns a line of
+ * the read); from a later request that waited for a tag to its own first
+ * completion (the same, its own lines); the read's completions downstream
+ * (cpl) and one whole request's (cpl_one); the DMA engine's dma_rd_ns.
+ * first + cpl is eel_bus_read_ns. */
 struct eel_bus_read_cost {
-	uint64_t req, first, cpl;
+	uint64_t req, first, again, cpl, cpl_one, engine;
 	uint32_t nreq;           /* its requests (tags it holds) */
 };
 void eel_bus_read_cost(const struct eel_bus *p, uint64_t len, double tick_per_ns, struct eel_bus_read_cost *c);
+/* A posted write of len bytes in ticks: its TLPs' serialisation
+ * (eel_bus_write_issue_ns), the DMA engine's time before the next write. */
+struct eel_bus_write_cost {
+	uint64_t issue, engine;
+};
+void eel_bus_write_cost(const struct eel_bus *p, uint64_t len, double tick_per_ns, struct eel_bus_write_cost *c);
 /* An empty link for bus p. */
 void eel_bus_link_init(struct eel_bus_link *l, const struct eel_bus *p);
 /* A read issued at `now` (extra: ticks added to its fixed part, an IOTLB
- * miss's walk): its requests go up when the link and its tags are free, its
- * completions come down when they are ready and the link is free. Returns
- * when its last completion is in; *start: when its first request went. */
+ * miss's walk): each request goes up when the link and a tag are free, the
+ * completions come down when they are ready and the link is free, in order.
+ * Returns when its last completion is in; *start: when its first request went. */
 uint64_t eel_bus_link_read(struct eel_bus_link *l, const struct eel_bus_read_cost *c, uint64_t now, uint64_t extra,
 			   uint64_t *start);
-/* A posted write whose TLPs take `issue` ticks, ready at `now`: when its
- * last TLP has left (it waits for the upstream link). */
-uint64_t eel_bus_link_write(struct eel_bus_link *l, uint64_t issue, uint64_t now);
+/* A posted write ready at `now`: when its last TLP has left (it waits for
+ * the upstream link and the DMA engine). */
+uint64_t eel_bus_link_write(struct eel_bus_link *l, const struct eel_bus_write_cost *c, uint64_t now);
+/* A stream of len-byte reads (writes) issued back to back on an idle link:
+ * the time between two starts once the stream has settled (the link's
+ * picoseconds, over the second half of 512), and the Gb/s of data it gives
+ * (pcie-bench's BW_DMA_RD, BW_DMA_WR). */
+double eel_bus_read_slot_ns(const struct eel_bus *p, uint64_t len);
+double eel_bus_read_stream_gbps(const struct eel_bus *p, uint64_t len);
+double eel_bus_write_slot_ns(const struct eel_bus *p, uint64_t len);
+double eel_bus_write_stream_gbps(const struct eel_bus *p, uint64_t len);
 /* Posted credits: the NIC goes on while at most this much of its write
  * data waits for the upstream link, and waits for the rest to leave (an
  * assumption: 256 posted data credits of 16 bytes, PCIe Base Spec 2.6.1;

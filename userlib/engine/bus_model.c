@@ -148,49 +148,6 @@ double eel_bus_read_gbps(const struct eel_bus *p, uint64_t len)
 	return per_ns * (double)len;
 }
 
-/* Little's law (a stream keeps `tags` reads in flight, each for its round
- * trip) against the link (pcie-bench mem_bw.read's rate) plus what the NIC's
- * DMA engine takes per read beyond it (fitted to pcie-bench's BW_DMA_RD:
- * data/pcie_bench.csv, bus_preset.c). */
-double eel_bus_read_slot_ns(const struct eel_bus *p, uint64_t len)
-{
-	double link = eel_bus_read_gbps(p, len), rtt = eel_bus_read_ns(p, len) / (p->tags ? p->tags : 1);
-	double wire = link > 0 ? (double)len * 8.0 / link + p->dma_rd_ns : 0;
-
-	if (p->kind == EEL_BUS_NONE || !len)
-		return 0;
-	return rtt > wire ? rtt : wire;
-}
-
-/* Gb/s of data of a stream that starts one len-byte transfer every slot ns. */
-static double stream_gbps(uint64_t len, double slot)
-{
-	return slot > 0 ? (double)len * 8.0 / slot : 0;
-}
-
-double eel_bus_read_stream_gbps(const struct eel_bus *p, uint64_t len)
-{
-	return stream_gbps(len, eel_bus_read_slot_ns(p, len));
-}
-
-/* Posted writes need no tag: the link's serialisation against the DMA
- * engine's issue time (fitted to pcie-bench's BW_DMA_WR, the NFP-6000's:
- * 47.4 M writes/s up to 64 B on every host, bus_preset.c). */
-double eel_bus_write_slot_ns(const struct eel_bus *p, uint64_t len)
-{
-	double wire = eel_bus_write_issue_ns(p, len);
-	double engine = p->dma_wr_ns + (double)div_up(len, EEL_BUS_LINE) * p->dma_wr_line_ns;
-
-	if (p->kind == EEL_BUS_NONE || !len)
-		return 0;
-	return engine > wire ? engine : wire;
-}
-
-double eel_bus_write_stream_gbps(const struct eel_bus *p, uint64_t len)
-{
-	return stream_gbps(len, eel_bus_write_slot_ns(p, len));
-}
-
 uint32_t eel_bus_iotlb_misses(struct eel_bus_iotlb *t, const struct eel_bus *p, uint64_t addr, uint64_t len)
 {
 	uint32_t cap = p->iotlb_entries < EEL_BUS_IOTLB_MAX ? p->iotlb_entries : EEL_BUS_IOTLB_MAX, misses = 0;
@@ -225,27 +182,48 @@ uint32_t eel_bus_iotlb_misses(struct eel_bus_iotlb *t, const struct eel_bus *p, 
  * it, per type: posted, non-posted, completion). An endpoint advertises
  * infinite completion credits (section 2.6.1), so what bounds its reads in
  * flight is its own completion buffer: the tags it may have outstanding
- * (`tags`, one a request). The root complex's posted and non-posted credits
- * are taken as coming back as fast as the link carries the TLPs: each
- * direction's rate (eel_bus_tlp_gbps, with the TLP sizes of Neugebauer et
- * al. 2018 section 3) is what bounds them. A read's completions cannot come
- * before its first request is up plus the fixed part, nor before the
- * downstream link is free; a write's TLPs wait for the upstream link. */
+ * (`tags`, one a request, each free again when its request's completions
+ * are in). The root complex's posted and non-posted credits are taken as
+ * coming back as fast as the link carries the TLPs: each direction's rate
+ * (eel_bus_tlp_gbps, with the TLP sizes of Neugebauer et al. 2018 section 3)
+ * is what bounds them. A read's completions cannot come before its first
+ * request is up plus the fixed part, nor before the downstream link is free;
+ * a write's TLPs wait for the upstream link. The NIC's DMA engine (fitted to
+ * pcie-bench's BW_DMA_RD and BW_DMA_WR rows, bus_preset.c) takes dma_rd_ns
+ * per read beyond its completions' serialisation, and issues a write no
+ * sooner than dma_wr_ns + lines x dma_wr_line_ns after the previous one. */
+static uint64_t ticks(double ns, double tick_per_ns)
+{
+	return (uint64_t)(ns * tick_per_ns + 0.5);
+}
+
 void eel_bus_read_cost(const struct eel_bus *p, uint64_t len, double tick_per_ns, struct eel_bus_read_cost *c)
 {
-	double total = eel_bus_read_ns(p, len) * tick_per_ns;
-	double cpl = eel_bus_ser_ns(p, eel_bus_read_cpl_bytes(p, len)) * tick_per_ns;
-	uint64_t chunk = p->kind == EEL_BUS_PCIE ? p->mrrs : EEL_BUS_LINE;
+	uint64_t chunk = p->kind == EEL_BUS_PCIE ? p->mrrs : EEL_BUS_LINE, one = len < chunk ? len : chunk;
+	uint64_t total = ticks(eel_bus_read_ns(p, len), tick_per_ns);
+	double fixed = eel_bus_read_ns(p, 0);
 
-	c->cpl = (uint64_t)(cpl + 0.5);
-	c->first = (uint64_t)(total + 0.5) > c->cpl ? (uint64_t)(total + 0.5) - c->cpl : 0;
-	c->req = (uint64_t)(eel_bus_ser_ns(p, eel_bus_read_req_bytes(p, len)) * tick_per_ns + 0.5);
 	c->nreq = (uint32_t)(len && chunk ? div_up(len, chunk) : 1);
+	c->cpl = ticks(eel_bus_ser_ns(p, eel_bus_read_cpl_bytes(p, len)), tick_per_ns);
+	c->cpl_one = c->nreq > 1 ? ticks(eel_bus_ser_ns(p, eel_bus_read_cpl_bytes(p, one)), tick_per_ns) : c->cpl;
+	if ((uint64_t)(c->nreq - 1) * c->cpl_one > c->cpl) /* rounding: the last request's share stays >= 0 */
+		c->cpl_one = c->cpl / c->nreq;
+	c->first = total > c->cpl ? total - c->cpl : 0;
+	c->again = ticks(fixed + (double)div_up(one, EEL_BUS_LINE) * p->line_ns, tick_per_ns);
+	c->req = ticks(eel_bus_ser_ns(p, eel_bus_read_req_bytes(p, one)), tick_per_ns);
+	c->engine = p->kind == EEL_BUS_NONE ? 0 : ticks(p->dma_rd_ns, tick_per_ns);
+}
+
+void eel_bus_write_cost(const struct eel_bus *p, uint64_t len, double tick_per_ns, struct eel_bus_write_cost *c)
+{
+	c->issue = ticks(eel_bus_write_issue_ns(p, len), tick_per_ns);
+	c->engine = p->kind == EEL_BUS_NONE || !len ? 0 :
+		    ticks(p->dma_wr_ns + (double)div_up(len, EEL_BUS_LINE) * p->dma_wr_line_ns, tick_per_ns);
 }
 
 void eel_bus_link_init(struct eel_bus_link *l, const struct eel_bus *p)
 {
-	l->up_free = l->down_free = l->req_next = 0;
+	l->up_free = l->down_free = l->wr_free = l->req_next = 0;
 	l->tags = p->tags < 1 ? 1 : p->tags > EEL_BUS_TAGS_MAX ? EEL_BUS_TAGS_MAX : p->tags;
 }
 
@@ -254,28 +232,109 @@ static uint64_t later(uint64_t a, uint64_t b)
 	return (int64_t)(a - b) > 0 ? a : b;
 }
 
+/* Request by request: each goes up when the link is free and the tag it
+ * takes (that of the request `tags` before it) is free again; its
+ * completions follow the previous request's on the downstream link, or come
+ * its own round trip after it when it waited for its tag. Completions come
+ * in order, so the oldest request's tag is always the next one free. The
+ * live NIC runs this at each read it issues (64 requests for a coherent
+ * link's 4096 bytes): the loop keeps its figures in locals (a store to
+ * tag_free may alias any uint64_t, so the compiler would reload them). */
 uint64_t eel_bus_link_read(struct eel_bus_link *l, const struct eel_bus_read_cost *c, uint64_t now, uint64_t extra,
 			   uint64_t *start)
 {
-	uint32_t n = c->nreq < l->tags ? c->nreq : l->tags; /* more requests than tags: it waits for all */
-	uint64_t s = later(now, l->up_free), done;
+	uint64_t *tf = l->tag_free, tags = l->tags, r = l->req_next, n = c->nreq ? c->nreq : 1;
+	uint64_t req = c->req, again = c->again, one = c->cpl_one, go = later(now, l->up_free), end;
 
-	if (l->req_next + n > l->tags) /* the tag its last request takes is free again */
-		s = later(s, l->tag_free[(l->req_next + n - 1 - l->tags) % EEL_BUS_TAGS_MAX]);
-	l->up_free = s + c->req;
-	done = later(s + c->first + extra, l->down_free) + c->cpl;
-	l->down_free = done;
-	for (uint32_t j = 0; j < n; j++)
-		l->tag_free[(l->req_next + j) % EEL_BUS_TAGS_MAX] = done;
-	l->req_next += n;
-	*start = s;
-	return done;
+	if (r >= tags)
+		go = later(go, tf[(r - tags) % EEL_BUS_TAGS_MAX]);
+	*start = go;
+	end = later(go + c->first + extra, l->down_free) + (n > 1 ? one : c->cpl);
+	tf[r % EEL_BUS_TAGS_MAX] = end;
+	for (uint64_t q = r + 1; q < r + n; q++) {
+		uint64_t t = q >= tags ? tf[(q - tags) % EEL_BUS_TAGS_MAX] : 0;
+
+		go += req;
+		if ((int64_t)(t - go) > 0) { /* it waits for its tag: its own round trip */
+			go = t;
+			end = later(go + again, end);
+		}
+		end += one;
+		tf[q % EEL_BUS_TAGS_MAX] = end;
+	}
+	if (n > 1) { /* the last request's completions: what is left of the read's */
+		end += c->cpl - n * one;
+		tf[(r + n - 1) % EEL_BUS_TAGS_MAX] = end;
+	}
+	l->req_next = r + n;
+	l->up_free = go + req;
+	l->down_free = end + c->engine;
+	return end;
 }
 
-uint64_t eel_bus_link_write(struct eel_bus_link *l, uint64_t issue, uint64_t now)
+uint64_t eel_bus_link_write(struct eel_bus_link *l, const struct eel_bus_write_cost *c, uint64_t now)
 {
-	l->up_free = later(now, l->up_free) + issue;
+	uint64_t go = later(later(now, l->up_free), l->wr_free);
+
+	l->wr_free = go + c->engine;
+	l->up_free = go + c->issue;
 	return l->up_free;
+}
+
+/* A stream through the link: STREAM transfers issued at once on an idle
+ * link, in picoseconds; the slot is the second half's time between two
+ * (the first half fills the tags and the queues). */
+#define STREAM 512u
+#define PS_PER_NS 1000.0
+
+double eel_bus_read_slot_ns(const struct eel_bus *p, uint64_t len)
+{
+	struct eel_bus_link l;
+	struct eel_bus_read_cost c;
+	uint64_t done = 0, mid = 0, s;
+
+	if (p->kind == EEL_BUS_NONE || !len)
+		return 0;
+	eel_bus_link_init(&l, p);
+	eel_bus_read_cost(p, len, PS_PER_NS, &c);
+	for (uint32_t i = 0; i < STREAM; i++) {
+		done = eel_bus_link_read(&l, &c, 0, 0, &s);
+		mid = i == STREAM / 2 - 1 ? done : mid;
+	}
+	return (double)(done - mid) / PS_PER_NS / (STREAM / 2);
+}
+
+double eel_bus_write_slot_ns(const struct eel_bus *p, uint64_t len)
+{
+	struct eel_bus_link l;
+	struct eel_bus_write_cost c;
+	uint64_t sent = 0, mid = 0;
+
+	if (p->kind == EEL_BUS_NONE || !len)
+		return 0;
+	eel_bus_link_init(&l, p);
+	eel_bus_write_cost(p, len, PS_PER_NS, &c);
+	for (uint32_t i = 0; i < STREAM; i++) {
+		sent = eel_bus_link_write(&l, &c, 0);
+		mid = i == STREAM / 2 - 1 ? sent : mid;
+	}
+	return (double)(sent - mid) / PS_PER_NS / (STREAM / 2);
+}
+
+/* Gb/s of data of a stream that starts one len-byte transfer every slot ns. */
+static double stream_gbps(uint64_t len, double slot)
+{
+	return slot > 0 ? (double)len * 8.0 / slot : 0;
+}
+
+double eel_bus_read_stream_gbps(const struct eel_bus *p, uint64_t len)
+{
+	return stream_gbps(len, eel_bus_read_slot_ns(p, len));
+}
+
+double eel_bus_write_stream_gbps(const struct eel_bus *p, uint64_t len)
+{
+	return stream_gbps(len, eel_bus_write_slot_ns(p, len));
 }
 
 double eel_bus_write_wait_ns(const struct eel_bus *p, uint64_t len)
@@ -294,8 +353,8 @@ double eel_bus_reads_ns(const struct eel_bus *p, uint64_t len, uint64_t n)
 	if (p->kind == EEL_BUS_NONE)
 		return 0;
 	eel_bus_link_init(&l, p);
-	eel_bus_read_cost(p, len, 1000.0, &c); /* picoseconds */
+	eel_bus_read_cost(p, len, PS_PER_NS, &c);
 	for (uint64_t i = 0; i < n; i++)
 		done = eel_bus_link_read(&l, &c, 0, 0, &s);
-	return (double)done / 1000.0;
+	return (double)done / PS_PER_NS;
 }

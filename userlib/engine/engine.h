@@ -113,6 +113,7 @@ struct engine {
 		uint32_t len, valid;
 		uint64_t cyc;                /* a read's whole time (rd.first + rd.cpl), a write's issue */
 		struct eel_bus_read_cost rd; /* a read's parts on the link */
+		struct eel_bus_write_cost wr; /* a write's */
 	} bus_memo[2][ENGINE_BUS_MEMO];
 	uint32_t bus_memo_next[2];
 	uint64_t bus_stamp_cyc;     /* a counter read */

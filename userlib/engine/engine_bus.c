@@ -8,13 +8,15 @@
  * al., SIGCOMM 2018, section 4, and Culler et al. 1996's NI on the memory bus):
  * - a non-posted read (descriptor fetch, payload read, a memory-region entry,
  *   an E-register load's answer) is issued (engine_bus_read_issue) and flies
- *   while the NIC goes on: its requests go up when the link and `tags` tags
- *   are free, its completions come down eel_bus_read_ns after the first
- *   request (a read alone) or when the downstream link is free
- *   (eel_bus_link_read, bus_model.c, "The link"); the NIC waits for them
+ *   while the NIC goes on: each of its requests goes up when the link and a
+ *   tag are free, its completions come down eel_bus_read_ns after the first
+ *   request (a read alone) or when the downstream link and the DMA engine
+ *   are free (eel_bus_link_read, bus_model.c, "The link": the model whose
+ *   streams eel-bench -t busmodel checks); the NIC waits for them
  *   when it uses the data (engine_bus_read_wait), and only then;
  * - a posted write (payload, completion, status): its TLPs go on the
- *   upstream link after what is ahead of them (eel_bus_write_issue_ns each);
+ *   upstream link after what is ahead of them (eel_bus_write_issue_ns each)
+ *   and the DMA engine's issue time after the write before (dma_wr_ns);
  *   the NIC goes on at once while they are within the posted credits
  *   (EEL_BUS_POSTED_CREDIT), else waits until they are; the data reaches host
  *   memory posted_ns later, in order. Whoever looks for it (the host's wait
@@ -84,7 +86,8 @@ static struct engine_bus_memo *memo(struct engine *e, int kind, uint32_t len)
 		eel_bus_read_cost(&e->bus, len, e->bus_cyc_per_ns, &m->rd);
 		m->cyc = m->rd.first + m->rd.cpl;
 	} else {
-		m->cyc = cycles(e, eel_bus_write_issue_ns(&e->bus, len));
+		eel_bus_write_cost(&e->bus, len, e->bus_cyc_per_ns, &m->wr);
+		m->cyc = m->wr.issue;
 	}
 	m->valid = 1;
 	return m;
@@ -223,7 +226,7 @@ void engine_bus_write(struct engine *e, uint64_t bus, uint32_t len)
 
 	/* its TLPs leave after what is ahead of them on the upstream link; the
 	 * NIC goes on once what is left of them is within the posted credits */
-	sent = eel_bus_link_write(&e->bus_link, memo(e, ENGINE_BUS_ISSUE, len)->cyc, t0);
+	sent = eel_bus_link_write(&e->bus_link, &memo(e, ENGINE_BUS_ISSUE, len)->wr, t0);
 	go = sent - e->bus_posted_cyc;
 	wait = (int64_t)(go - t0) > 0 ? go - t0 : 0;
 	e->bus_cnt[ENGINE_BUS_CNT_WRITES]++;
