@@ -41,6 +41,7 @@ int plot_bulk_bw(const struct plot *self, const struct report *r, struct sbuf *g
 int plot_overlap(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
 int plot_map(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
 int plot_buses(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
+int plot_buses_bw(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
 int plot_tail(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
 int plot_allpairs(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
 
