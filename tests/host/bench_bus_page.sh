@@ -5,8 +5,10 @@
 # table has the bandwidth row `BW 64K` with a figure in Gb/s for every bus
 # (bench/bus_runs.c), every run of the JSON's buses[] has
 # parameters.bandwidth_64k, and eel-report's page has the bandwidth plot
-# buses_bw with a bar per bus. A short run: a flood of 8 and 4096 bytes (the
-# 64 KB point is added), one depth, 2 runs of 200 puts. No figure is judged.
+# buses_bw with a bar per bus, and each bus's EEL across its stacked stages
+# (buses). A short run: 2 ping-pong runs of 500 round trips, a flood of 8 and
+# 4096 bytes (the 64 KB point is added), one depth, 2 runs of 200 puts. No
+# figure is judged.
 set -euo pipefail
 B=${EEL_BUILD:-build}
 d=$(mktemp -d)
@@ -15,7 +17,7 @@ fail=0
 bad() { echo "FAILED: $*"; fail=1; }
 buses=none,pcie-gen3x8,cxl
 n=3
-"$B/eel-bench" --bus "$buses" -t flood --sizes 8,4096 --depths 8 --flood-msgs 200 -r 2 --json "$d/run.json" \
+"$B/eel-bench" --bus "$buses" -t pingpong,flood -n 500 --warmup 50 --sizes 8,4096 --depths 8 --flood-msgs 200 -r 2 --json "$d/run.json" \
   >"$d/table" || { cat "$d/table"; echo "FAILED: eel-bench --bus $buses"; exit 1; }
 
 # the table: a BW 64K row, a Gb/s figure in every bus's column
@@ -39,6 +41,9 @@ if command -v gnuplot >/dev/null; then
   bars=$(awk '/^\$bars << EOD/{on=1; next} /^EOD/{on=0} on { k++ } END { print k + 0 }' \
     "$d/rep/gnuplot/buses_bw.gp" 2>/dev/null || echo 0)
   [ "$bars" -eq "$n" ] || bad "buses_bw has $bars bars, not one for each of $n buses"
+  eels=$(awk '/^\$eel << EOD/{on=1; next} /^EOD/{on=0} on { k++ } END { print k + 0 }' \
+    "$d/rep/gnuplot/buses.gp" 2>/dev/null || echo 0)
+  [ "$eels" -eq "$n" ] || bad "the buses plot marks EEL on $eels bars, not on each of $n"
   for b in ${buses//,/ }; do
     grep -q "\"$b\" [0-9]" "$d/rep/gnuplot/buses_bw.gp" 2>/dev/null || bad "buses_bw has no bar named $b"
   done
