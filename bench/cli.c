@@ -517,8 +517,9 @@ static void checks(struct cli *c)
 		bad("%s", "--bus with --csv or the size sweep: the buses' table has neither",
 		    "run the size sweep (and --csv) with one bus in the NIC's URI (-d 'softnic?bus=NAME')");
 	/* --bus: by default the tests whose figures the side-by-side table has
-	 * (EEL and the breakdown, g and G, o_s and o_r, L), not bulk, decompose
-	 * or limit (bulk's megabyte puts take minutes on a bus) */
+	 * (EEL and the breakdown, g, G and the bandwidth at 64 KiB, o_s and o_r,
+	 * L), not bulk, decompose or limit (bulk's megabyte puts take minutes on
+	 * a bus) */
 	if (c->nbus && !c->tests_given)
 		p->tests = T_PINGPONG | T_FLOOD | T_OVERLAP | T_SIGNATURE;
 	if (c->nbus && !c->pair)
