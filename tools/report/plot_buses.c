@@ -62,10 +62,7 @@ int plot_buses(const struct plot *self, const struct report *r, struct sbuf *gp,
 	sb_printf(gp, "$boxes << EOD\n%sEOD\n$totals << EOD\n%sEOD\n", sb_str(&boxes), sb_str(&totals));
 	if (sb_str(&eel)[0])
 		sb_printf(gp, "$eel << EOD\n%sEOD\n", sb_str(&eel));
-	sb_printf(gp, "set ylabel \"ns (one 8-byte put)\"\nset xrange [0.3:%g]\nset yrange [0:%g]\n", n + 0.7, top * 1.12);
-	sb_printf(gp, "set xtics (%s) nomirror\nset ytics nomirror\nset grid ytics lc rgb \"#dddddd\"\nset bmargin 5\n",
-		  sb_str(&tics));
-	sb_printf(gp, "set style fill solid 0.85 border lc rgb \"white\"\n");
+	bus_axes(gp, "ns (one 8-byte put)", n, top, &tics);
 	sb_printf(gp, "set key outside right top vertical font \",9\" title \"stage\"\n");
 	sb_printf(gp, "plot $boxes using 1:2:3:4:5:6:7 with boxxyerror lc rgb variable notitle, \\\n"
 		      "     $totals using 1:2:3 with labels offset 0,0.7 font \",9\" notitle%s%s\n",

@@ -52,10 +52,8 @@ int plot_buses_bw(const struct plot *self, const struct report *r, struct sbuf *
 	sb_printf(gp, "$bars << EOD\n%sEOD\n", sb_str(&bars));
 	if (nlink)
 		sb_printf(gp, "$link << EOD\n%sEOD\n", sb_str(&link));
-	sb_printf(gp, "set ylabel \"Gb/s (64 KB puts)\"\nset xrange [0.3:%g]\nset yrange [0:%g]\n", n + 0.7, top * 1.12);
-	sb_printf(gp, "set xtics (%s) nomirror\nset ytics nomirror\nset grid ytics lc rgb \"#dddddd\"\nset bmargin 5\n",
-		  sb_str(&tics));
-	sb_printf(gp, "set boxwidth 0.6\nset style fill solid 0.85 border lc rgb \"white\"\n");
+	bus_axes(gp, "Gb/s (64 KB puts)", n, top, &tics);
+	sb_printf(gp, "set boxwidth 0.6\n");
 	sb_printf(gp, "set key outside right top vertical font \",9\"\n");
 	sb_printf(gp, "plot $bars using 1:2 with boxes lc rgb \"#1f77b4\" title \"the flood at 64 KB\", \\\n"
 		      "     $bars using 1:2:3 with labels offset 0,0.7 font \",9\" notitle%s\n",
