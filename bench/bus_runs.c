@@ -13,6 +13,7 @@
 
 #include "bus_runs.h"
 #include "bench/report/json.h"
+#include "bench/report/report.h"
 
 /* The transactions on the path of the ping-pong's 8-byte put (payload in the
  * descriptor, bench/post.c): the doorbell (a posted MMIO write, waited out by
@@ -75,40 +76,103 @@ void bus_json(struct json *j, const struct eel_bus *p)
 	json_obj_end(j);
 }
 
+/* Bell et al. 2003 4.2's flood at 64 KiB: the point at the deepest queue
+ * measured (as perftest's ib_write_bw and the size sweep take theirs), its
+ * fastest run as g and G take theirs: bytes x 8 / ns per put, Gb/s. */
+const struct flood_point *bus_bw_point(const struct flood_res *f)
+{
+	const struct flood_point *best = NULL;
+
+	for (int i = 0; f->done && i < f->npt; i++)
+		if (f->pt[i].size == BUS_BW_SIZE && f->pt[i].t.min > 0 && (!best || f->pt[i].q > best->q))
+			best = &f->pt[i];
+	return best;
+}
+
+double bus_bw_gbps(const struct flood_point *pt)
+{
+	return pt->size * 8.0 / pt->t.min;
+}
+
+void bus_bw_json(struct json *j, const struct results *r)
+{
+	const struct flood_point *pt = bus_bw_point(&r->fl);
+
+	if (!pt)
+		return;
+	json_obj(j, "bandwidth_64k");
+	json_num(j, "gbit_per_s", bus_bw_gbps(pt));
+	json_u64(j, "size", pt->size);
+	json_u64(j, "q", pt->q);
+	json_u64(j, "msgs", pt->msgs);
+	stat_obj(j, "ns_per_msg", &pt->t);
+	json_str(j, "method", "the flood's 65536-byte puts at its deepest queue depth (Bell et al. 2003 4.2): size x 8 "
+		 "/ the fastest run's ns per put");
+	json_obj_end(j);
+}
+
+/* The table's rows: Culler et al. 1996 Table 4's parameters, the bandwidth
+ * at 64 KiB, then the breakdown's stages. */
+#define NAMED_ROWS 7
+static const char *const row_name[NAMED_ROWS] = { "EEL", "o_s", "o_r", "g", "G", "BW 64K", "L" };
+
 /* A row's figure for one run, NAN where it was not measured. */
 static double figure(const struct results *r, int row)
 {
+	const struct flood_point *bw = bus_bw_point(&r->fl);
+
 	switch (row) {
 	case 0: return r->pp.done ? r->pp.eel.min : NAN;
 	case 1: return r->ov.done ? r->ov.os_sweeps.median : NAN;
 	case 2: return r->ov.done ? r->ov.or_sweeps.median : NAN;
 	case 3: return r->fl.done ? r->fl.g_ns : NAN;
 	case 4: return r->fl.done ? r->fl.G_ns_per_byte : NAN;
-	case 5: return r->sig.done ? r->sig.L_ns : NAN;
+	case 5: return bw ? bus_bw_gbps(bw) : NAN;
+	case 6: return r->sig.done ? r->sig.L_ns : NAN;
 	default: {
-		int k = row - 6;
+		int k = row - NAMED_ROWS;
 
 		return r->bd.done && !r->bd.absorbed[k] && r->bd.have[k] ? r->bd.part[k].mean : NAN;
 	}
 	}
 }
 
-static const char *const row_name[6] = { "EEL", "o_s", "o_r", "g", "G", "L" };
+/* The bus named name, else the first whose name begins with it (a preset
+ * named further, membus-local for membus), NULL when none is. */
+static const struct bus_run *bus_named(const struct bus_run *b, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(b[i].bus.name, name))
+			return &b[i];
+	for (int i = 0; i < n; i++)
+		if (!strncmp(b[i].bus.name, name, strlen(name)))
+			return &b[i];
+	return NULL;
+}
 
 static void ratio_line(FILE *f, const struct bus_run *b, int n, const char *num, const char *den, const char *paper)
 {
-	const struct bus_run *x = NULL, *y = NULL;
+	const struct bus_run *x = bus_named(b, n, num), *y = bus_named(b, n, den);
 
-	for (int i = 0; i < n; i++) {
-		if (!strcmp(b[i].bus.name, num))
-			x = &b[i];
-		if (!strcmp(b[i].bus.name, den))
-			y = &b[i];
-	}
 	if (!x || !y || !x->r.pp.done || !y->r.pp.done)
 		return;
-	fprintf(f, "    EEL(%s) / EEL(%s) = %.2f (%+.0f%%)   beside %s\n", num, den, x->r.pp.eel.min / y->r.pp.eel.min,
-		(x->r.pp.eel.min / y->r.pp.eel.min - 1) * 100, paper);
+	fprintf(f, "    EEL(%s) / EEL(%s) = %.2f (%+.0f%%)   beside %s\n", x->bus.name, y->bus.name,
+		x->r.pp.eel.min / y->r.pp.eel.min, (x->r.pp.eel.min / y->r.pp.eel.min - 1) * 100, paper);
+}
+
+/* How the bandwidth row was measured: the flood's point (the same plan on
+ * every bus). */
+static void bw_note(FILE *f, const struct bus_run *b, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const struct flood_point *pt = bus_bw_point(&b[i].r.fl);
+
+		if (pt) {
+			fprintf(f, "  (BW 64K: the flood's %u-byte puts at q=%u, %u puts a run: size x 8 / the fastest of "
+				"%d runs' ns per put)\n", pt->size, pt->q, pt->msgs, pt->t.n);
+			return;
+		}
+	}
 }
 
 void bus_table(FILE *f, const struct bus_run *b, int n, double total_s)
@@ -135,8 +199,8 @@ void bus_table(FILE *f, const struct bus_run *b, int n, double total_s)
 	for (int i = 1; i < n; i++)
 		fprintf(f, " %9.9s", b[i].bus.name);
 	fprintf(f, "\n");
-	for (int row = 0; row < 6 + STAGE_PARTS; row++) {
-		const char *name = row < 6 ? row_name[row] : b[0].r.bd.name[row - 6];
+	for (int row = 0; row < NAMED_ROWS + STAGE_PARTS; row++) {
+		const char *name = row < NAMED_ROWS ? row_name[row] : b[0].r.bd.name[row - NAMED_ROWS];
 		double v0 = figure(&b[0].r, row);
 		int any = 0;
 
@@ -152,6 +216,8 @@ void bus_table(FILE *f, const struct bus_run *b, int n, double total_s)
 				fprintf(f, " %14s", "-");
 			else if (row == 4)
 				fprintf(f, " %9.4f ns/B", v);
+			else if (row == 5)
+				fprintf(f, " %9.2f Gb/s", v);
 			else
 				fprintf(f, " %11.1f ns", v);
 		}
@@ -166,6 +232,7 @@ void bus_table(FILE *f, const struct bus_run *b, int n, double total_s)
 		fprintf(f, "\n");
 	}
 	fprintf(f, "  (EEL: the minimum over the runs; o_s, o_r: the median sweep; breakdown parts: means)\n");
+	bw_note(f, b, n);
 	fprintf(f, "\n  the memory bus against the I/O bus, and the published comparisons (lower is better):\n");
 	ratio_line(f, b, n, "membus", "pcie-gen3x8", "Mukherjee et al. 1996: 64-byte round trip 37% lower on the "
 		   "memory bus (0.63)");

@@ -12,6 +12,9 @@
 #include "bench.h"
 
 #define MAX_BUSES 8
+/* The size of the table's bandwidth row: the flood's point at 64 KiB (a
+ * --bus run floods it whatever --sizes says, bench/cli.c). */
+#define BUS_BW_SIZE 65536u
 /* The model's transactions on the ping-pong's 8-byte put's path, ns; and k,
  * how many of each kind the path has: raising one kind's cost by D raises
  * EEL by k D (docs/bus.md, "Who waits for what"). */
@@ -30,6 +33,12 @@ struct bus_run {
 struct json;
 void bus_path(const struct eel_bus *p, struct bus_path *t);
 void bus_json(struct json *j, const struct eel_bus *p);
+/* The flood's point at BUS_BW_SIZE at its deepest queue, NULL where the
+ * flood did not measure it; its bandwidth in Gb/s (the fastest run's). */
+const struct flood_point *bus_bw_point(const struct flood_res *f);
+double bus_bw_gbps(const struct flood_point *pt);
+/* parameters.bandwidth_64k, where the flood measured 64 KiB */
+void bus_bw_json(struct json *j, const struct results *r);
 /* total_s: the whole --bus run, the calibration included */
 void bus_table(FILE *f, const struct bus_run *b, int n, double total_s);
 

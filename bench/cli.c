@@ -438,6 +438,21 @@ static void sweep_select(struct cli *c, const struct given *g)
 		p->sweep_iters = p->sweep_msgs = p->iters;
 }
 
+/* size into the plan's flood sizes, in its place, unless it is there or
+ * there is no room. */
+static void size_add(struct plan *p, uint32_t size)
+{
+	uint32_t k = 0;
+
+	while (k < p->nsizes && p->sizes[k] < size)
+		k++;
+	if ((k < p->nsizes && p->sizes[k] == size) || p->nsizes == MAX_SIZES)
+		return;
+	memmove(&p->sizes[k + 1], &p->sizes[k], (p->nsizes - k) * sizeof(p->sizes[0]));
+	p->sizes[k] = size;
+	p->nsizes++;
+}
+
 /* The figures that follow from what was given: --bus's smaller runs,
  * --flood-runs, --stamp-every. */
 static void derive(struct cli *c, struct given *g)
@@ -451,6 +466,9 @@ static void derive(struct cli *c, struct given *g)
 		p->runs = 5;
 	if (c->nbus && !g->flood_msgs)
 		p->flood_msgs = 2000;
+	/* --bus: the table's bandwidth row is the flood's point at 64 KiB */
+	if (c->nbus)
+		size_add(p, BUS_BW_SIZE);
 	p->flood_runs = g->flood_runs ? (uint32_t)g->flood_runs : p->runs;
 	/* EEL is of the runs without stamps, so stamping often costs it
 	 * nothing: ~128 stamped rounds a run (a burst's last put gives the
@@ -499,8 +517,9 @@ static void checks(struct cli *c)
 		bad("%s", "--bus with --csv or the size sweep: the buses' table has neither",
 		    "run the size sweep (and --csv) with one bus in the NIC's URI (-d 'softnic?bus=NAME')");
 	/* --bus: by default the tests whose figures the side-by-side table has
-	 * (EEL and the breakdown, g and G, o_s and o_r, L), not bulk, decompose
-	 * or limit (bulk's megabyte puts take minutes on a bus) */
+	 * (EEL and the breakdown, g, G and the bandwidth at 64 KiB, o_s and o_r,
+	 * L), not bulk, decompose or limit (bulk's megabyte puts take minutes on
+	 * a bus) */
 	if (c->nbus && !c->tests_given)
 		p->tests = T_PINGPONG | T_FLOOD | T_OVERLAP | T_SIGNATURE;
 	if (c->nbus && !c->pair)

@@ -184,6 +184,7 @@ static void parameters(struct json *j, const struct session *s, const struct res
 	pingpong_json_parameters(j, s, r);
 	overlap_json_parameters(j, s, r);
 	flood_json_parameters(j, s, r);
+	bus_bw_json(j, r);
 	overlap_json_potential(j, s, r);
 	signature_json_parameters(j, s, r);
 	json_obj_end(j);

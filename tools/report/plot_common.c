@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* tools/report/plot_common.c — what the plots share: the title line, a
- * stage's colour and its legend key. */
+ * stage's colour and its legend key, the bus plots' axes. */
 #include "plots.h"
 
 #include <stdio.h>
@@ -49,4 +49,12 @@ void stage_key(struct sbuf *keys, struct stage_keys *k, const char *name)
 	sb_printf(keys, ", NaN with boxes fs solid 0.85 lc rgb \"#%06x\" title \"", stage_color(name));
 	sb_gpstr(keys, name);
 	sb_printf(keys, "\"");
+}
+
+void bus_axes(struct sbuf *gp, const char *ylabel, int n, double top, const struct sbuf *tics)
+{
+	sb_printf(gp, "set ylabel \"%s\"\nset xrange [0.3:%g]\nset yrange [0:%g]\n", ylabel, n + 0.7, top * 1.12);
+	sb_printf(gp, "set xtics (%s) nomirror\nset ytics nomirror\nset grid ytics lc rgb \"#dddddd\"\nset bmargin 5\n",
+		  sb_str(tics));
+	sb_printf(gp, "set style fill solid 0.85 border lc rgb \"white\"\n");
 }

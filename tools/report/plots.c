@@ -32,8 +32,11 @@ const struct plot report_plots[] = {
 	{ "allpairs", "EEL of every ordered pair of ranks (mpirun, srun)", "Bell et al. 2003 sec. 4.1, pair by pair",
 	  S000 " section 4.1 (ping-pong), over every pair; " S002 " \"Validation of communication scaling\"",
 	  plot_allpairs, 1 },
-	{ "buses", "The same NIC on each bus: where one put goes, and G", "Bell et al. 2003 Fig. 3, one bar per bus",
+	{ "buses", "The same NIC on each bus: where one put goes, EEL and G", "Bell et al. 2003 Fig. 3, one bar per bus",
 	  S000 " Fig. 3 (stacked stages), " S002 " Table 2 and section 6 (NI on the memory bus vs the I/O bus)",
 	  plot_buses, 2 },
+	{ "buses_bw", "The same NIC on each bus: bandwidth at 64 KB", "Bell et al. 2003 sec. 4.2, one bar per bus",
+	  S000 " section 4.2 (the flood), at 64 KB on each bus; the bus's usable rate after Neugebauer et al. 2018 "
+	  "section 3", plot_buses_bw, 2 },
 };
 const size_t report_nplots = sizeof(report_plots) / sizeof(report_plots[0]);

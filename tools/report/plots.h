@@ -41,6 +41,7 @@ int plot_bulk_bw(const struct plot *self, const struct report *r, struct sbuf *g
 int plot_overlap(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
 int plot_map(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
 int plot_buses(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
+int plot_buses_bw(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
 int plot_tail(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
 int plot_allpairs(const struct plot *self, const struct report *r, struct sbuf *gp, struct sbuf *caption);
 
@@ -54,5 +55,8 @@ struct stage_keys {
 };
 /* A legend key for stage name in its colour, once per plot (k starts zeroed). */
 void stage_key(struct sbuf *keys, struct stage_keys *k, const char *name);
+/* A bus plot's axes: bar i + 1 at x = i + 1 under its tic (tics: gnuplot's
+ * "name" x list), y from 0 to above top, the bars filled solid. */
+void bus_axes(struct sbuf *gp, const char *ylabel, int n, double top, const struct sbuf *tics);
 
 #endif

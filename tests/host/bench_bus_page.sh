@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# "PCI vs memory bus" on one page (docs/bus.md, "Side by side"): `--bus LIST`
+# floods 64 KB puts on every bus whatever --sizes says (bench/cli.c), its
+# table has the bandwidth row `BW 64K` with a figure in Gb/s for every bus
+# (bench/bus_runs.c), every run of the JSON's buses[] has
+# parameters.bandwidth_64k, and eel-report's page has the bandwidth plot
+# buses_bw with a bar per bus, and each bus's EEL across its stacked stages
+# (buses). A short run: 2 ping-pong runs of 500 round trips, a flood of 8 and
+# 4096 bytes (the 64 KB point is added), one depth, 2 runs of 200 puts. No
+# figure is judged.
+set -euo pipefail
+B=${EEL_BUILD:-build}
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+fail=0
+bad() { echo "FAILED: $*"; fail=1; }
+buses=none,pcie-gen3x8,cxl
+n=3
+"$B/eel-bench" --bus "$buses" -t pingpong,flood -n 500 --warmup 50 --sizes 8,4096 --depths 8 --flood-msgs 200 -r 2 --json "$d/run.json" \
+  >"$d/table" || { cat "$d/table"; echo "FAILED: eel-bench --bus $buses"; exit 1; }
+
+# the table: a BW 64K row, a Gb/s figure in every bus's column
+row=$(grep -E '^  BW 64K ' "$d/table" || true)
+figs=$(awk '{ print gsub(/[0-9]+\.[0-9]+ Gb\/s/, "") }' <<<"$row")
+[ "$figs" -eq "$n" ] || bad "the table's BW 64K row has $figs figures in Gb/s, not one for each of $n buses: '$row'"
+grep -qE '^  \(BW 64K: the flood.s 65536-byte puts at q=8, 200 puts a run' "$d/table" ||
+  bad "the table does not say how BW 64K was measured (size, q, puts a run)"
+
+# the JSON: every bus's run has its bandwidth at 64 KB
+jq -e --argjson n "$n" '(.buses | length) == $n and
+  all(.buses[]; .parameters.bandwidth_64k.gbit_per_s > 0 and .parameters.bandwidth_64k.size == 65536 and
+      .parameters.bandwidth_64k.msgs == 200 and .parameters.bandwidth_64k.ns_per_msg.n == 2)' "$d/run.json" \
+  >/dev/null || bad "buses[] lack parameters.bandwidth_64k: $(jq -c '[.buses[]?.parameters.bandwidth_64k.gbit_per_s]' "$d/run.json")"
+
+# eel-report: the bandwidth plot on the page, a bar per bus
+if command -v gnuplot >/dev/null; then
+  "$B/eel-report" "$d/run.json" -o "$d/rep" >"$d/rep.out" || { cat "$d/rep.out"; bad "eel-report failed"; }
+  grep -q '<figure class="plot" id="plot-buses_bw">' "$d/rep/index.html" 2>/dev/null ||
+    bad "the page has no buses_bw plot"
+  bars=$(awk '/^\$bars << EOD/{on=1; next} /^EOD/{on=0} on { k++ } END { print k + 0 }' \
+    "$d/rep/gnuplot/buses_bw.gp" 2>/dev/null || echo 0)
+  [ "$bars" -eq "$n" ] || bad "buses_bw has $bars bars, not one for each of $n buses"
+  eels=$(awk '/^\$eel << EOD/{on=1; next} /^EOD/{on=0} on { k++ } END { print k + 0 }' \
+    "$d/rep/gnuplot/buses.gp" 2>/dev/null || echo 0)
+  [ "$eels" -eq "$n" ] || bad "the buses plot marks EEL on $eels bars, not on each of $n"
+  for b in ${buses//,/ }; do
+    grep -q "\"$b\" [0-9]" "$d/rep/gnuplot/buses_bw.gp" 2>/dev/null || bad "buses_bw has no bar named $b"
+  done
+else
+  echo "skip: no gnuplot (sudo tools/setup report): eel-report's plot not checked"
+fi
+[ $fail -eq 0 ] && echo "ok: --bus $buses: BW 64K in the table ($(sed 's/  */ /g' <<<"$row")), in buses[], and a bar per bus on eel-report's page"
+exit $fail
