@@ -28,6 +28,9 @@
  */
 #include "fw_rto.h"
 
+/* The sample, the RTO and an ACK's part (§2.2-2.5, §3, §5.7; once a
+ * ping-pong's put) are inline in fw_rto.h. */
+
 /* No samples yet: RTO is the initial value (§2.1). */
 void fw_rto_init(struct fw *fw)
 {
