@@ -38,6 +38,7 @@ void fw_rto_init(struct fw *fw)
 	fw->rttvar4 = 0;
 	fw->rtt_on = 0;
 	fw->rto_cur = fw->rto;
+	fw->rto_backed = 0;
 }
 
 /* The timer expired: RTO doubles, up to the ceiling (§5.5), and what is
@@ -47,5 +48,6 @@ void fw_rto_backoff(struct fw *fw)
 	uint64_t max = fw_rto_max(fw);
 
 	fw->rto_cur = fw->rto_cur >= max / 2 ? max : fw->rto_cur << 1;
+	fw->rto_backed = 1;
 	fw->rtt_on = 0;
 }

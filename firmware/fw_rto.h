@@ -71,12 +71,15 @@ static inline void fw_rto_sample(struct fw *fw, uint64_t r)
 		fw->srtt8 = fw->srtt8 - (fw->srtt8 >> 3) + r;
 	}
 	fw->rto_cur = fw_rto_of(fw);
+	fw->rto_backed = 0;
 }
 
 /* An ACK of new data, everything before ack: a sample if it covers the PSN
  * timed, and the backoff ends (§5.7; RTO from SRTT and RTTVAR, or the
- * initial value before any sample, §2.1). Inline, as the sample and RTO
- * arithmetic: once a ping-pong's put, and their calls were a fifth of it. */
+ * initial value before any sample, §2.1): rto_cur is computed again only
+ * when a backoff moved it, as nothing else does between samples. Inline, as
+ * the sample and RTO arithmetic: once a ping-pong's put, and their calls
+ * were a fifth of it. */
 static inline void fw_rto_acked(struct fw *fw, uint32_t ack)
 {
 	if (fw->rtt_on && fw_psn_before(fw->rtt_psn, ack)) {
@@ -84,7 +87,9 @@ static inline void fw_rto_acked(struct fw *fw, uint32_t ack)
 		fw_rto_sample(fw, hal_now(&fw->hal) - fw->rtt_t0);
 		return;
 	}
-	fw->rto_cur = fw->srtt8 ? fw_rto_of(fw) : fw->rto;
+	if (fw->rto_backed) /* else rto_cur is what it would be set to */
+		fw->rto_cur = fw->srtt8 ? fw_rto_of(fw) : fw->rto;
+	fw->rto_backed = 0;
 }
 
 #endif
