@@ -147,6 +147,7 @@ struct fw {
 	uint64_t rto_deadline;  /* 0: timer off */
 	uint32_t timer_pass;    /* passes since the timer's clock was last read */
 	uint64_t rto_cur;       /* the timeout now: RTO of RFC 6298, backed off after expiries (fw_rto.c) */
+	int rto_backed;         /* rto_cur backed off since it was last computed: an ACK recomputes it */
 	uint64_t srtt8;         /* SRTT << 3 (RFC 6298 §2; Jacobson 1988's scaled integers) */
 	uint64_t rttvar4;       /* RTTVAR << 2 */
 	int rtt_on;             /* a PSN is being timed: rtt_psn, sent at rtt_t0 */

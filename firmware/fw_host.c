@@ -23,24 +23,6 @@ void fw_cqe(struct fw *fw, uint8_t opcode, uint8_t status, uint64_t wr_id, uint3
 	fw->cq_prod++;
 }
 
-/* A message is finished: acknowledged, refused, or flushed. Send-queue
- * descriptors get a CQE when signalled and always on error (as verbs does);
- * E-registers get their status; the host learns the freed SQ slots. */
-void fw_complete(struct fw *fw, struct fw_msg *m, uint32_t status)
-{
-	if (m->kind == FW_MSG_SQE) {
-		if ((m->flags & EEL_FW_SQE_SIGNALED) || status != EEL_FW_OK)
-			fw_cqe(fw, EEL_FW_CQE_PUT, (uint8_t)status, m->wr_id, m->len, 0,
-			       m->msg_id, m->trace);
-		fw->sq_cons++;
-		fw_status_write(fw, offsetof(struct eel_fw_status, sq_cons), &fw->sq_cons, 8);
-	} else if (m->kind == FW_MSG_EPUT || (m->kind == FW_MSG_EGET && !m->answered)) {
-		fw_ereg_done(fw, m, status, 0);
-	}
-	if (status == EEL_FW_OK)
-		fw_count(fw, EEL_FW_CNT_TX_MSGS, 1);
-}
-
 static uint64_t trace_addr(struct fw *fw, int rx, uint32_t rec)
 {
 	uint32_t i = (rx ? fw->trace_size : 0) + (rec & (fw->trace_size - 1));

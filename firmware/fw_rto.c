@@ -28,19 +28,8 @@
  */
 #include "fw_rto.h"
 
-#define FW_RTO_G 1u /* G: the NIC clock's granularity, in ticks */
-
-/* RTO = SRTT + max(G, 4 RTTVAR) (§2.2, §2.3), within the floor (§2.4) and
- * the ceiling (§2.5). rttvar4 is 4 RTTVAR already. */
-static uint64_t rto_of(const struct fw *fw)
-{
-	uint64_t v = fw->rttvar4 > FW_RTO_G ? fw->rttvar4 : FW_RTO_G;
-	uint64_t rto = (fw->srtt8 >> 3) + v, max = fw_rto_max(fw);
-
-	if (rto < fw->rto_min)
-		rto = fw->rto_min; /* §2.4 */
-	return rto < max ? rto : max; /* §2.5 */
-}
+/* The sample, the RTO and an ACK's part (§2.2-2.5, §3, §5.7; once a
+ * ping-pong's put) are inline in fw_rto.h. */
 
 /* No samples yet: RTO is the initial value (§2.1). */
 void fw_rto_init(struct fw *fw)
@@ -49,38 +38,7 @@ void fw_rto_init(struct fw *fw)
 	fw->rttvar4 = 0;
 	fw->rtt_on = 0;
 	fw->rto_cur = fw->rto;
-}
-
-/* An RTT sample r, in ticks (§2.2, §2.3). */
-void fw_rto_sample(struct fw *fw, uint64_t r)
-{
-	if (!r)
-		r = 1;
-	if (!fw->srtt8) {
-		fw->srtt8 = r << 3;   /* §2.2: SRTT = R */
-		fw->rttvar4 = r << 1; /* RTTVAR = R/2, x4 */
-	} else {
-		uint64_t srtt = fw->srtt8 >> 3;
-		uint64_t err = r > srtt ? r - srtt : srtt - r;
-
-		/* §2.3: RTTVAR first, from the old SRTT; then SRTT */
-		fw->rttvar4 = fw->rttvar4 - (fw->rttvar4 >> 2) + err;
-		fw->srtt8 = fw->srtt8 - (fw->srtt8 >> 3) + r;
-	}
-	fw->rto_cur = rto_of(fw);
-}
-
-/* An ACK of new data, everything before ack: a sample if it covers the PSN
- * timed, and the backoff ends (§5.7; RTO from SRTT and RTTVAR, or the
- * initial value before any sample, §2.1). */
-void fw_rto_acked(struct fw *fw, uint32_t ack)
-{
-	if (fw->rtt_on && fw_psn_before(fw->rtt_psn, ack)) {
-		fw->rtt_on = 0;
-		fw_rto_sample(fw, hal_now(&fw->hal) - fw->rtt_t0);
-		return;
-	}
-	fw->rto_cur = fw->srtt8 ? rto_of(fw) : fw->rto;
+	fw->rto_backed = 0;
 }
 
 /* The timer expired: RTO doubles, up to the ceiling (§5.5), and what is
@@ -90,5 +48,6 @@ void fw_rto_backoff(struct fw *fw)
 	uint64_t max = fw_rto_max(fw);
 
 	fw->rto_cur = fw->rto_cur >= max / 2 ? max : fw->rto_cur << 1;
+	fw->rto_backed = 1;
 	fw->rtt_on = 0;
 }
