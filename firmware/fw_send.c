@@ -113,6 +113,15 @@ static void payload_read(struct fw *fw, uint32_t psn, void *dst, uint64_t bus, u
 	hal_dma_read(h, dst, bus, len);
 }
 
+/* Is packet snd_nxt's payload in (or not read ahead)? dma_read_done: the
+ * DMA engine's completion status, looked at without waiting (hal.h). */
+static int ahead_in(const struct fw *fw)
+{
+	const struct fw_ahead *a = &fw->ahead[fw->ahead_head % FW_AHEAD];
+
+	return fw->ahead_head == fw->ahead_tail || a->psn != fw->snd_nxt || hal_dma_read_done(&fw->hal, a->tag);
+}
+
 /* Every read ahead dropped (the NIC failed: nothing more goes out). */
 void fw_send_ahead_drop(struct fw *fw)
 {
@@ -473,8 +482,21 @@ int fw_send(struct fw *fw)
 			fw->snd_nxt++; /* answered already: no need to ask again */
 			continue;
 		}
-		if (ahead_wanted(m))
+		if (ahead_wanted(m)) {
 			send_ahead(fw);
+			/* a payload not in yet is not waited for here: the pass
+			 * ends, and a later one sends it. The NIC goes on with
+			 * the rest of its loop meanwhile (a host running it
+			 * inline, fw_doorbell, rings its next put, whose
+			 * descriptor and payload reads then fly beside these, as
+			 * a NIC's DMA engine keeps fetching while the host
+			 * posts: else each message's descriptor was read only
+			 * once the message before it had gone) */
+			if (!ahead_in(fw)) {
+				work = 1;
+				break;
+			}
+		}
 		if (!(fw->probe_due | fw->probe_left ? send_probed(fw, m) :
 		      send_is_fast(fw, m) ? send_fast(fw, m) : send_packet(fw, m, fw->snd_nxt)))
 			break;

@@ -77,8 +77,11 @@ struct fn_nic {
 	struct fn_link *tx, *rx;
 	const uint64_t *now;
 	int dma_violations;
-	struct fn_read { uint64_t bus; uint32_t len, pending; } rd[FW_HAL_READS]; /* by tag */
+	struct fn_read { uint64_t bus, due; uint32_t len, pending; } rd[FW_HAL_READS]; /* by tag */
 	uint32_t rd_out, rd_out_max; /* reads issued and not waited for; the most at once */
+	uint64_t rd_ticks;  /* a read is in this many ticks after its issue (0: at once) */
+	uint64_t rd_watch;  /* a bus address: the packets this NIC had sent when a read of it */
+	uint64_t rd_watch_tx; /* was first issued, plus one (0: none yet) */
 	uint64_t ereg_cmd_reads; /* the firmware's reads of an E-register's cmd */
 };
 
@@ -283,16 +286,19 @@ static inline uint32_t fn_dma_read_issue(void *ctx, uint64_t bus, uint32_t len)
 	}
 	if (++n->rd_out > n->rd_out_max)
 		n->rd_out_max = n->rd_out;
-	n->rd[tag] = (struct fn_read){ .bus = bus, .len = len, .pending = 1 };
+	n->rd[tag] = (struct fn_read){ .bus = bus, .due = *n->now + n->rd_ticks, .len = len, .pending = 1 };
+	if (bus == n->rd_watch && !n->rd_watch_tx)
+		n->rd_watch_tx = n->bar.counters[EEL_FW_CNT_TX_PKTS] + 1;
 	return tag;
 }
 
-/* The fake NIC's reads are in at once. */
+/* The fake NIC's reads are in rd_ticks after their issue (a wait for one
+ * not in takes it at once: the fake's time moves only between steps). */
 static inline int fn_dma_read_done(void *ctx, uint32_t tag)
 {
-	(void)ctx;
-	(void)tag;
-	return 1;
+	const struct fn_nic *n = ctx;
+
+	return *n->now >= n->rd[tag % FW_HAL_READS].due;
 }
 
 static inline void fn_dma_read_wait(void *ctx, uint32_t tag, void *dst)

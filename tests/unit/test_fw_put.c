@@ -434,6 +434,46 @@ static void test_bring_up(void)
 	fn_pair_free(p);
 }
 
+/* Reads in flight across a message boundary: with reads that take time
+ * (rd_ticks), the doorbell's pass does not hold an inline host until its
+ * put of many packets has gone (fw_send.c: a payload not in yet is not
+ * waited for), so the host rings its next put while the first streams, and
+ * the next message's first payload read is issued before the first
+ * message's last packet is sent, as a NIC's DMA engine keeps reading
+ * across messages. */
+static void test_reads_across_messages(void)
+{
+	struct world w = world(256);
+	struct fn_nic *a = &w.p->a;
+	struct eel_fw_sqe d1 = fn_put_desc(w.lkey, src, 4096, w.rkey, dst, 0, 1, 0);
+	struct eel_fw_sqe d2 = fn_put_desc(w.lkey, src + 8192, 4096, w.rkey, dst + 8192, EEL_FW_SQE_SIGNALED, 2, 0);
+	struct eel_fw_cqe e = { 0 };
+	int got = 0;
+
+	fill(src, BUF + 2 * GUARD, 9);
+	a->rd_ticks = 4;
+	a->rd_watch = (uintptr_t)src + 8192;
+	CHECK(fn_post(a, &d1) == 0, "post");
+	fw_doorbell(&a->fw);
+	CHECK(fn_counter(a, EEL_FW_CNT_TX_PKTS) < 16, "the doorbell's pass sent all %llu packets of the first put",
+	      (unsigned long long)fn_counter(a, EEL_FW_CNT_TX_PKTS));
+	CHECK(fn_post(a, &d2) == 0, "post");
+	fw_doorbell(&a->fw);
+	for (int i = 0; i < 20000 && !got; i++) {
+		fn_step(w.p);
+		got = fn_poll(a, &e);
+	}
+	CHECK(got && e.status == EEL_FW_OK && e.wr_id == 2, "no completion of the second put");
+	CHECK(a->rd_watch_tx && a->rd_watch_tx - 1 < 16,
+	      "the second put's first payload read went after %llu packets: not before the first put's last",
+	      (unsigned long long)(a->rd_watch_tx ? a->rd_watch_tx - 1 : 0));
+	CHECK(memcmp(dst, src, 4096) == 0 && memcmp(dst + 8192, src + 8192, 4096) == 0, "payload differs");
+	CHECK_EQ_U(fn_counter(a, EEL_FW_CNT_TX_PKTS), 32);
+	CHECK_EQ_U(a->dma_violations, 0);
+	CHECK_EQ_U(a->rd_out, 0);
+	fn_pair_free(w.p);
+}
+
 int main(void)
 {
 	src = malloc(BUF + 2 * GUARD);
@@ -449,6 +489,7 @@ int main(void)
 	test_bring_up();
 	test_ack_coalescing();
 	test_ack_request_alone();
+	test_reads_across_messages();
 	free(src);
 	free(dst);
 	CHECK_DONE();
