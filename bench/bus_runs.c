@@ -128,7 +128,7 @@ static double figure(const struct results *r, int row)
 	case 3: return r->fl.done ? r->fl.g_ns : NAN;
 	case 4: return r->fl.done ? r->fl.G_ns_per_byte : NAN;
 	case 5: return bw ? bus_bw_gbps(bw) : NAN;
-	case 6: return r->sig.done ? r->sig.L_ns : NAN;
+	case 6: return r->sig.done && r->sig.L.resolved ? r->sig.L.ns : NAN; /* never a negative duration */
 	default: {
 		int k = row - NAMED_ROWS;
 
@@ -173,6 +173,18 @@ static void bw_note(FILE *f, const struct bus_run *b, int n)
 			return;
 		}
 	}
+}
+
+/* Where L is "-": not separable on this NIC, or not resolved from 0 (its
+ * why, derived.c; the JSON has it per bus). */
+static void L_note(FILE *f, const struct bus_run *b, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (b[i].r.sig.done && !b[i].r.sig.L.resolved && b[i].r.sig.L.why) {
+			fprintf(f, "  (L -: %s%s)\n", b[i].r.sig.L.separable ? "not resolved from 0: " : "not separable here: ",
+				b[i].r.sig.L.why);
+			return;
+		}
 }
 
 void bus_table(FILE *f, const struct bus_run *b, int n, double total_s)
@@ -233,6 +245,7 @@ void bus_table(FILE *f, const struct bus_run *b, int n, double total_s)
 	}
 	fprintf(f, "  (EEL: the minimum over the runs; o_s, o_r: the median sweep; breakdown parts: means)\n");
 	bw_note(f, b, n);
+	L_note(f, b, n);
 	fprintf(f, "\n  the memory bus against the I/O bus, and the published comparisons (lower is better):\n");
 	ratio_line(f, b, n, "membus", "pcie-gen3x8", "Mukherjee et al. 1996: 64-byte round trip 37% lower on the "
 		   "memory bus (0.63)");

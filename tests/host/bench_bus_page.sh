@@ -50,5 +50,13 @@ if command -v gnuplot >/dev/null; then
 else
   echo "skip: no gnuplot (sudo tools/setup report): eel-report's plot not checked"
 fi
+# L, never a negative duration (derived.c): on the software NIC it is not
+# separable (its work is in o_s and o_r); the table shows no figure and says why
+# (the table printed RTT/2 - o_s - o_r as is: -4.7 ns on membus-local, -396.8 on gen5)
+"$B/eel-bench" --bus none,pcie-gen3x8 -t signature -r 2 >"$d/sig" 2>&1 || { cat "$d/sig"; bad "eel-bench --bus none,pcie-gen3x8 -t signature"; }
+if grep -qE '^  L +' "$d/sig"; then
+  bad "the table prints an L row where L is not separable: $(grep -E '^  L +' "$d/sig")"
+fi
+grep -q '^  (L -: not separable here: the NIC runs on the host' "$d/sig" || bad "the table does not say why L has no figure"
 [ $fail -eq 0 ] && echo "ok: --bus $buses: BW 64K in the table ($(sed 's/  */ /g' <<<"$row")), in buses[], and a bar per bus on eel-report's page"
 exit $fail
