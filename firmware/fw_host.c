@@ -3,7 +3,7 @@
  * status block, trace stamps (struct layouts in eel/fw_abi.h); the
  * counters are fw_count, inline in fw_host.h. */
 #include "fw_host.h"
-#include "fw_send.h"
+#include "fw_ahead.h"
 
 /* A completion queue entry: body first, then `owner` (the pass over the ring,
  * starting at 1), so a host that sees the new owner sees the whole entry —
@@ -95,7 +95,7 @@ void fw_fail(struct fw *fw, uint32_t code, uint32_t info)
 		fw_complete(fw, m, EEL_FW_ERR_FLUSHED);
 		fw->msg_head++;
 	}
-	fw_send_ahead_drop(fw); /* their messages are flushed */
+	fw_ahead_drop(fw); /* their messages are flushed */
 	fw->msg_tx = fw->msg_head;
 	fw->snd_una = fw->snd_nxt = fw->snd_max = fw->psn_next;
 	fw->rto_deadline = 0;

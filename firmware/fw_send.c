@@ -4,6 +4,7 @@
  * resends, ACKs and NAKs sent, and the retransmission timer (its value:
  * fw_rto.c). Protocol: firmware/pkt.h. */
 #include "fw_send.h"
+#include "fw_ahead.h"
 #include "fw_ack.h"
 #include "fw_host.h"
 #include "fw_rto.h"
@@ -45,22 +46,13 @@ static int ahead_wanted(const struct fw_msg *m)
 	return m->npkts > 1 && m->kind == FW_MSG_SQE && !(m->flags & EEL_FW_SQE_INLINE);
 }
 
-/* The oldest read ahead waited for, its data into dst (or dropped: 0). */
-static void ahead_take(struct fw *fw, void *dst)
-{
-	const struct fw_ahead *a = &fw->ahead[fw->ahead_head++ % FW_AHEAD];
-
-	fw->ahead_bytes -= a->len;
-	hal_dma_read_wait(&fw->hal, a->tag, dst);
-}
-
 /* The reads ahead of PSNs before snd_nxt dropped: an ACK moved snd_nxt on
  * past them after a go-back (fw_ack.c), they will not be sent. */
 static void ahead_stale_drop(struct fw *fw)
 {
 	while (fw->ahead_head != fw->ahead_tail &&
 	       fw_psn_before(fw->ahead[fw->ahead_head % FW_AHEAD].psn, fw->snd_nxt))
-		ahead_take(fw, 0);
+		fw_ahead_take(fw, 0);
 }
 
 static void send_ahead(struct fw *fw)
@@ -103,12 +95,12 @@ static void payload_read(struct fw *fw, uint32_t psn, void *dst, uint64_t bus, u
 		const struct fw_ahead *a = &fw->ahead[fw->ahead_head % FW_AHEAD];
 
 		if (a->psn == psn) {
-			ahead_take(fw, dst);
+			fw_ahead_take(fw, dst);
 			return;
 		}
 		if (!fw_psn_before(a->psn, psn) || psn != fw->snd_nxt)
 			break;
-		ahead_take(fw, 0);
+		fw_ahead_take(fw, 0);
 	}
 	hal_dma_read(h, dst, bus, len);
 }
@@ -120,13 +112,6 @@ static int ahead_in(const struct fw *fw)
 	const struct fw_ahead *a = &fw->ahead[fw->ahead_head % FW_AHEAD];
 
 	return fw->ahead_head == fw->ahead_tail || a->psn != fw->snd_nxt || hal_dma_read_done(&fw->hal, a->tag);
-}
-
-/* Every read ahead dropped (the NIC failed: nothing more goes out). */
-void fw_send_ahead_drop(struct fw *fw)
-{
-	while (fw->ahead_head != fw->ahead_tail)
-		ahead_take(fw, 0);
 }
 
 /* Build packet `psn` of message m into a wire frame and send it. Returns 0
