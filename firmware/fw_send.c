@@ -46,12 +46,12 @@ static int ahead_wanted(const struct fw_msg *m)
 	return m->npkts > 1 && m->kind == FW_MSG_SQE && !(m->flags & EEL_FW_SQE_INLINE);
 }
 
-/* The reads ahead of PSNs before snd_nxt dropped: an ACK moved snd_nxt on
- * past them after a go-back (fw_ack.c), they will not be sent. */
-static void ahead_stale_drop(struct fw *fw)
+/* The reads ahead of PSNs before psn dropped: packets that will not be sent
+ * as read (an ACK moved snd_nxt on past them after a go-back, fw_ack.c; a
+ * new packet passed over them). */
+static void ahead_drop_before(struct fw *fw, uint32_t psn)
 {
-	while (fw->ahead_head != fw->ahead_tail &&
-	       fw_psn_before(fw->ahead[fw->ahead_head % FW_AHEAD].psn, fw->snd_nxt))
+	while (fw->ahead_head != fw->ahead_tail && fw_psn_before(fw->ahead[fw->ahead_head % FW_AHEAD].psn, psn))
 		fw_ahead_take(fw, 0);
 }
 
@@ -60,7 +60,7 @@ static void send_ahead(struct fw *fw)
 	const struct fw_hal *h = &fw->hal;
 	uint32_t psn;
 
-	ahead_stale_drop(fw);
+	ahead_drop_before(fw, fw->snd_nxt);
 	if (fw_psn_before(fw->ahead_psn, fw->snd_nxt)) {
 		fw->ahead_psn = fw->snd_nxt;
 		fw->ahead_msg = fw->msg_tx;
@@ -91,16 +91,11 @@ static void payload_read(struct fw *fw, uint32_t psn, void *dst, uint64_t bus, u
 {
 	const struct fw_hal *h = &fw->hal;
 
-	while (fw->ahead_head != fw->ahead_tail) {
-		const struct fw_ahead *a = &fw->ahead[fw->ahead_head % FW_AHEAD];
-
-		if (a->psn == psn) {
-			fw_ahead_take(fw, dst);
-			return;
-		}
-		if (!fw_psn_before(a->psn, psn) || psn != fw->snd_nxt)
-			break;
-		fw_ahead_take(fw, 0);
+	if (psn == fw->snd_nxt)
+		ahead_drop_before(fw, psn);
+	if (fw->ahead_head != fw->ahead_tail && fw->ahead[fw->ahead_head % FW_AHEAD].psn == psn) {
+		fw_ahead_take(fw, dst);
+		return;
 	}
 	hal_dma_read(h, dst, bus, len);
 }
@@ -229,7 +224,7 @@ static int send_fast(struct fw *fw, struct fw_msg *m)
 	fw->snd_max = psn + 1;
 	/* fw_rto_sent's timing and the timer, from one read of the clock:
 	 * a ping-pong's put, alone in flight, starts both */
-	if (!fw->rtt_on | !fw->rto_deadline) {
+	if (!fw->rtt_on || !fw->rto_deadline) {
 		uint64_t now = hal_now(h);
 
 		if (!fw->rtt_on)
