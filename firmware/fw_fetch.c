@@ -8,8 +8,9 @@
 #include "fw_host.h"
 #include "fw_mr.h"
 
-/* Descriptor d, just read, into the message table. Returns 0 when it must
- * wait (a bad descriptor behind messages in flight: read again later). */
+/* Descriptor d, just read, into the message table, which its caller saw
+ * room in (fw_msg_room; fetch_many: room). Returns 0 when it must wait (a
+ * bad descriptor behind messages in flight: read again later). */
 static inline __attribute__((always_inline)) int fetch_one(struct fw *fw, const struct eel_fw_sqe *d)
 {
 	const struct fw_hal *h = &fw->hal;
@@ -19,7 +20,7 @@ static inline __attribute__((always_inline)) int fetch_one(struct fw *fw, const 
 
 	fw->sq_fetched++;
 	npkts = d->len <= fw->mtu ? 1 : (d->len + fw->mtu - 1) / fw->mtu; /* no divide for one packet */
-	m = fw_msg_alloc(fw, npkts);
+	m = fw_msg_take(fw, npkts);
 	m->kind = FW_MSG_SQE;
 	m->flags = d->flags;
 	m->wr_id = d->wr_id;

@@ -18,15 +18,12 @@ static inline int fw_msg_room(struct fw *fw)
 	return fw->msg_tail - fw->msg_head < FW_MSGS;
 }
 
-/* A slot for a new message of npkts packets, its PSNs assigned; 0 when full.
- * Inline: once a message, and the call was a third of its instructions. */
-static inline struct fw_msg *fw_msg_alloc(struct fw *fw, uint32_t npkts)
+/* The next slot of the message table for a new message of npkts packets,
+ * its PSNs assigned: the caller has seen room for it (fw_msg_room). */
+static inline struct fw_msg *fw_msg_take(struct fw *fw, uint32_t npkts)
 {
-	struct fw_msg *m;
+	struct fw_msg *m = fw_msg_at(fw, fw->msg_tail++);
 
-	if (!fw_msg_room(fw))
-		return 0;
-	m = fw_msg_at(fw, fw->msg_tail++);
 	m->first_psn = fw->psn_next;
 	m->npkts = npkts;
 	m->msg_id = fw->next_msg_id++;
@@ -36,6 +33,13 @@ static inline struct fw_msg *fw_msg_alloc(struct fw *fw, uint32_t npkts)
 	m->t_fetch = 0;
 	fw->psn_next += npkts;
 	return m;
+}
+
+/* A slot for a new message of npkts packets, its PSNs assigned; 0 when full.
+ * Inline: once a message, and the call was a third of its instructions. */
+static inline struct fw_msg *fw_msg_alloc(struct fw *fw, uint32_t npkts)
+{
+	return fw_msg_room(fw) ? fw_msg_take(fw, npkts) : 0;
 }
 
 #endif
