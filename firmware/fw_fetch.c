@@ -110,7 +110,9 @@ static __attribute__((noinline)) int fetch_many(struct fw *fw, uint64_t db)
 
 /* Take new descriptors from the send queue while there is room for them in
  * flight: one waiting, with no payload read in flight, is read and taken (a
- * DMA read of its 64-byte SQE); more, or one behind payload reads, are read
+ * DMA read of its 64-byte SQE; where a DMA is a copy on the firmware's own
+ * addresses, hal.h dma_direct, it is taken where it lies, not copied first:
+ * the host does not write it again until sq_cons has passed it); more, or one behind payload reads, are read
  * together (fetch_many). With an emulated fetch delay, one at a time, the
  * delay before each read as before. */
 int fw_fetch_sq(struct fw *fw)
@@ -128,6 +130,8 @@ int fw_fetch_sq(struct fw *fw)
 	}
 	while (fw->sq_fetched != db && fw_msg_room(fw)) {
 		struct eel_fw_sqe d;
+		const struct eel_fw_sqe *sqe = &d;
+		uint64_t bus;
 
 		if (fw->delay_fetch)
 			fw_delay(fw, fw->delay_fetch);
@@ -137,8 +141,12 @@ int fw_fetch_sq(struct fw *fw)
 				break;
 			continue;
 		}
-		hal_dma_read(h, &d, fw->sq_base + (fw->sq_fetched & fw->sq_mask) * sizeof(d), sizeof(d));
-		if (!fetch_one(fw, &d))
+		bus = fw->sq_base + (fw->sq_fetched & fw->sq_mask) * sizeof(d);
+		if (h->dma_direct)
+			sqe = (const struct eel_fw_sqe *)(uintptr_t)bus;
+		else
+			hal_dma_read(h, &d, bus, sizeof(d));
+		if (!fetch_one(fw, sqe))
 			break;
 	}
 	return work;
