@@ -238,14 +238,27 @@ static __attribute__((noinline)) int put_traced(struct eel_dev *dev, const struc
 	return put(dev, lmr, src, len, dst, dst_off, flags, wr_id, imm, rec, want);
 }
 
-int engine_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, size_t len,
-		  const struct eel_window *dst, uint64_t dst_off, unsigned flags, uint64_t wr_id, uint32_t imm)
+/* A put while stamping is on (stamp_every): traced when it is one of those
+ * stamped. Off the path of a put with stamps off: the choice's call in
+ * engine_put made it save every register it used (~20 instructions a put,
+ * tools/eel-cost). */
+static __attribute__((noinline)) int put_sampled(struct eel_dev *dev, const struct eel_mr *lmr, const void *src,
+						 size_t len, const struct eel_window *dst, uint64_t dst_off,
+						 unsigned flags, uint64_t wr_id, uint32_t imm)
 {
 	struct engine *e = ENGINE(dev);
 	uint32_t want = eel_stamp_want(e->stamp_every, &e->stamp_pos, &e->stamps);
 
 	if (want)
 		return put_traced(dev, lmr, src, len, dst, dst_off, flags, wr_id, imm, want);
+	return put(dev, lmr, src, len, dst, dst_off, flags, wr_id, imm, NULL, 0);
+}
+
+int engine_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, size_t len,
+	       const struct eel_window *dst, uint64_t dst_off, unsigned flags, uint64_t wr_id, uint32_t imm)
+{
+	if (ENGINE(dev)->stamp_every)
+		return put_sampled(dev, lmr, src, len, dst, dst_off, flags, wr_id, imm);
 	return put(dev, lmr, src, len, dst, dst_off, flags, wr_id, imm, NULL, 0);
 }
 
