@@ -33,7 +33,8 @@ static inline __attribute__((always_inline)) int fetch_one(struct fw *fw, const 
 	trace = (d->flags & EEL_FW_SQE_TRACE) && fw->trace_size ? d->trace + 1 : 0;
 	m->trace = trace;
 	m->stamps = d->stamps;
-	m->t_fetch = trace && fw_wants(m->stamps, EEL_ST_NIC_FETCH) ? hal_now(h) : 0;
+	if (trace && fw_wants(m->stamps, EEL_ST_NIC_FETCH))
+		m->t_fetch = hal_now(h); /* else 0, from fw_msg_take */
 
 	if (d->flags & EEL_FW_SQE_INLINE) {
 		ok = d->len <= EEL_FW_MAX_INLINE;
