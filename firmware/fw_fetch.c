@@ -134,10 +134,10 @@ int fw_fetch_sq(struct fw *fw)
 		const struct eel_fw_sqe *sqe = &d;
 		uint64_t bus;
 
-		if (fw->delay_fetch)
-			fw_delay(fw, fw->delay_fetch);
 		work = 1;
-		if (!fw->delay_fetch && (fw->sq_fetched + 1 != db || fw->ahead_head != fw->ahead_tail)) {
+		if (fw->delay_fetch) {
+			fw_delay(fw, fw->delay_fetch);
+		} else if (fw->sq_fetched + 1 != db || fw->ahead_head != fw->ahead_tail) {
 			if (!fetch_many(fw, db))
 				break;
 			continue;

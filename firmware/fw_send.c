@@ -440,11 +440,13 @@ static int send_owed_ack(struct fw *fw)
  * the timer and owed ACKs. */
 int fw_send(struct fw *fw)
 {
-	int work;
+	int work = 0;
 
-	if (fw->resends || fw->probe_due)
+	if (fw->resends || fw->probe_due) {
 		fw_acks_apply(fw); /* no resend of what the peer has */
-	work = fw->resends ? send_resends(fw) : 0;
+		if (fw->resends)
+			work = send_resends(fw);
+	}
 	for (;;) {
 		if (fw->snd_nxt == fw->psn_next)
 			break;
