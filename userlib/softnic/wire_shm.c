@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* userlib/softnic/wire_shm.c — the software NIC's shared-memory wire (wire_shm.h). */
+#include <stddef.h>
 #include <string.h>
 
 #include "userlib/softnic/wire_shm.h"
@@ -95,9 +96,9 @@ static void *shm_tx_alloc(void *ctx, uint32_t len)
 static void shm_tx_send(void *ctx, void *frame, uint32_t len)
 {
 	struct shm_wire *w = ctx;
-	struct shm_slot *s = slot(w->tx_slots, w, w->tx_prod);
+	/* frame is the one shm_tx_alloc gave: slot tx_prod's */
+	struct shm_slot *s = (struct shm_slot *)((uint8_t *)frame - offsetof(struct shm_slot, frame));
 
-	(void)frame;
 	s->len = len;
 	__atomic_store_n(&s->seq, w->tx_prod + 1, __ATOMIC_RELEASE);
 	w->tx_prod++;
