@@ -113,8 +113,8 @@ static __attribute__((noinline)) int fetch_many(struct fw *fw, uint64_t db)
  * flight: one waiting, with no payload read in flight, is read and taken (a
  * DMA read of its 64-byte SQE; where a DMA is a copy on the firmware's own
  * addresses, hal.h dma_direct, it is taken where it lies, not copied first:
- * the host does not write it again until sq_cons has passed it); more, or one behind payload reads, are read
- * together (fetch_many). With an emulated fetch delay, one at a time, the
+ * the host does not write it again until sq_cons has passed it); more, or
+ * one behind payload reads, are read together (fetch_many). With an emulated fetch delay, one at a time, the
  * delay before each read as before. */
 int fw_fetch_sq(struct fw *fw)
 {

@@ -145,8 +145,8 @@ static inline void trace_stamp(struct eel_trace *rec, int stage)
 }
 
 /* A put: checked, its descriptor written, the doorbell rung (rec: its TX
- * trace record, opened at entry, or NULL). Inline into both callers of
- * engine_put, the untraced one with rec NULL and none of the record's code:
+ * trace record, opened at entry, or NULL). Inline into each of its callers,
+ * the untraced ones (engine_put, put_sampled) with rec NULL and none of the record's code:
  * a put not traced (all but one in stamp_every) then keeps its arguments
  * in registers, where the record's call at entry made it save them (~20
  * instructions a put, tools/eel-cost). */
@@ -239,9 +239,8 @@ static __attribute__((noinline)) int put_traced(struct eel_dev *dev, const struc
 }
 
 /* A put while stamping is on (stamp_every): traced when it is one of those
- * stamped. Off the path of a put with stamps off: the choice's call in
- * engine_put made it save every register it used (~20 instructions a put,
- * tools/eel-cost). */
+ * stamped. Off the path of a put with stamps off, which tests stamp_every
+ * alone (3 instructions a put, tools/eel-cost). */
 static __attribute__((noinline)) int put_sampled(struct eel_dev *dev, const struct eel_mr *lmr, const void *src,
 						 size_t len, const struct eel_window *dst, uint64_t dst_off,
 						 unsigned flags, uint64_t wr_id, uint32_t imm)
