@@ -9,38 +9,32 @@
  * (fakenic.h), the sender's DMA direct. */
 #include "check.h"
 #include "fakenic.h"
+#include "fn_puts.h"
 
 #define WIN 16384u /* 2 * FN_SQ puts, 64 bytes apart */
 
 static uint8_t src[WIN], mem[WIN];
+static struct fn_pair *p;
+static uint32_t lkey, rkey;
 
-struct world {
-	struct fn_pair *p;
-	uint32_t lkey, rkey;
-};
-
-static struct world world(void)
+/* A pair whose sender's DMA is direct: bus addresses are the test's own
+ * pointers (fn_put_desc). src registered at a, mem at b (fn_puts.h). */
+static void pair_new(void)
 {
 	struct fn_config c = fn_defaults();
-	struct world w;
 
-	w.p = fn_pair_new(&c);
-	w.p->a.fw.hal.dma_direct = 1; /* bus addresses are the test's own pointers (fn_put_desc) */
-	w.lkey = fn_mr(&w.p->a, 1, src, sizeof(src), EEL_FW_MR_LOCAL_READ);
-	w.rkey = fn_mr(&w.p->b, 3, mem, WIN, EEL_FW_MR_REMOTE_WRITE);
-	memset(mem, 0xEE, sizeof(mem));
-	for (uint32_t i = 0; i < WIN; i++)
-		src[i] = (uint8_t)(i * 7 + 1);
-	return w;
+	p = fn_pair_new(&c);
+	p->a.fw.hal.dma_direct = 1;
+	fn_puts_regions(p, src, sizeof(src), mem, sizeof(mem), &lkey, &rkey);
 }
 
 /* Put d alone (the doorbell moves by one: the lone descriptor's fetch), then
  * let both NICs settle; its CQE into e. */
-static int put_alone(struct world *w, const struct eel_fw_sqe *d, struct eel_fw_cqe *e)
+static int put_alone(const struct eel_fw_sqe *d, struct eel_fw_cqe *e)
 {
-	fn_post(&w->p->a, d);
-	fn_settle(w->p, 2000);
-	return fn_poll(&w->p->a, e);
+	fn_post(&p->a, d);
+	fn_settle(p, 2000);
+	return fn_poll(&p->a, e);
 }
 
 /* Puts one at a time, each from its own source offset to its own target
@@ -48,63 +42,63 @@ static int put_alone(struct world *w, const struct eel_fw_sqe *d, struct eel_fw_
  * wrap: each lands whole, where it says, and completes with its wr_id. */
 static void test_puts(void)
 {
-	struct world w = world();
 	struct eel_fw_cqe e = { 0 };
 
+	pair_new();
 	for (uint32_t k = 0; k < 2 * FN_SQ; k++) {
 		uint32_t len = 8 + ((k >> 1) % 2) * 8, off = 64 * k; /* 8 and 16 bytes, each read and inline */
 		uint8_t flags = EEL_FW_SQE_SIGNALED | (k % 2 ? EEL_FW_SQE_INLINE : 0);
-		struct eel_fw_sqe d = fn_put_desc(w.lkey, src + off, len, w.rkey, mem + off, flags, 100 + k, 0);
+		struct eel_fw_sqe d = fn_put_desc(lkey, src + off, len, rkey, mem + off, flags, 100 + k, 0);
 
-		CHECK(put_alone(&w, &d, &e), "put %u: no CQE", k);
+		CHECK(put_alone(&d, &e), "put %u: no CQE", k);
 		CHECK(e.wr_id == 100 + k && e.status == EEL_FW_OK, "put %u: CQE wr_id %llu status %u", k,
 		      (unsigned long long)e.wr_id, e.status);
 		CHECK(memcmp(mem + off, src + off, len) == 0, "put %u: the payload at its target differs", k);
-		CHECK(mem[off + len] == 0xEE, "put %u: written past its %u bytes", k, len);
+		CHECK(mem[off + len] == 0, "put %u: written past its %u bytes", k, len);
 	}
-	CHECK_EQ_U(w.p->a.status.sq_cons, 2 * FN_SQ);
-	CHECK_EQ_U(w.p->a.status.error, 0);
-	CHECK_EQ_U(fn_counter(&w.p->b, EEL_FW_CNT_RX_MSGS), 2 * FN_SQ);
-	fn_pair_free(w.p);
+	CHECK_EQ_U(p->a.status.sq_cons, 2 * FN_SQ);
+	CHECK_EQ_U(p->a.status.error, 0);
+	CHECK_EQ_U(fn_counter(&p->b, EEL_FW_CNT_RX_MSGS), 2 * FN_SQ);
+	fn_pair_free(p);
 }
 
-/* A refused descriptor after good ones: its status, the sender failed with
- * its index (error_info), nothing more delivered. */
-static void refused(const char *what, struct eel_fw_sqe bad, uint32_t code)
+/* A refused descriptor (with the region's own lkey when own_lkey) after
+ * three good puts: its status, the sender failed with its index
+ * (error_info), nothing of it delivered. */
+static void refused(const char *what, struct eel_fw_sqe bad, int own_lkey, uint32_t code)
 {
-	struct world w = world();
-	struct eel_fw_sqe ok = fn_put_desc(w.lkey, src, 8, w.rkey, mem, EEL_FW_SQE_SIGNALED, 7, 0);
+	struct eel_fw_sqe ok;
 	struct eel_fw_cqe e = { 0 };
 
-	if (bad.lkey == 1)
-		bad.lkey = w.lkey;
-	bad.rkey = w.rkey;
+	pair_new();
+	ok = fn_put_desc(lkey, src, 8, rkey, mem, EEL_FW_SQE_SIGNALED, 7, 0);
+	if (own_lkey)
+		bad.lkey = lkey;
+	bad.rkey = rkey;
 	bad.raddr = (uintptr_t)(mem + 64);
 	for (int i = 0; i < 3; i++)
-		CHECK(put_alone(&w, &ok, &e) && e.status == EEL_FW_OK, "%s: good put %d: status %u", what, i,
-		      e.status);
-	CHECK(put_alone(&w, &bad, &e) && e.wr_id == 1 && e.status == code, "%s: CQE wr_id %llu status %u, want %u",
+		CHECK(put_alone(&ok, &e) && e.status == EEL_FW_OK, "%s: good put %d: status %u", what, i, e.status);
+	CHECK(put_alone(&bad, &e) && e.wr_id == 1 && e.status == code, "%s: CQE wr_id %llu status %u, want %u",
 	      what, (unsigned long long)e.wr_id, e.status, code);
-	CHECK_EQ_U(w.p->a.status.error, code);
-	CHECK_EQ_U(w.p->a.status.error_info, 3); /* the descriptor's index */
-	CHECK(mem[64] == 0xEE, "%s: the refused put was delivered", what);
-	CHECK_EQ_U(fn_counter(&w.p->b, EEL_FW_CNT_RX_MSGS), 3);
-	fn_pair_free(w.p);
+	CHECK_EQ_U(p->a.status.error, code);
+	CHECK_EQ_U(p->a.status.error_info, 3); /* the descriptor's index */
+	CHECK(mem[64] == 0, "%s: the refused put was delivered", what);
+	CHECK_EQ_U(fn_counter(&p->b, EEL_FW_CNT_RX_MSGS), 3);
+	fn_pair_free(p);
 }
 
 static void test_refused(void)
 {
-	struct eel_fw_sqe d = fn_put_desc(1, src, 8, 0, NULL, 0, 1, 0);
+	struct eel_fw_sqe d = fn_put_desc(EEL_FW_KEY(1, 99), src, 8, 0, NULL, 0, 1, 0);
 
-	d.lkey = EEL_FW_KEY(1, 99);
-	refused("bad lkey", d, EEL_FW_ERR_LOCAL_ACCESS);
-	d = fn_put_desc(1, src, WIN + 1, 0, NULL, 0, 1, 0);
-	refused("source past the region", d, EEL_FW_ERR_LOCAL_ACCESS);
+	refused("bad lkey", d, 0, EEL_FW_ERR_LOCAL_ACCESS);
+	d = fn_put_desc(0, src, WIN + 1, 0, NULL, 0, 1, 0);
+	refused("source past the region", d, 1, EEL_FW_ERR_LOCAL_ACCESS);
 	d = fn_put_desc(0, src, EEL_FW_MAX_INLINE + 1, 0, NULL, EEL_FW_SQE_INLINE, 1, 0);
-	refused("inline too long", d, EEL_FW_ERR_BAD_DESC);
-	d = fn_put_desc(1, src, 8, 0, NULL, 0, 1, 0);
+	refused("inline too long", d, 0, EEL_FW_ERR_BAD_DESC);
+	d = fn_put_desc(0, src, 8, 0, NULL, 0, 1, 0);
 	d.opcode = 9;
-	refused("unknown opcode", d, EEL_FW_ERR_BAD_DESC);
+	refused("unknown opcode", d, 1, EEL_FW_ERR_BAD_DESC);
 }
 
 int main(void)
