@@ -100,11 +100,6 @@ double eel_bus_write_issue_ns(const struct eel_bus *p, uint64_t len);
 double eel_bus_write_ns(const struct eel_bus *p, uint64_t len);
 /* A non-posted read of len bytes, until the last byte is at the reader. */
 double eel_bus_read_ns(const struct eel_bus *p, uint64_t len);
-/* Effective bandwidth, Gb/s of data, of a stream of len-byte writes or reads
- * (pcie-bench mem_bw.write / read: a read is bound by its completions or,
- * when requests are the larger share, by its requests in the other direction). */
-double eel_bus_write_gbps(const struct eel_bus *p, uint64_t len);
-double eel_bus_read_gbps(const struct eel_bus *p, uint64_t len);
 /* ---- the link as a queue (bus_model.c, "The link") ----
  * Each direction carries one TLP at a time at eel_bus_tlp_gbps: upstream the
  * NIC's posted writes and its read requests, downstream the reads'
@@ -172,9 +167,6 @@ double eel_bus_write_stream_gbps(const struct eel_bus *p, uint64_t len);
 /* What the NIC waits for one posted write of len bytes on an idle link:
  * its TLPs beyond the posted credits (0 for a write within them). */
 double eel_bus_write_wait_ns(const struct eel_bus *p, uint64_t len);
-/* n reads of len bytes issued at once on an idle link: ns until the last
- * is in (n = 1: eel_bus_read_ns). */
-double eel_bus_reads_ns(const struct eel_bus *p, uint64_t len, uint64_t n);
 
 /* IOTLB misses of an access of len bytes at bus address addr (updating it);
  * an entry covers EEL_BUS_PAGE, or EEL_BUS_SUPERPAGE with superpages=1. */

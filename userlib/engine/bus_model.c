@@ -124,30 +124,6 @@ double eel_bus_read_ns(const struct eel_bus *p, uint64_t len)
 	       eel_bus_ser_ns(p, eel_bus_read_cpl_bytes(p, len)) + (double)div_up(len, EEL_BUS_LINE) * p->line_ns;
 }
 
-/* pcie-bench model/mem_bw.py write(): data over data plus headers. */
-double eel_bus_write_gbps(const struct eel_bus *p, uint64_t len)
-{
-	uint64_t raw = eel_bus_write_bytes(p, len);
-
-	return raw ? eel_bus_tlp_gbps(p) * (double)len / (double)raw : 0;
-}
-
-/* pcie-bench model/mem_bw.py read(): as many reads as the completions'
- * direction carries, unless their requests fill the other direction first. */
-double eel_bus_read_gbps(const struct eel_bus *p, uint64_t len)
-{
-	double avail = eel_bus_tlp_gbps(p);
-	double rx = (double)eel_bus_read_cpl_bytes(p, len), tx = (double)eel_bus_read_req_bytes(p, len);
-	double per_ns;
-
-	if (rx <= 0)
-		return 0;
-	per_ns = avail / rx;
-	if (tx > 0 && per_ns * tx > avail)
-		per_ns = avail / tx;
-	return per_ns * (double)len;
-}
-
 uint32_t eel_bus_iotlb_misses(struct eel_bus_iotlb *t, const struct eel_bus *p, uint64_t addr, uint64_t len)
 {
 	uint32_t cap = p->iotlb_entries < EEL_BUS_IOTLB_MAX ? p->iotlb_entries : EEL_BUS_IOTLB_MAX, misses = 0;
@@ -342,19 +318,4 @@ double eel_bus_write_wait_ns(const struct eel_bus *p, uint64_t len)
 	double w = eel_bus_write_issue_ns(p, len) - eel_bus_write_issue_ns(p, EEL_BUS_POSTED_CREDIT);
 
 	return w > 0 ? w : 0;
-}
-
-double eel_bus_reads_ns(const struct eel_bus *p, uint64_t len, uint64_t n)
-{
-	struct eel_bus_link l;
-	struct eel_bus_read_cost c;
-	uint64_t done = 0, s;
-
-	if (p->kind == EEL_BUS_NONE)
-		return 0;
-	eel_bus_link_init(&l, p);
-	eel_bus_read_cost(p, len, PS_PER_NS, &c);
-	for (uint64_t i = 0; i < n; i++)
-		done = eel_bus_link_read(&l, &c, 0, 0, &s);
-	return (double)done / PS_PER_NS;
 }

@@ -168,6 +168,8 @@ void engine_bus_setup(struct engine *e)
 	e->bus_db_cyc[1] = cycles(e, eel_bus_write_ns(&e->bus, 32));
 	e->bus_stamp_cyc = eel_clock()->stamp_cycles;
 	e->bus_bk_cyc = e->bus_write_cyc = 0;
+	/* twice: here, for least_cost's 8-byte writes below (they go through
+	 * the link), and again after them, so that the run starts on an empty link */
 	eel_bus_link_init(&e->bus_link, &e->bus);
 	if (e->bus_on) {
 		e->bus_bk_cyc = least_cost(e, charge_nothing);
