@@ -29,7 +29,7 @@ void bus_path(const struct eel_bus *p, struct bus_path *t)
 	t->descriptor_ns = eel_bus_read_ns(p, sizeof(struct eel_fw_sqe));
 	t->ack_status_ns = eel_bus_write_wait_ns(p, 8); /* within the posted credits: 0 */
 	t->payload_issue_ns = eel_bus_write_wait_ns(p, 8);
-	t->payload_seen_ns = eel_bus_write_ns(p, 8);
+	t->payload_seen_ns = eel_bus_dma_write_ns(p, 8); /* the NIC's DMA engine, then the write */
 	t->sum_ns = t->doorbell_ns + t->descriptor_ns + t->ack_status_ns + t->payload_issue_ns + t->payload_seen_ns;
 	/* the same transactions by kind: the descriptor's read; the ACK's, the
 	 * payload's and last_rx's posted writes (the last's flight is the host's
