@@ -29,7 +29,7 @@ void bus_path(const struct eel_bus *p, struct bus_path *t)
 	t->descriptor_ns = eel_bus_read_ns(p, sizeof(struct eel_fw_sqe));
 	t->ack_status_ns = eel_bus_write_wait_ns(p, 8); /* within the posted credits: 0 */
 	t->payload_issue_ns = eel_bus_write_wait_ns(p, 8);
-	t->payload_seen_ns = eel_bus_write_ns(p, 8);
+	t->payload_seen_ns = eel_bus_dma_write_ns(p, 8); /* the NIC's DMA engine, then the write */
 	t->sum_ns = t->doorbell_ns + t->descriptor_ns + t->ack_status_ns + t->payload_issue_ns + t->payload_seen_ns;
 	/* the same transactions by kind: the descriptor's read; the ACK's, the
 	 * payload's and last_rx's posted writes (the last's flight is the host's
@@ -175,6 +175,27 @@ static void bw_note(FILE *f, const struct bus_run *b, int n)
 	}
 }
 
+double bus_link_gbps(const struct eel_bus *p, uint32_t len)
+{
+	double rd = eel_bus_read_stream_gbps(p, len), wr = eel_bus_write_stream_gbps(p, len);
+
+	return rd < wr ? rd : wr;
+}
+
+/* BW 64K against what the link lets through: its packets' 4096-byte payload
+ * reads at the sender and writes at the receiver (the default MTU). */
+static void link_note(FILE *f, const struct bus_run *b, int n)
+{
+	for (int i = 0; i < n; i++) {
+		double bw = figure(&b[i].r, 5), link = bus_link_gbps(&b[i].bus, 4096);
+
+		if (!isnan(bw) && link > 0)
+			fprintf(f, "  (BW 64K on %s: %.0f%% of the link's %.2f Gb/s, the lesser of the model's streams of "
+				"4096-byte reads, %.2f, and writes, %.2f)\n", b[i].bus.name, 100 * bw / link, link,
+				eel_bus_read_stream_gbps(&b[i].bus, 4096), eel_bus_write_stream_gbps(&b[i].bus, 4096));
+	}
+}
+
 /* Where L is "-": not separable on this NIC, or not resolved from 0 (its
  * why, derived.c; the JSON has it per bus). */
 static void L_note(FILE *f, const struct bus_run *b, int n)
@@ -245,6 +266,7 @@ void bus_table(FILE *f, const struct bus_run *b, int n, double total_s)
 	}
 	fprintf(f, "  (EEL: the minimum over the runs; o_s, o_r: the median sweep; breakdown parts: means)\n");
 	bw_note(f, b, n);
+	link_note(f, b, n);
 	L_note(f, b, n);
 	fprintf(f, "\n  the memory bus against the I/O bus, and the published comparisons (lower is better):\n");
 	ratio_line(f, b, n, "membus", "pcie-gen3x8", "Mukherjee et al. 1996: 64-byte round trip 37% lower on the "

@@ -37,6 +37,10 @@ void bus_json(struct json *j, const struct eel_bus *p);
  * flood did not measure it; its bandwidth in Gb/s (the fastest run's). */
 const struct flood_point *bus_bw_point(const struct flood_res *f);
 double bus_bw_gbps(const struct flood_point *pt);
+/* What the link lets a flood of puts through, Gb/s: the lesser of the
+ * model's streams of len-byte reads (the sender's payload) and writes (the
+ * receiver's), each NIC on a bus of its own (0 without a bus). */
+double bus_link_gbps(const struct eel_bus *p, uint32_t len);
 /* parameters.bandwidth_64k, where the flood measured 64 KiB */
 void bus_bw_json(struct json *j, const struct results *r);
 /* total_s: the whole --bus run, the calibration included */

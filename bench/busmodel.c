@@ -85,7 +85,7 @@ static int model(struct eel_bus p, const char *what, uint64_t size, double *v)
 	if (!strcmp(what, "dma_read_latency"))
 		*v = eel_bus_read_ns(&p, size);
 	else if (!strcmp(what, "dma_write_read_latency"))
-		*v = eel_bus_write_ns(&p, size) + eel_bus_read_ns(&p, size);
+		*v = eel_bus_write_read_ns(&p, size);
 	else if (!strcmp(what, "tlp_bandwidth"))
 		*v = eel_bus_tlp_gbps(&p);
 	else if (!strcmp(what, "write_bandwidth"))
@@ -116,6 +116,7 @@ static int parse_row(const char *line, struct busmodel_row *r)
 	unsigned long long size;
 	double paper, tol, v;
 	struct eel_bus p;
+	const char *why;
 
 	if (sscanf(line, "%47[^,],%47[^,],%llu,%lf,%15[^,],%lf,%7[^,],", host, what, &size, &paper, unit, &tol,
 		   claim) != 7 || eel_bus_preset(host, &p) || model(p, what, size, &v) || !(paper > 0) ||
@@ -132,7 +133,27 @@ static int parse_row(const char *line, struct busmodel_row *r)
 	r->diff_pct = (v / paper - 1) * 100;
 	r->within = fabs(r->diff_pct) <= tol;
 	r->claimed = !strcmp(claim, "yes");
+	if (!r->claimed && (why = strstr(line, "not claimed: "))) {
+		char text[sizeof(r->why)];
+
+		why += strlen("not claimed: ");
+		snprintf(text, sizeof(text), "%.*s", (int)strcspn(why, "\r\n"), why);
+		safe_text(text, r->why, sizeof(r->why));
+	}
 	return 0;
+}
+
+/* The rows the model does not claim, each with the data's reason. */
+static void print_unclaimed(FILE *out, const struct busmodel_res *res)
+{
+	fprintf(out, "\n  the rows not claimed, and why (the data's source column):\n");
+	for (int i = 0; i < res->n; i++) {
+		const struct busmodel_row *r = &res->row[i];
+
+		if (!r->claimed)
+			fprintf(out, "    %s %s %llu B: %s\n", r->host, r->what, (unsigned long long)r->size,
+				r->why[0] ? r->why : "(no reason given)");
+	}
 }
 
 static void print_row(FILE *out, const struct busmodel_row *r, const char *prev_host)
@@ -210,6 +231,7 @@ int busmodel_run(FILE *out, const char *data, struct busmodel_res *res)
 	}
 	if (out) {
 		print_presets(out);
+		print_unclaimed(out, res);
 		fprintf(out, "\n  %d of %d claimed figures within their tolerance (latency 5%%, bandwidth 10%%); "
 			"%d not claimed (docs/bus.md)\n", res->n - res->unclaimed - res->outside, res->n - res->unclaimed,
 			res->unclaimed);

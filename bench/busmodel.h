@@ -11,6 +11,7 @@
 #define BUSMODEL_ROWS 256
 struct busmodel_row {
 	char host[48], what[48], unit[16];
+	char why[200];            /* a row not claimed: why (the data's source column, after "not claimed: ") */
 	uint64_t size;
 	double paper, model, diff_pct, tolerance_pct;
 	int within, claimed;

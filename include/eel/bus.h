@@ -100,11 +100,17 @@ double eel_bus_write_issue_ns(const struct eel_bus *p, uint64_t len);
 double eel_bus_write_ns(const struct eel_bus *p, uint64_t len);
 /* A non-posted read of len bytes, until the last byte is at the reader. */
 double eel_bus_read_ns(const struct eel_bus *p, uint64_t len);
-/* Effective bandwidth, Gb/s of data, of a stream of len-byte writes or reads
- * (pcie-bench mem_bw.write / read: a read is bound by its completions or,
- * when requests are the larger share, by its requests in the other direction). */
-double eel_bus_write_gbps(const struct eel_bus *p, uint64_t len);
-double eel_bus_read_gbps(const struct eel_bus *p, uint64_t len);
+/* The NIC's DMA engine's time for one write of len bytes (dma_wr_ns + lines
+ * x dma_wr_line_ns): before its TLPs go (a lone write's latency), and the
+ * least time between two writes' (a stream's). A DMA write of len bytes
+ * until the host can see it: that engine time, then eel_bus_write_ns. */
+double eel_bus_write_engine_ns(const struct eel_bus *p, uint64_t len);
+double eel_bus_dma_write_ns(const struct eel_bus *p, uint64_t len);
+/* A DMA write then a read of the same address (pcie-bench's LAT_WRRD): the
+ * read may not pass the posted write (PCIe Base Specification rev 5.0,
+ * section 2.4.1, Table 2-40), so it starts when the write has landed:
+ * eel_bus_dma_write_ns + eel_bus_read_ns. */
+double eel_bus_write_read_ns(const struct eel_bus *p, uint64_t len);
 /* ---- the link as a queue (bus_model.c, "The link") ----
  * Each direction carries one TLP at a time at eel_bus_tlp_gbps: upstream the
  * NIC's posted writes and its read requests, downstream the reads'
@@ -172,9 +178,6 @@ double eel_bus_write_stream_gbps(const struct eel_bus *p, uint64_t len);
 /* What the NIC waits for one posted write of len bytes on an idle link:
  * its TLPs beyond the posted credits (0 for a write within them). */
 double eel_bus_write_wait_ns(const struct eel_bus *p, uint64_t len);
-/* n reads of len bytes issued at once on an idle link: ns until the last
- * is in (n = 1: eel_bus_read_ns). */
-double eel_bus_reads_ns(const struct eel_bus *p, uint64_t len, uint64_t n);
 
 /* IOTLB misses of an access of len bytes at bus address addr (updating it);
  * an entry covers EEL_BUS_PAGE, or EEL_BUS_SUPERPAGE with superpages=1. */
@@ -198,7 +201,8 @@ const char *eel_bus_param(const struct eel_bus *p, int i, double *v);
  * "assumed" and naming its source; NULL for no such preset or key. */
 const char *eel_bus_preset_name(int i);
 const char *eel_bus_provenance(const char *name, const char *key);
-/* One line describing the bus, for the NIC's attach text and the table. */
+/* One line describing the bus, for the NIC's attach text and the table: a 64-byte
+ * read, an 8-byte DMA write until the host sees it (eel_bus_dma_write_ns). */
 void eel_bus_describe(const struct eel_bus *p, char *out, unsigned n);
 
 #endif

@@ -3,7 +3,7 @@
 # "PCI vs memory bus" on one page (docs/bus.md, "Side by side"): `--bus LIST`
 # floods 64 KB puts on every bus whatever --sizes says (bench/cli.c), its
 # table has the bandwidth row `BW 64K` with a figure in Gb/s for every bus
-# (bench/bus_runs.c), every run of the JSON's buses[] has
+# and, under it, each bus's figure against its link's bound (bench/bus_runs.c), every run of the JSON's buses[] has
 # parameters.bandwidth_64k, and eel-report's page has the bandwidth plot
 # buses_bw with a bar per bus, and each bus's EEL across its stacked stages
 # (buses). A short run: 2 ping-pong runs of 500 round trips, a flood of 8 and
@@ -26,6 +26,11 @@ figs=$(awk '{ print gsub(/[0-9]+\.[0-9]+ Gb\/s/, "") }' <<<"$row")
 [ "$figs" -eq "$n" ] || bad "the table's BW 64K row has $figs figures in Gb/s, not one for each of $n buses: '$row'"
 grep -qE '^  \(BW 64K: the flood.s 65536-byte puts at q=8, 200 puts a run' "$d/table" ||
   bad "the table does not say how BW 64K was measured (size, q, puts a run)"
+# and for each bus, what its link lets through (pcie-gen3x8: the receiver's
+# writes, 52.92 Gb/s, below the sender's reads, 53.54); none has no line
+grep -qE '^  \(BW 64K on pcie-gen3x8: [0-9]+% of the link.s 52\.92 Gb/s, the lesser of the model.s streams of 4096-byte reads, 53\.54, and writes, 52\.92\)$' "$d/table" &&
+  grep -qE '^  \(BW 64K on cxl: ' "$d/table" && ! grep -qE '^  \(BW 64K on none' "$d/table" ||
+  bad "the table does not set each bus's BW 64K against its link's bound"
 
 # the JSON: every bus's run has its bandwidth at 64 KB
 jq -e --argjson n "$n" '(.buses | length) == $n and

@@ -124,28 +124,32 @@ double eel_bus_read_ns(const struct eel_bus *p, uint64_t len)
 	       eel_bus_ser_ns(p, eel_bus_read_cpl_bytes(p, len)) + (double)div_up(len, EEL_BUS_LINE) * p->line_ns;
 }
 
-/* pcie-bench model/mem_bw.py write(): data over data plus headers. */
-double eel_bus_write_gbps(const struct eel_bus *p, uint64_t len)
+/* The NIC's DMA engine as a stage before the link: a lone write's TLPs go
+ * its time after the write is issued; a stream's writes go one such time
+ * apart (eel_bus_link_write: the same pipeline, seen from its TLPs). */
+double eel_bus_write_engine_ns(const struct eel_bus *p, uint64_t len)
 {
-	uint64_t raw = eel_bus_write_bytes(p, len);
-
-	return raw ? eel_bus_tlp_gbps(p) * (double)len / (double)raw : 0;
+	if (p->kind == EEL_BUS_NONE || !len)
+		return 0;
+	return p->dma_wr_ns + (double)div_up(len, EEL_BUS_LINE) * p->dma_wr_line_ns;
 }
 
-/* pcie-bench model/mem_bw.py read(): as many reads as the completions'
- * direction carries, unless their requests fill the other direction first. */
-double eel_bus_read_gbps(const struct eel_bus *p, uint64_t len)
+double eel_bus_dma_write_ns(const struct eel_bus *p, uint64_t len)
 {
-	double avail = eel_bus_tlp_gbps(p);
-	double rx = (double)eel_bus_read_cpl_bytes(p, len), tx = (double)eel_bus_read_req_bytes(p, len);
-	double per_ns;
+	return eel_bus_write_engine_ns(p, len) + eel_bus_write_ns(p, len);
+}
 
-	if (rx <= 0)
+/* pcie-bench's LAT_WRRD (Neugebauer et al. 2018, section 5.1: a write and a
+ * read of the same address, the read's completion timed): PCIe's ordering
+ * rules (Base Specification rev 5.0, 2.4.1, Table 2-40: a non-posted request
+ * may not pass a posted one) hold the read behind the write until the write
+ * is in host memory: the write's engine time, its TLPs and its flight, then
+ * the read's own round trip. */
+double eel_bus_write_read_ns(const struct eel_bus *p, uint64_t len)
+{
+	if (p->kind == EEL_BUS_NONE)
 		return 0;
-	per_ns = avail / rx;
-	if (tx > 0 && per_ns * tx > avail)
-		per_ns = avail / tx;
-	return per_ns * (double)len;
+	return eel_bus_dma_write_ns(p, len) + eel_bus_read_ns(p, len);
 }
 
 uint32_t eel_bus_iotlb_misses(struct eel_bus_iotlb *t, const struct eel_bus *p, uint64_t addr, uint64_t len)
@@ -217,8 +221,7 @@ void eel_bus_read_cost(const struct eel_bus *p, uint64_t len, double tick_per_ns
 void eel_bus_write_cost(const struct eel_bus *p, uint64_t len, double tick_per_ns, struct eel_bus_write_cost *c)
 {
 	c->issue = ticks(eel_bus_write_issue_ns(p, len), tick_per_ns);
-	c->engine = p->kind == EEL_BUS_NONE || !len ? 0 :
-		    ticks(p->dma_wr_ns + (double)div_up(len, EEL_BUS_LINE) * p->dma_wr_line_ns, tick_per_ns);
+	c->engine = ticks(eel_bus_write_engine_ns(p, len), tick_per_ns);
 }
 
 void eel_bus_link_init(struct eel_bus_link *l, const struct eel_bus *p)
@@ -342,19 +345,4 @@ double eel_bus_write_wait_ns(const struct eel_bus *p, uint64_t len)
 	double w = eel_bus_write_issue_ns(p, len) - eel_bus_write_issue_ns(p, EEL_BUS_POSTED_CREDIT);
 
 	return w > 0 ? w : 0;
-}
-
-double eel_bus_reads_ns(const struct eel_bus *p, uint64_t len, uint64_t n)
-{
-	struct eel_bus_link l;
-	struct eel_bus_read_cost c;
-	uint64_t done = 0, s;
-
-	if (p->kind == EEL_BUS_NONE)
-		return 0;
-	eel_bus_link_init(&l, p);
-	eel_bus_read_cost(p, len, PS_PER_NS, &c);
-	for (uint64_t i = 0; i < n; i++)
-		done = eel_bus_link_read(&l, &c, 0, 0, &s);
-	return (double)done / PS_PER_NS;
 }

@@ -16,8 +16,8 @@ struct prov {
 /* The six hosts pcie-bench measured (pcie-gen3x8 is the Broadwell host's). */
 static const struct prov host[] = {
 	{ "read_rtt_ns", "fitted: this host's claimed dma_read_latency rows, 8-2048 B (least squares on relative error)" },
-	{ "posted_ns", "fitted: this host's dma_write_read_latency rows less its dma_read_latency rows and the "
-		       "write's TLPs, mean of 8 and 64 B" },
+	{ "posted_ns", "fitted: this host's dma_write_read_latency rows less its dma_read_latency rows, the DMA "
+		       "engine's time for the write and its TLPs, mean of 8 and 64 B" },
 	{ "gts", "measured: sys-lspci.txt LnkSta 8GT/s" },
 	{ "lanes", "measured: sys-lspci.txt LnkSta x8" },
 	{ "mps", "measured: sys-lspci.txt DevCtl MaxPayload" },

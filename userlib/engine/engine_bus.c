@@ -19,7 +19,8 @@
  *   and the DMA engine's issue time after the write before (dma_wr_ns);
  *   the NIC goes on at once while they are within the posted credits
  *   (EEL_BUS_POSTED_CREDIT), else waits until they are; the data reaches host
- *   memory posted_ns later, in order. Whoever looks for it (the host's wait
+ *   memory the DMA engine's time and posted_ns later (eel_bus_dma_write_ns),
+ *   in order. Whoever looks for it (the host's wait
  *   for a put, its poll of the completion queue, its quiet:
  *   engine_bus_observe) sees it the flight later than it would without a bus;
  * - the doorbell, the host's posted write (MMIO) to the NIC: the host's store
@@ -168,6 +169,8 @@ void engine_bus_setup(struct engine *e)
 	e->bus_db_cyc[1] = cycles(e, eel_bus_write_ns(&e->bus, 32));
 	e->bus_stamp_cyc = eel_clock()->stamp_cycles;
 	e->bus_bk_cyc = e->bus_write_cyc = 0;
+	/* twice: here, for least_cost's 8-byte writes below (they go through
+	 * the link), and again after them, so that the run starts on an empty link */
 	eel_bus_link_init(&e->bus_link, &e->bus);
 	if (e->bus_on) {
 		e->bus_bk_cyc = least_cost(e, charge_nothing);
@@ -223,14 +226,18 @@ void engine_bus_read_wait(struct engine *e, uint64_t done)
 void engine_bus_write(struct engine *e, uint64_t bus, uint32_t len)
 {
 	uint64_t t0 = eel_stamp(), sent, go, wait, land, prev;
+	const struct eel_bus_write_cost *c = &memo(e, ENGINE_BUS_ISSUE, len)->wr;
 
 	/* its TLPs leave after what is ahead of them on the upstream link; the
 	 * NIC goes on once what is left of them is within the posted credits */
-	sent = eel_bus_link_write(&e->bus_link, &memo(e, ENGINE_BUS_ISSUE, len)->wr, t0);
+	sent = eel_bus_link_write(&e->bus_link, c, t0);
 	go = sent - e->bus_posted_cyc;
 	wait = (int64_t)(go - t0) > 0 ? go - t0 : 0;
 	e->bus_cnt[ENGINE_BUS_CNT_WRITES]++;
-	land = sent + e->bus_flight_cyc + iommu_cyc(e, bus, len);
+	/* it lands the DMA engine's time, its TLPs and the flight after its
+	 * issue (eel_bus_dma_write_ns: the link's queue starts its TLPs at the
+	 * engine's start, the same pipeline shifted by the engine's stage) */
+	land = sent + c->engine + e->bus_flight_cyc + iommu_cyc(e, bus, len);
 	/* in order: never before an earlier write */
 	prev = __atomic_load_n(&e->bus_land, __ATOMIC_RELAXED);
 	if ((int64_t)(land - prev) > 0) {
