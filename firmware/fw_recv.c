@@ -498,8 +498,7 @@ static __attribute__((noinline)) void rx_frames(struct fw *fw, const uint8_t *fr
 			hal_wire_rx_done(h);
 			return;
 		}
-		hal_wire_rx_done(h);
-		if (!(frame = hal_wire_rx(h, &len)))
+		if (!hal_wire_rx_done(h) || !(frame = hal_wire_rx(h, &len)))
 			return;
 	}
 }

@@ -384,7 +384,7 @@ static inline const void *fn_rx(void *ctx, uint32_t *len)
 	return NULL;
 }
 
-static inline void fn_rx_done(void *ctx)
+static inline int fn_rx_done(void *ctx)
 {
 	struct fn_link *l = ((struct fn_nic *)ctx)->rx;
 
@@ -395,6 +395,7 @@ static inline void fn_rx_done(void *ctx)
 	fn_link_remove(l, (uint32_t)l->taken);
 	l->taken = -1;
 	l->delivered++;
+	return 1; /* fn_rx looks for the next frame due */
 }
 
 static const struct fw_hal_ops fn_hal_ops = {

@@ -122,12 +122,15 @@ static const void *shm_rx(void *ctx, uint32_t *len)
 	}
 }
 
-static void shm_rx_done(void *ctx)
+/* Another frame is waiting when the next slot's sequence number says so:
+ * the look shm_rx would make, without its call. */
+static int shm_rx_done(void *ctx)
 {
 	struct shm_wire *w = ctx;
+	uint32_t c = ++w->rx_cons;
 
-	w->rx_cons++;
-	__atomic_store_n(w->rx_cons_pub, w->rx_cons, __ATOMIC_RELEASE);
+	__atomic_store_n(w->rx_cons_pub, c, __ATOMIC_RELEASE);
+	return __atomic_load_n(&slot(w->rx_slots, w, c)->seq, __ATOMIC_RELAXED) == c + 1;
 }
 
 const struct wire_ops shm_wire_ops = {
