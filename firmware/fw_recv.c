@@ -326,28 +326,39 @@ static inline uint64_t rx_get64(const uint8_t *frame, size_t off)
 _Static_assert(offsetof(struct fw_pkt, magic) == 0 && offsetof(struct fw_pkt, op) == 1 &&
 	       offsetof(struct fw_pkt, syndrome) == 3, "rx_fast reads magic, op, flags as one word");
 
+/* A counter moved (fw_count), on a host whose registers are plain memory. */
+static inline void rx_count(struct fw *fw, void *regs, int counter)
+{
+	hal_regs_write64(regs, FW_REG(counters[counter]), ++fw->cnt[counter]);
+}
+
 /* The receive fast path: the common case (firmware/README.md, "The fast
  * path"; the protocol: pkt.h, "Reliability"), a one-packet PUT or an
  * E-register store (EPUT), the next expected PSN, no gap behind it (nothing
  * received beyond rcv_nxt, so selective repeat keeps nothing to drain), the
- * connection up, read from the frame itself (no copy of its header). It
- * keeps every check fw_pkt_parse, on_data and deliver make for it: the
- * frame well formed (the header's magic, op and length agree with the
- * frame, within EEL_FW_MTU_MAX, an EPUT's 8 bytes), the sequence, the key
- * and bounds (the whole message is this packet: mlen == len), and it
- * writes what they write, in their order: the RX_PKTS counter, the ACK it
- * carries noted, the payload, last_rx, the RX_MSGS counter, the ACK owed.
- * Anything else goes to rx_slow, before anything is written: a trace, probe
- * or NOTIFY (its CQE and the receiver-not-ready check) flag, more than one
- * packet, a gap or a duplicate, an emulated delay, an error, a malformed
- * frame, or a refused access (rx_slow checks it again and fails the
- * connection). Returns 1 when it took the frame. */
+ * connection up, its key cached, on a host whose registers are plain memory
+ * and whose DMA is a copy (hal.h: regs, dma_direct), read from the frame
+ * itself (no copy of its header). It keeps every check fw_pkt_parse,
+ * on_data and deliver make for it: the frame well formed (the header's
+ * magic, op and length agree with the frame, within EEL_FW_MTU_MAX, an
+ * EPUT's 8 bytes), the sequence, the key and bounds (the whole message is
+ * this packet: mlen == len), and it writes what they write, in their
+ * order: the RX_PKTS counter, the ACK it carries noted, the payload,
+ * last_rx, the RX_MSGS counter, the ACK owed. Anything else goes to
+ * rx_slow, before anything is written: a trace, probe or NOTIFY (its CQE
+ * and the receiver-not-ready check) flag, more than one packet, a gap or a
+ * duplicate, an emulated delay, an error, a malformed frame, a key not
+ * cached (rx_slow fetches it), a host with a bus to charge, or a refused
+ * access (rx_slow checks it again and fails the connection). With nothing
+ * to call on its way (a payload of other than 8 or 64 bytes aside:
+ * memcpy), it needs no saved register. Returns 1 when it took the frame. */
 static inline int rx_fast(struct fw *fw, const uint8_t *frame, uint32_t len)
 {
+	void *regs = fw->hal.regs;
 	uint32_t word, psn, hlen;
 	uint64_t raddr, last;
 
-	if (len < FW_PKT_HDR)
+	if (len < FW_PKT_HDR || !regs || !fw->hal.dma_direct)
 		return 0;
 	word = rx_get32(frame, 0) & RX_WORD_MASK;
 	psn = rx_get32(frame, RX_AT(psn));
@@ -359,10 +370,11 @@ static inline int rx_fast(struct fw *fw, const uint8_t *frame, uint32_t len)
 					 : word != RX_WORD(FW_PKT_EPUT) || hlen != 8)
 		return 0;
 	raddr = rx_get64(frame, RX_AT(raddr));
-	if (!fw_mr_check(fw, rx_get32(frame, RX_AT(rkey)), raddr, hlen, EEL_FW_MR_REMOTE_WRITE))
+	if (!fw_mr_check_gen(fw, rx_get32(frame, RX_AT(rkey)), hal_regs_read32(regs, FW_REG(mr_gen)), raddr,
+			     hlen, EEL_FW_MR_REMOTE_WRITE, 0))
 		return 0;
 	/* rx_slow's, on_data's and deliver's bookkeeping for this packet */
-	fw_count(fw, EEL_FW_CNT_RX_PKTS, 1);
+	rx_count(fw, regs, EEL_FW_CNT_RX_PKTS);
 	fw_ack_in(fw, rx_get32(frame, RX_AT(ack)));
 	fw->rx_last_psn = psn;
 	fw->rx_last_tx = rx_get16(frame, RX_AT(tx_seq));
@@ -373,10 +385,10 @@ static inline int rx_fast(struct fw *fw, const uint8_t *frame, uint32_t len)
 	fw->rx_tr.on = 0;
 	fw->rx_bytes = hlen;
 	if (hlen)
-		hal_dma_write(&fw->hal, raddr, frame + FW_PKT_HDR, hlen);
+		hal_dma_direct_write(raddr, frame + FW_PKT_HDR, hlen);
 	last = rx_get32(frame, RX_AT(msg_id));
-	fw_status_write(fw, offsetof(struct eel_fw_status, last_rx), &last, 8);
-	fw_count(fw, EEL_FW_CNT_RX_MSGS, 1);
+	hal_dma_direct_write(fw->status_base + offsetof(struct eel_fw_status, last_rx), &last, 8);
+	rx_count(fw, regs, EEL_FW_CNT_RX_MSGS);
 	return 1;
 }
 
@@ -480,21 +492,21 @@ static __attribute__((noinline)) void rx_slow(struct fw *fw, const uint8_t *fram
 	}
 }
 
-/* Take frame (the first waiting, len bytes) and those behind it off the
- * wire, up to FW_RX_BUDGET: each by the fast path, else rx_slow. Its own
- * function (not inlined into fw_recv): a pass that finds the wire empty,
- * most passes of a host waiting for data, does not pay for the registers
- * and stack this one needs. */
-static __attribute__((noinline)) void rx_frames(struct fw *fw, const uint8_t *frame, uint32_t len)
+/* Take frame (len bytes) and those behind it off the wire, n frames of
+ * this pass taken already, up to FW_RX_BUDGET: each by the fast path, else
+ * rx_slow. Its own function (not inlined into fw_recv): a pass whose
+ * frame the fast path took, the one frame of a ping-pong, does not pay for
+ * the registers and stack this one needs. */
+static __attribute__((noinline)) void rx_frames(struct fw *fw, const uint8_t *frame, uint32_t len, uint32_t n)
 {
 	const struct fw_hal *h = &fw->hal;
 
-	for (uint32_t n = 1;; n++) {
+	for (;;) {
 		if (!rx_fast(fw, frame, len))
 			rx_slow(fw, frame, len);
 		/* the next frame only while within the budget: a look at the
 		 * wire takes its frame (a raw e1000 wire counts it then) */
-		if (n == FW_RX_BUDGET) {
+		if (++n == FW_RX_BUDGET) {
 			hal_wire_rx_done(h);
 			return;
 		}
@@ -571,7 +583,11 @@ int fw_recv(struct fw *fw)
 	const uint8_t *frame = hal_wire_rx(&fw->hal, &len);
 
 	if (frame) {
-		rx_frames(fw, frame, len);
+		/* the first by the fast path here, the rest (or this one) by rx_frames */
+		if (!rx_fast(fw, frame, len))
+			rx_frames(fw, frame, len, 0);
+		else if (hal_wire_rx_done(&fw->hal) && (frame = hal_wire_rx(&fw->hal, &len)))
+			rx_frames(fw, frame, len, 1);
 		fw->ack_again = 0;
 		fw->ack_again_at = 0;
 		fw->ack_quiet = 0;

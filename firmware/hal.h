@@ -108,6 +108,25 @@ static inline void hal_copy(void *dst, const void *src, uint32_t len)
 		__builtin_memcpy(dst, src, len);
 }
 
+/* The accesses of a host whose registers are plain memory and whose DMA is
+ * a copy (struct fw_hal's regs, dma_direct), for a path that tested that
+ * once (the receive fast path, fw_recv.c) and those below. */
+static inline uint32_t hal_regs_read32(void *regs, uint32_t off)
+{
+	return __atomic_load_n((uint32_t *)((char *)regs + off), __ATOMIC_ACQUIRE);
+}
+
+static inline void hal_regs_write64(void *regs, uint32_t off, uint64_t v)
+{
+	__atomic_store_n((uint64_t *)((char *)regs + off), v, __ATOMIC_RELEASE);
+}
+
+static inline void hal_dma_direct_write(uint64_t bus, const void *src, uint32_t len)
+{
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	hal_copy((void *)(uintptr_t)bus, src, len);
+}
+
 static inline uint64_t hal_now(const struct fw_hal *h)
 {
 	return h->ops->now(h->ctx);
@@ -118,7 +137,7 @@ static inline uint64_t hal_now(const struct fw_hal *h)
 static inline uint32_t hal_reg_read32(const struct fw_hal *h, uint32_t off)
 {
 	if (h->regs)
-		return __atomic_load_n((uint32_t *)((char *)h->regs + off), __ATOMIC_ACQUIRE);
+		return hal_regs_read32(h->regs, off);
 	return h->ops->reg_read32(h->ctx, off);
 }
 
@@ -140,7 +159,7 @@ static inline void hal_reg_write32(const struct fw_hal *h, uint32_t off, uint32_
 static inline void hal_reg_write64(const struct fw_hal *h, uint32_t off, uint64_t v)
 {
 	if (h->regs)
-		__atomic_store_n((uint64_t *)((char *)h->regs + off), v, __ATOMIC_RELEASE);
+		hal_regs_write64(h->regs, off, v);
 	else
 		h->ops->reg_write64(h->ctx, off, v);
 }
@@ -171,12 +190,10 @@ static inline void hal_dma_read(const struct fw_hal *h, void *dst, uint64_t bus,
 /* In order after every earlier write (a release fence: PCIe's posted writes). */
 static inline void hal_dma_write(const struct fw_hal *h, uint64_t bus, const void *src, uint32_t len)
 {
-	if (h->dma_direct) {
-		__atomic_thread_fence(__ATOMIC_RELEASE);
-		hal_copy((void *)(uintptr_t)bus, src, len);
-	} else {
+	if (h->dma_direct)
+		hal_dma_direct_write(bus, src, len);
+	else
 		h->ops->dma_write(h->ctx, bus, src, len);
-	}
 }
 
 static inline void *hal_wire_tx_alloc(const struct fw_hal *h, uint32_t len)
