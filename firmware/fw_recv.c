@@ -352,7 +352,7 @@ static inline void rx_count(struct fw *fw, void *regs, int counter)
  * access (rx_slow checks it again and fails the connection). With nothing
  * to call on its way (a payload of other than 8 or 64 bytes aside:
  * memcpy), it needs no saved register. Returns 1 when it took the frame. */
-static inline int rx_fast(struct fw *fw, const uint8_t *frame, uint32_t len)
+static inline __attribute__((always_inline)) int rx_fast(struct fw *fw, const uint8_t *frame, uint32_t len)
 {
 	void *regs = fw->hal.regs;
 	uint32_t word, psn, hlen;
