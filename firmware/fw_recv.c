@@ -337,7 +337,8 @@ static inline void rx_count(struct fw *fw, void *regs, int counter)
  * E-register store (EPUT), the next expected PSN, no gap behind it (nothing
  * received beyond rcv_nxt, so selective repeat keeps nothing to drain), the
  * connection up, its key cached, on a host whose registers are plain memory
- * and whose DMA is a copy (hal.h: regs, dma_direct), read from the frame
+ * and whose DMA is a copy (hal.h: regs, dma_direct) with no emulated delay
+ * (fw->rx_plain, set at fw_start), read from the frame
  * itself (no copy of its header). It keeps every check fw_pkt_parse,
  * on_data and deliver make for it: the frame well formed (the header's
  * magic, op and length agree with the frame, within EEL_FW_MTU_MAX, an
@@ -358,13 +359,13 @@ static inline __attribute__((always_inline)) int rx_fast(struct fw *fw, const ui
 	uint32_t word, psn, hlen;
 	uint64_t raddr, last;
 
-	if (len < FW_PKT_HDR || !regs || !fw->hal.dma_direct)
+	if (len < FW_PKT_HDR || !fw->rx_plain)
 		return 0;
 	word = rx_get32(frame, 0) & RX_WORD_MASK;
 	psn = rx_get32(frame, RX_AT(psn));
 	hlen = rx_get16(frame, RX_AT(len));
 	if (hlen != len - FW_PKT_HDR || hlen > EEL_FW_MTU_MAX || psn != fw->rcv_nxt ||
-	    fw->rcv_high != psn || (fw->error | fw->rx_probe_run) || (fw->delay_rx | fw->delay_dma))
+	    fw->rcv_high != psn || (fw->error | fw->rx_probe_run))
 		return 0;
 	if (word == RX_WORD(FW_PKT_PUT) ? hlen != rx_get32(frame, RX_AT(mlen))
 					 : word != RX_WORD(FW_PKT_EPUT) || hlen != 8)
