@@ -380,7 +380,8 @@ static inline __attribute__((always_inline)) int rx_fast(struct fw *fw, const ui
 	fw->rx_last_psn = psn;
 	fw->rx_last_tx = rx_get16(frame, RX_AT(tx_seq));
 	fw->rcv_nxt = fw->rcv_high = psn + 1;
-	fw->ack_req |= (frame[RX_AT(flags)] & FW_PKT_ACKREQ) != 0;
+	if (frame[RX_AT(flags)] & FW_PKT_ACKREQ)
+		fw->ack_req = 1;
 	fw->nak_sent = 0;
 	fw->ooo_past_gap = 0;
 	fw->rx_tr.on = 0;

@@ -71,9 +71,11 @@ int shm_wire_attach(struct shm_wire *w, struct shm_wire_hdr *shm, size_t len, in
 	return 0;
 }
 
+/* Slot i of a ring: a wire attached has SHM_SLOTS of them (shm_wire_attach
+ * checks), a mask known here and not loaded at each look. */
 static struct shm_slot *slot(uint8_t *slots, const struct shm_wire *w, uint32_t i)
 {
-	return (struct shm_slot *)(slots + (size_t)(i & (w->nslots - 1)) * w->slot_size);
+	return (struct shm_slot *)(slots + (size_t)(i & (SHM_SLOTS - 1)) * w->slot_size);
 }
 
 static void *shm_tx_alloc(void *ctx, uint32_t len)
