@@ -177,6 +177,8 @@ struct fw {
 				 * packets kept already) with no other packet between; 0: none */
 	uint32_t ooo_past_gap;  /* out-of-order packets since rcv_nxt last moved */
 	uint32_t recovery;      /* enum eel_fw_recovery */
+	int rx_plain;           /* the receive fast path may run: registers and DMA direct (hal.h), no
+				 * emulated receive delay (fw_start) */
 	uint64_t sr_have[FW_WINDOW / 64]; /* PSNs kept, by psn % FW_WINDOW */
 	struct fw_sr_slot sr_slot[FW_WINDOW];
 	uint32_t sr_head, sr_tail; /* the keep ring, free-running byte offsets */

@@ -53,6 +53,7 @@ static void fw_start(struct fw *fw)
 	fw->delay_rx = hal_reg_read64(h, FW_REG(delay_rx));
 	fw->delay_dma = hal_reg_read64(h, FW_REG(delay_dma));
 	fw->delay_payload = hal_reg_read64(h, FW_REG(delay_payload));
+	fw->rx_plain = h->regs && h->dma_direct && !fw->delay_rx && !fw->delay_dma;
 	fw->sq_mask = sq_size - 1;
 	fw->cq_mask = cq_size - 1;
 	fw->running = 1;

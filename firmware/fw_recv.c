@@ -289,41 +289,108 @@ static void on_data(struct fw *fw, const struct fw_pkt *p, const uint8_t *payloa
 		drain_kept(fw, p->tx_seq);
 }
 
+/* A field of a received frame's header, read where it lies (the frame may
+ * be unaligned; little-endian, as pkt.h says): one load, where parsing the
+ * whole header first copied its 40 bytes. */
+static inline uint16_t rx_get16(const uint8_t *frame, size_t off)
+{
+	uint16_t v;
+
+	fw_copy(&v, frame + off, 2);
+	return v;
+}
+
+static inline uint32_t rx_get32(const uint8_t *frame, size_t off)
+{
+	uint32_t v;
+
+	fw_copy(&v, frame + off, 4);
+	return v;
+}
+
+static inline uint64_t rx_get64(const uint8_t *frame, size_t off)
+{
+	uint64_t v;
+
+	fw_copy(&v, frame + off, 8);
+	return v;
+}
+
+#define RX_AT(field) offsetof(struct fw_pkt, field)
+
+/* The header's first word, magic, op and flags, of a packet rx_fast takes:
+ * a PUT or an EPUT, FIRST and LAST (one packet) with no other flag but
+ * ACKREQ; the syndrome (byte 3) says nothing about an untraced data packet. */
+#define RX_WORD(op) (FW_WIRE_MAGIC | (uint32_t)(op) << 8 | (uint32_t)(FW_PKT_FIRST | FW_PKT_LAST) << 16)
+#define RX_WORD_MASK (~((uint32_t)FW_PKT_ACKREQ << 16 | 0xffu << 24))
+_Static_assert(offsetof(struct fw_pkt, magic) == 0 && offsetof(struct fw_pkt, op) == 1 &&
+	       offsetof(struct fw_pkt, syndrome) == 3, "rx_fast reads magic, op, flags as one word");
+
+/* A counter moved (fw_count), on a host whose registers are plain memory. */
+static inline void rx_count(struct fw *fw, void *regs, int counter)
+{
+	hal_regs_write64(regs, FW_REG(counters[counter]), ++fw->cnt[counter]);
+}
+
 /* The receive fast path: the common case (firmware/README.md, "The fast
  * path"; the protocol: pkt.h, "Reliability"), a one-packet PUT or an
  * E-register store (EPUT), the next expected PSN, no gap behind it (nothing
  * received beyond rcv_nxt, so selective repeat keeps nothing to drain), the
- * connection up. It keeps every check deliver makes for it: sequence, key
- * and bounds (the whole message is this packet: mlen == len, or EPUT's 8
- * bytes), and it writes what deliver writes: the payload, last_rx, the
- * RX_MSGS counter, ACK owed. Anything else goes to on_data: a trace, probe
- * or NOTIFY (its CQE and the receiver-not-ready check) flag, more than one
- * packet, a gap or a duplicate, an emulated delay, an error, or a refused
- * access (on_data checks it again and fails the connection). Returns 1 when
- * it took the packet. */
-static int rx_fast(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload)
+ * connection up, its key cached, on a host whose registers are plain memory
+ * and whose DMA is a copy (hal.h: regs, dma_direct) with no emulated delay
+ * (fw->rx_plain, set at fw_start), read from the frame
+ * itself (no copy of its header). It keeps every check fw_pkt_parse,
+ * on_data and deliver make for it: the frame well formed (the header's
+ * magic, op and length agree with the frame, within EEL_FW_MTU_MAX, an
+ * EPUT's 8 bytes), the sequence, the key and bounds (the whole message is
+ * this packet: mlen == len), and it writes what they write, in their
+ * order: the RX_PKTS counter, the ACK it carries noted, the payload,
+ * last_rx, the RX_MSGS counter, the ACK owed. Anything else goes to
+ * rx_slow, before anything is written: a trace, probe or NOTIFY (its CQE
+ * and the receiver-not-ready check) flag, more than one packet, a gap or a
+ * duplicate, an emulated delay, an error, a malformed frame, a key not
+ * cached (rx_slow fetches it), a host with a bus to charge, or a refused
+ * access (rx_slow checks it again and fails the connection). With nothing
+ * to call on its way (a payload of other than 8 or 64 bytes aside:
+ * memcpy), it needs no saved register. Returns 1 when it took the frame. */
+static inline __attribute__((always_inline)) int rx_fast(struct fw *fw, const uint8_t *frame, uint32_t len)
 {
-	uint64_t last = p->msg_id;
+	void *regs = fw->hal.regs;
+	uint32_t word, psn, hlen;
+	uint64_t raddr, last;
 
-	if ((p->flags & ~FW_PKT_ACKREQ) != (FW_PKT_FIRST | FW_PKT_LAST) || p->psn != fw->rcv_nxt ||
-	    fw->rcv_high != fw->rcv_nxt || fw->error || fw->rx_probe_run ||
-	    (fw->delay_rx | fw->delay_dma) ||
-	    !((p->op == FW_PKT_PUT && p->len == p->mlen) || p->op == FW_PKT_EPUT) ||
-	    !fw_mr_check(fw, p->rkey, p->raddr, p->len, EEL_FW_MR_REMOTE_WRITE))
+	if (len < FW_PKT_HDR || !fw->rx_plain)
 		return 0;
-	/* on_data's and deliver's bookkeeping for this packet */
-	fw->rx_last_psn = p->psn;
-	fw->rx_last_tx = p->tx_seq;
-	fw->rcv_nxt = fw->rcv_high = p->psn + 1;
-	fw->ack_req |= (p->flags & FW_PKT_ACKREQ) != 0;
+	word = rx_get32(frame, 0) & RX_WORD_MASK;
+	psn = rx_get32(frame, RX_AT(psn));
+	hlen = rx_get16(frame, RX_AT(len));
+	if (hlen != len - FW_PKT_HDR || hlen > EEL_FW_MTU_MAX || psn != fw->rcv_nxt ||
+	    fw->rcv_high != psn || (fw->error | fw->rx_probe_run))
+		return 0;
+	if (word == RX_WORD(FW_PKT_PUT) ? hlen != rx_get32(frame, RX_AT(mlen))
+					 : word != RX_WORD(FW_PKT_EPUT) || hlen != 8)
+		return 0;
+	raddr = rx_get64(frame, RX_AT(raddr));
+	if (!fw_mr_check_gen(fw, rx_get32(frame, RX_AT(rkey)), hal_regs_read32(regs, FW_REG(mr_gen)), raddr,
+			     hlen, EEL_FW_MR_REMOTE_WRITE, 0))
+		return 0;
+	/* rx_slow's, on_data's and deliver's bookkeeping for this packet */
+	rx_count(fw, regs, EEL_FW_CNT_RX_PKTS);
+	fw_ack_in(fw, rx_get32(frame, RX_AT(ack)));
+	fw->rx_last_psn = psn;
+	fw->rx_last_tx = rx_get16(frame, RX_AT(tx_seq));
+	fw->rcv_nxt = fw->rcv_high = psn + 1;
+	if (frame[RX_AT(flags)] & FW_PKT_ACKREQ)
+		fw->ack_req = 1;
 	fw->nak_sent = 0;
 	fw->ooo_past_gap = 0;
 	fw->rx_tr.on = 0;
-	fw->rx_bytes = p->len;
-	if (p->len)
-		hal_dma_write(&fw->hal, p->raddr, payload, p->len);
-	fw_status_write(fw, offsetof(struct eel_fw_status, last_rx), &last, 8);
-	fw_count(fw, EEL_FW_CNT_RX_MSGS, 1);
+	fw->rx_bytes = hlen;
+	if (hlen)
+		hal_dma_direct_write(raddr, frame + FW_PKT_HDR, hlen);
+	last = rx_get32(frame, RX_AT(msg_id));
+	hal_dma_direct_write(fw->status_base + offsetof(struct eel_fw_status, last_rx), &last, 8);
+	rx_count(fw, regs, EEL_FW_CNT_RX_MSGS);
 	return 1;
 }
 
@@ -389,56 +456,64 @@ static uint64_t rx_stamp(struct fw *fw, uint8_t syndrome)
 	return t > FW_RX_TRACED ? t : FW_RX_TRACED + 1; /* 0 and 1 mean something else */
 }
 
-/* Take frame (the first waiting, len bytes) and those behind it off the
- * wire, up to FW_RX_BUDGET. Its own function (not inlined
- * into fw_recv): a pass that finds the wire empty, most passes of a host
- * waiting for data, does not pay for the registers and stack this one needs. */
-static __attribute__((noinline)) void rx_frames(struct fw *fw, const uint8_t *frame, uint32_t len)
+/* One frame the fast path did not take: parsed, checked, and handed to
+ * the packet's handler. Its own function, with the parsed header on its
+ * stack: a frame the fast path takes does not pay for them. */
+static __attribute__((noinline)) void rx_slow(struct fw *fw, const uint8_t *frame, uint32_t len)
+{
+	struct fw_pkt p;
+	uint64_t t_rx = 0;
+
+	/* NIC_RX of a traced message's first packet: the frame is off the
+	 * wire, before anything is done with it (parse, acknowledgements,
+	 * checks: the rx stage). The flags byte is read raw; parse checks it
+	 * with the rest. */
+	if (len >= FW_PKT_HDR && (frame[2] & (FW_PKT_TRACE | FW_PKT_FIRST)) == (FW_PKT_TRACE | FW_PKT_FIRST)) {
+		fw_trace_rx_flush(fw); /* the one before's record, if still unwritten: before this one's stamp */
+		t_rx = rx_stamp(fw, frame[3]);
+	}
+	if (fw_pkt_parse(frame, len, &p) < 0) {
+		fw_count(fw, EEL_FW_CNT_BAD, 1);
+		return;
+	}
+	fw_count(fw, EEL_FW_CNT_RX_PKTS, 1);
+	if (!fw->error)
+		fw_ack_in(fw, p.ack); /* applied after the next send pass (fw_send.c) */
+	switch (p.op) {
+	case FW_PKT_ACK:
+		break;
+	case FW_PKT_NAK:
+		on_nak(fw, &p);
+		break;
+	case FW_PKT_EGET_RESP:
+		on_eget_resp(fw, &p, frame + FW_PKT_HDR);
+		break;
+	default:
+		on_data(fw, &p, frame + FW_PKT_HDR, t_rx);
+		break;
+	}
+}
+
+/* Take frame (len bytes) and those behind it off the wire, n frames of
+ * this pass taken already, up to FW_RX_BUDGET: each by the fast path, else
+ * rx_slow. Its own function (not inlined into fw_recv): a pass whose
+ * frame the fast path took, the one frame of a ping-pong, does not pay for
+ * the registers and stack this one needs. */
+static __attribute__((noinline)) void rx_frames(struct fw *fw, const uint8_t *frame, uint32_t len, uint32_t n)
 {
 	const struct fw_hal *h = &fw->hal;
-	uint32_t n;
 
-	for (n = 0; n < FW_RX_BUDGET; n++) {
-		struct fw_pkt p;
-		uint64_t t_rx;
-
+	for (;;) {
+		if (!rx_fast(fw, frame, len))
+			rx_slow(fw, frame, len);
 		/* the next frame only while within the budget: a look at the
 		 * wire takes its frame (a raw e1000 wire counts it then) */
-		if (n && !(frame = hal_wire_rx(h, &len)))
-			break;
-
-		/* NIC_RX of a traced message's first packet: the frame is off
-		 * the wire, before anything is done with it (parse,
-		 * acknowledgements, checks: the rx stage). The flags byte is
-		 * read raw; parse checks it with the rest. */
-		t_rx = 0;
-		if (len >= FW_PKT_HDR && (frame[2] & (FW_PKT_TRACE | FW_PKT_FIRST)) == (FW_PKT_TRACE | FW_PKT_FIRST)) {
-			fw_trace_rx_flush(fw); /* the one before's record, if still unwritten: before this one's stamp */
-			t_rx = rx_stamp(fw, frame[3]);
-		}
-		if (fw_pkt_parse(frame, len, &p) < 0) {
-			fw_count(fw, EEL_FW_CNT_BAD, 1);
+		if (++n == FW_RX_BUDGET) {
 			hal_wire_rx_done(h);
-			continue;
+			return;
 		}
-		fw_count(fw, EEL_FW_CNT_RX_PKTS, 1);
-		if (!fw->error)
-			fw_ack_in(fw, p.ack); /* applied after the next send pass (fw_send.c) */
-		switch (p.op) {
-		case FW_PKT_ACK:
-			break;
-		case FW_PKT_NAK:
-			on_nak(fw, &p);
-			break;
-		case FW_PKT_EGET_RESP:
-			on_eget_resp(fw, &p, frame + FW_PKT_HDR);
-			break;
-		default:
-			if (!rx_fast(fw, &p, frame + FW_PKT_HDR))
-				on_data(fw, &p, frame + FW_PKT_HDR, t_rx);
-			break;
-		}
-		hal_wire_rx_done(h);
+		if (!hal_wire_rx_done(h) || !(frame = hal_wire_rx(h, &len)))
+			return;
 	}
 }
 
@@ -510,7 +585,11 @@ int fw_recv(struct fw *fw)
 	const uint8_t *frame = hal_wire_rx(&fw->hal, &len);
 
 	if (frame) {
-		rx_frames(fw, frame, len);
+		/* the first by the fast path here, the rest (or this one) by rx_frames */
+		if (!rx_fast(fw, frame, len))
+			rx_frames(fw, frame, len, 0);
+		else if (hal_wire_rx_done(&fw->hal) && (frame = hal_wire_rx(&fw->hal, &len)))
+			rx_frames(fw, frame, len, 1);
 		fw->ack_again = 0;
 		fw->ack_again_at = 0;
 		fw->ack_quiet = 0;

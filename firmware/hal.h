@@ -29,7 +29,8 @@
  *                (PCIe posted writes are ordered: CQE after payload)
  *   wire_tx_*    the transmit MAC: reserve a frame buffer, then send it
  *   wire_rx*     the receive MAC: the next good frame (bad FCS already
- *                dropped), valid until wire_rx_done
+ *                dropped), valid until wire_rx_done, which says whether
+ *                another may be waiting (a descriptor ring's next DD bit)
  *
  * The wire calls go straight to the carrier the host gives (struct wire:
  * the software NIC's shared-memory rings, a DPDK port, an e1000, or the
@@ -74,7 +75,11 @@ struct wire_ops {
 	void (*tx_send)(void *ctx, void *frame, uint32_t len);
 	/* The next received frame and its length, or 0 when none is waiting. */
 	const void *(*rx)(void *ctx, uint32_t *len);
-	void (*rx_done)(void *ctx);
+	/* Done with the frame rx returned. Non-zero when another may be
+	 * waiting; 0 when the carrier knows none is, and the firmware does not
+	 * look again in this pass (a look at an empty ring was ~20
+	 * instructions of an 8-byte put's receive path). */
+	int (*rx_done)(void *ctx);
 };
 
 struct wire {
@@ -104,6 +109,25 @@ static inline void hal_copy(void *dst, const void *src, uint32_t len)
 		__builtin_memcpy(dst, src, len);
 }
 
+/* The accesses of a host whose registers are plain memory and whose DMA is
+ * a copy (struct fw_hal's regs, dma_direct), for a path that tested that
+ * once (the receive fast path, fw_recv.c) and those below. */
+static inline uint32_t hal_regs_read32(void *regs, uint32_t off)
+{
+	return __atomic_load_n((uint32_t *)((char *)regs + off), __ATOMIC_ACQUIRE);
+}
+
+static inline void hal_regs_write64(void *regs, uint32_t off, uint64_t v)
+{
+	__atomic_store_n((uint64_t *)((char *)regs + off), v, __ATOMIC_RELEASE);
+}
+
+static inline void hal_dma_direct_write(uint64_t bus, const void *src, uint32_t len)
+{
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	hal_copy((void *)(uintptr_t)bus, src, len);
+}
+
 static inline uint64_t hal_now(const struct fw_hal *h)
 {
 	return h->ops->now(h->ctx);
@@ -114,7 +138,7 @@ static inline uint64_t hal_now(const struct fw_hal *h)
 static inline uint32_t hal_reg_read32(const struct fw_hal *h, uint32_t off)
 {
 	if (h->regs)
-		return __atomic_load_n((uint32_t *)((char *)h->regs + off), __ATOMIC_ACQUIRE);
+		return hal_regs_read32(h->regs, off);
 	return h->ops->reg_read32(h->ctx, off);
 }
 
@@ -136,7 +160,7 @@ static inline void hal_reg_write32(const struct fw_hal *h, uint32_t off, uint32_
 static inline void hal_reg_write64(const struct fw_hal *h, uint32_t off, uint64_t v)
 {
 	if (h->regs)
-		__atomic_store_n((uint64_t *)((char *)h->regs + off), v, __ATOMIC_RELEASE);
+		hal_regs_write64(h->regs, off, v);
 	else
 		h->ops->reg_write64(h->ctx, off, v);
 }
@@ -167,12 +191,10 @@ static inline void hal_dma_read(const struct fw_hal *h, void *dst, uint64_t bus,
 /* In order after every earlier write (a release fence: PCIe's posted writes). */
 static inline void hal_dma_write(const struct fw_hal *h, uint64_t bus, const void *src, uint32_t len)
 {
-	if (h->dma_direct) {
-		__atomic_thread_fence(__ATOMIC_RELEASE);
-		hal_copy((void *)(uintptr_t)bus, src, len);
-	} else {
+	if (h->dma_direct)
+		hal_dma_direct_write(bus, src, len);
+	else
 		h->ops->dma_write(h->ctx, bus, src, len);
-	}
 }
 
 static inline void *hal_wire_tx_alloc(const struct fw_hal *h, uint32_t len)
@@ -193,9 +215,9 @@ static inline const void *hal_wire_rx(const struct fw_hal *h, uint32_t *len)
 	return h->wire->ops->rx(h->wire->ctx, len);
 }
 
-static inline void hal_wire_rx_done(const struct fw_hal *h)
+static inline int hal_wire_rx_done(const struct fw_hal *h)
 {
-	h->wire->ops->rx_done(h->wire->ctx);
+	return h->wire->ops->rx_done(h->wire->ctx);
 }
 
 #endif

@@ -15,7 +15,7 @@
  *         firmware runs at the doorbell: engine_put -> fw_doorbell);
  *   recv: eel_wait_u64 on the slot the frame writes, from the call (the
  *         frame waiting on the wire) to its return, the 8 bytes visible and
- *         the ACK owed (fw_receive -> fw_recv -> rx_frames -> deliver).
+ *         the ACK owed (fw_receive -> fw_recv -> rx_fast, the fast path).
  * Both ends' puts and waits are counted: 2N of each. Setting up the pair
  * needs its out-of-band handshake from both ends at once: one thread an end
  * until connected. */

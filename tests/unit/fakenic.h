@@ -384,7 +384,7 @@ static inline const void *fn_rx(void *ctx, uint32_t *len)
 	return NULL;
 }
 
-static inline void fn_rx_done(void *ctx)
+static inline int fn_rx_done(void *ctx)
 {
 	struct fn_link *l = ((struct fn_nic *)ctx)->rx;
 
@@ -395,6 +395,7 @@ static inline void fn_rx_done(void *ctx)
 	fn_link_remove(l, (uint32_t)l->taken);
 	l->taken = -1;
 	l->delivered++;
+	return 1; /* fn_rx looks for the next frame due */
 }
 
 static const struct fw_hal_ops fn_hal_ops = {
@@ -426,6 +427,8 @@ struct fn_config {
 	uint64_t rto_min;       /* ticks: its floor (§2.4); 0: rto, a timer that stays at rto until it backs off */
 	uint32_t retry_limit;
 	uint32_t recovery;      /* enum eel_fw_recovery */
+	int direct;             /* the HAL's registers are the BAR itself and DMA a copy (hal.h: regs,
+				 * dma_direct), as the engine's without a bus: no DMA is checked then */
 };
 
 static inline struct fn_config fn_defaults(void)
@@ -466,7 +469,8 @@ static inline void fn_nic_config(struct fn_nic *n, const char *name, const uint6
 static inline void fn_nic_init(struct fn_nic *n, const char *name, const uint64_t *now, struct fn_link *tx,
 			       struct fn_link *rx, const struct fn_config *c)
 {
-	struct fw_hal hal = { .ops = &fn_hal_ops, .ctx = n, .wire = &n->wire };
+	struct fw_hal hal = { .ops = &fn_hal_ops, .ctx = n, .wire = &n->wire,
+			      .regs = c->direct ? (void *)&n->bar : NULL, .dma_direct = c->direct };
 
 	fw_reset(&n->fw, &hal);
 	fn_nic_config(n, name, now, tx, rx, c);

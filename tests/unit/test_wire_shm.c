@@ -48,7 +48,7 @@ static int64_t recv(struct shm_wire *w, uint32_t want_len)
 {
 	uint32_t len = 0, tag = 0;
 	const uint8_t *f = shm_wire_ops.rx(w, &len);
-	int ok = 1;
+	int ok = 1, more;
 
 	if (!f)
 		return -1;
@@ -57,7 +57,11 @@ static int64_t recv(struct shm_wire *w, uint32_t want_len)
 	for (uint32_t i = 4; i < len; i++)
 		ok &= f[i] == (uint8_t)(tag + i);
 	CHECK(len == want_len && ok, "frame %u: len %u (want %u), bytes %s", tag, len, want_len, ok ? "ok" : "wrong");
-	shm_wire_ops.rx_done(w);
+	/* rx_done says whether another frame is waiting, as the next look would */
+	more = shm_wire_ops.rx_done(w);
+	f = shm_wire_ops.rx(w, &len);
+	CHECK(more == (f != NULL), "after frame %u rx_done said %d, the next look found %s", tag, more,
+	      f ? "a frame" : "none");
 	return tag;
 }
 

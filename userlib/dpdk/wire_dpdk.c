@@ -171,12 +171,14 @@ static const void *dw_rx(void *ctx, uint32_t *len)
 	}
 }
 
-static void dw_rx_done(void *ctx)
+/* Another frame may be waiting: the port is asked at the next look. */
+static int dw_rx_done(void *ctx)
 {
 	struct dpdk_wire *w = ctx;
 
 	rte_pktmbuf_free(w->cur);
 	w->cur = NULL;
+	return 1;
 }
 
 int dpdk_wire_hello(struct dpdk_wire *w, uint32_t nonce)

@@ -169,11 +169,13 @@ static const void *wf_rx(void *ctx, uint32_t *len)
 	return NULL;
 }
 
-static void wf_rx_done(void *ctx)
+/* Another frame may be waiting: the carrier's word, unless frames held
+ * here are due onto it (wf_rx pumps them). */
+static int wf_rx_done(void *ctx)
 {
 	struct wire_faults *wf = ctx;
 
-	wf->lower.ops->rx_done(wf->lower.ctx);
+	return wf->lower.ops->rx_done(wf->lower.ctx) | (wf->head != wf->tail) | (wf->held.len != 0);
 }
 
 const struct wire_ops wire_faults_ops = {

@@ -173,9 +173,12 @@ static const void *e1000_rx(void *ctx, uint32_t *len)
 	return NULL;
 }
 
-static void e1000_rx_done(void *ctx)
+/* Another frame may be waiting: the next look also reclaims sent
+ * descriptors (reclaim), so it is always made. */
+static int e1000_rx_done(void *ctx)
 {
 	give_back(ctx);
+	return 1;
 }
 
 const struct wire_ops e1000_wire_ops = {

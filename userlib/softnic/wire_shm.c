@@ -72,9 +72,11 @@ int shm_wire_attach(struct shm_wire *w, struct shm_wire_hdr *shm, size_t len, in
 	return 0;
 }
 
+/* Slot i of a ring: a wire attached has SHM_SLOTS of them (shm_wire_attach
+ * checks), a mask known here and not loaded at each look. */
 static struct shm_slot *slot(uint8_t *slots, const struct shm_wire *w, uint32_t i)
 {
-	return (struct shm_slot *)(slots + (size_t)(i & (w->nslots - 1)) * w->slot_size);
+	return (struct shm_slot *)(slots + (size_t)(i & (SHM_SLOTS - 1)) * w->slot_size);
 }
 
 static void *shm_tx_alloc(void *ctx, uint32_t len)
@@ -123,12 +125,15 @@ static const void *shm_rx(void *ctx, uint32_t *len)
 	}
 }
 
-static void shm_rx_done(void *ctx)
+/* Another frame is waiting when the next slot's sequence number says so:
+ * the look shm_rx would make, without its call. */
+static int shm_rx_done(void *ctx)
 {
 	struct shm_wire *w = ctx;
+	uint32_t c = ++w->rx_cons;
 
-	w->rx_cons++;
-	__atomic_store_n(w->rx_cons_pub, w->rx_cons, __ATOMIC_RELEASE);
+	__atomic_store_n(w->rx_cons_pub, c, __ATOMIC_RELEASE);
+	return __atomic_load_n(&slot(w->rx_slots, w, c)->seq, __ATOMIC_RELAXED) == c + 1;
 }
 
 const struct wire_ops shm_wire_ops = {
