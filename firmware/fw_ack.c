@@ -70,6 +70,8 @@ void fw_on_nak_seq(struct fw *fw, const struct fw_pkt *p)
  * unanswered one: if the response was lost, the timer resends the request. */
 void fw_on_ack(struct fw *fw, uint32_t ack)
 {
+	const struct fw_hal *h = &fw->hal;
+
 	if (!fw_psn_before(fw->snd_una, ack) || fw_psn_before(fw->snd_max, ack))
 		return; /* nothing new, or from beyond what we sent */
 
@@ -116,7 +118,8 @@ void fw_on_ack(struct fw *fw, uint32_t ack)
 	if (fw_psn_before(fw->msg_tx, fw->msg_head))
 		fw->msg_tx = fw->msg_head;
 	fw->timeouts = 0;
-	fw_rto_acked(fw, ack); /* a sample (RFC 6298 §2.3), the backoff ends (§5.7), the timer */
+	fw_rto_acked(fw, ack); /* a sample (RFC 6298 §2.3), the backoff ends (§5.7) */
+	fw->rto_deadline = fw->snd_una == fw->snd_max ? 0 : hal_now(h) + fw->rto_cur;
 }
 
 /* Does `ack` retire exactly the oldest message in flight, of one packet, with
@@ -145,6 +148,7 @@ static void ack_oldest(struct fw *fw, uint32_t ack)
 		fw->msg_tx = fw->msg_head;
 	fw->timeouts = 0;
 	fw_rto_acked(fw, ack);
+	fw->rto_deadline = ack == fw->snd_max ? 0 : hal_now(&fw->hal) + fw->rto_cur;
 }
 
 void fw_acks_apply(struct fw *fw)

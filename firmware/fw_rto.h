@@ -74,29 +74,22 @@ static inline void fw_rto_sample(struct fw *fw, uint64_t r)
 	fw->rto_backed = 0;
 }
 
-/* An ACK of new data, everything before ack (snd_una moved to it already):
- * a sample if it covers the PSN timed, and the backoff ends (§5.7; RTO from
- * SRTT and RTTVAR, or the initial value before any sample, §2.1): rto_cur is
- * computed again only when a backoff moved it, as nothing else does between
- * samples. Then the timer: off when everything sent is acknowledged (§5.2),
- * else restarted (§5.3). The sample and the timer take one read of the
- * clock (a ping-pong's ACK, applied after the next put went out, wants
- * both; a read is ~12 instructions): 636.7 -> 635.2 a put, tools/eel-cost.
- * Inline, as the sample and RTO arithmetic: once a ping-pong's put, and
- * their calls were a fifth of it. */
+/* An ACK of new data, everything before ack: a sample if it covers the PSN
+ * timed, and the backoff ends (§5.7; RTO from SRTT and RTTVAR, or the
+ * initial value before any sample, §2.1): rto_cur is computed again only
+ * when a backoff moved it, as nothing else does between samples. Inline, as
+ * the sample and RTO arithmetic: once a ping-pong's put, and their calls
+ * were a fifth of it. */
 static inline void fw_rto_acked(struct fw *fw, uint32_t ack)
 {
-	uint64_t now = hal_now(&fw->hal);
-
 	if (fw->rtt_on && fw_psn_before(fw->rtt_psn, ack)) {
 		fw->rtt_on = 0;
-		fw_rto_sample(fw, now - fw->rtt_t0);
-	} else {
-		if (fw->rto_backed) /* else rto_cur is what it would be set to */
-			fw->rto_cur = fw->srtt8 ? fw_rto_of(fw) : fw->rto;
-		fw->rto_backed = 0;
+		fw_rto_sample(fw, hal_now(&fw->hal) - fw->rtt_t0);
+		return;
 	}
-	fw->rto_deadline = fw->snd_una == fw->snd_max ? 0 : now + fw->rto_cur;
+	if (fw->rto_backed) /* else rto_cur is what it would be set to */
+		fw->rto_cur = fw->srtt8 ? fw_rto_of(fw) : fw->rto;
+	fw->rto_backed = 0;
 }
 
 #endif
