@@ -10,7 +10,12 @@
  * leave the sender in the same state (PSNs, message table, timer, counters,
  * ACKs applied) as the general path. The sender's DMA is direct (hal.h,
  * dma_direct); its clock moves at each read, so an emulated delay or a
- * clock read skipped shows in the state. */
+ * clock read skipped shows in the state. Each of fw_send_lone's guards has
+ * a case here that fails without it, but four whose states this pair does
+ * not reach: descriptor or payload reads in flight with nothing left to
+ * send, a full message table (FW_MSGS; the fake send queue holds FN_SQ),
+ * and a probe due with no resend left (a NAK's resends acknowledged before
+ * they went). */
 #include "check.h"
 #include "fakenic.h"
 #include "fn_puts.h"
