@@ -6,42 +6,21 @@
 #include "fw_fetch.h"
 #include "fw_ack.h"
 #include "fw_host.h"
-#include "fw_mr.h"
 
 /* Descriptor d, just read, into the message table, which its caller saw
  * room in (fw_msg_room; fetch_many: room). Returns 0 when it must wait (a
  * bad descriptor behind messages in flight: read again later). */
 static inline __attribute__((always_inline)) int fetch_one(struct fw *fw, const struct eel_fw_sqe *d)
 {
-	const struct fw_hal *h = &fw->hal;
 	struct fw_msg *m;
-	uint32_t npkts, trace;
+	uint32_t npkts;
 	int ok;
 
 	fw->sq_fetched++;
 	npkts = d->len <= fw->mtu ? 1 : (d->len + fw->mtu - 1) / fw->mtu; /* no divide for one packet */
 	m = fw_msg_take(fw, npkts);
-	m->kind = FW_MSG_SQE;
-	m->flags = d->flags;
-	m->wr_id = d->wr_id;
-	m->laddr = d->laddr;
-	m->raddr = d->raddr;
-	m->len = d->len;
-	m->lkey = d->lkey;
-	m->rkey = d->rkey;
-	m->imm = d->imm;
-	trace = (d->flags & EEL_FW_SQE_TRACE) && fw->trace_size ? d->trace + 1 : 0;
-	m->trace = trace;
-	m->stamps = d->stamps;
-	if (trace && fw_wants(m->stamps, EEL_ST_NIC_FETCH))
-		m->t_fetch = hal_now(h); /* else 0, from fw_msg_take */
-
-	if (d->flags & EEL_FW_SQE_INLINE) {
-		ok = d->len <= EEL_FW_MAX_INLINE;
-		fw_copy(m->data, d->inline_data, EEL_FW_MAX_INLINE);
-	} else {
-		ok = fw_mr_check(fw, d->lkey, d->laddr, d->len, EEL_FW_MR_LOCAL_READ);
-	}
+	fw_msg_fill(fw, m, d);
+	ok = fw_sqe_source_ok(fw, d);
 	if (d->opcode != EEL_FW_OP_PUT || !ok || fw->error) {
 		/* Nothing of it goes on the wire: give its PSNs back. */
 		uint32_t status = fw->error ? EEL_FW_ERR_FLUSHED :

@@ -6,6 +6,8 @@
 
 #include "fw.h"
 #include "fw_ack.h"
+#include "fw_host.h"
+#include "fw_mr.h"
 
 int fw_fetch_sq(struct fw *fw);
 
@@ -33,6 +35,46 @@ static inline struct fw_msg *fw_msg_take(struct fw *fw, uint32_t npkts)
 	m->t_fetch = 0;
 	fw->psn_next += npkts;
 	return m;
+}
+
+/* Descriptor d's trace record index + 1, or 0 when it is not traced (no
+ * TRACE flag, or no trace ring). */
+static inline uint32_t fw_sqe_trace(const struct fw *fw, const struct eel_fw_sqe *d)
+{
+	return (d->flags & EEL_FW_SQE_TRACE) && fw->trace_size ? d->trace + 1 : 0;
+}
+
+/* Message m, just taken (fw_msg_take), filled from descriptor d: what it
+ * sends and completes with, its trace, and its inline data. The fetch
+ * (fw_fetch.c, fetch_one) and the lone put's path (fw_send.c, fw_send_lone)
+ * take a descriptor through here. */
+static inline __attribute__((always_inline)) void fw_msg_fill(struct fw *fw, struct fw_msg *m,
+							     const struct eel_fw_sqe *d)
+{
+	m->kind = FW_MSG_SQE;
+	m->flags = d->flags;
+	m->wr_id = d->wr_id;
+	m->laddr = d->laddr;
+	m->raddr = d->raddr;
+	m->len = d->len;
+	m->lkey = d->lkey;
+	m->rkey = d->rkey;
+	m->imm = d->imm;
+	m->trace = fw_sqe_trace(fw, d);
+	m->stamps = d->stamps;
+	if (m->trace && fw_wants(m->stamps, EEL_ST_NIC_FETCH))
+		m->t_fetch = hal_now(&fw->hal); /* else 0, from fw_msg_take */
+	if (d->flags & EEL_FW_SQE_INLINE)
+		fw_copy(m->data, d->inline_data, EEL_FW_MAX_INLINE);
+}
+
+/* May descriptor d's payload be sent: inline data that fits, or a source
+ * its local key may read (key and bounds, fw_mr_check)? */
+static inline int fw_sqe_source_ok(struct fw *fw, const struct eel_fw_sqe *d)
+{
+	if (d->flags & EEL_FW_SQE_INLINE)
+		return d->len <= EEL_FW_MAX_INLINE;
+	return fw_mr_check(fw, d->lkey, d->laddr, d->len, EEL_FW_MR_LOCAL_READ);
 }
 
 /* A slot for a new message of npkts packets, its PSNs assigned; 0 when full.

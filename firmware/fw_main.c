@@ -116,9 +116,10 @@ int fw_doorbell(struct fw *fw)
 	 * at (a put's path is the one eel times most); a command found there
 	 * goes out after them. One send pass when only one of them rang: an
 	 * E-register store does not wait for a send pass with nothing of its
-	 * own to send */
-	work = fw_fetch_sq(fw);
-	if (work)
+	 * own to send. A lone put with nothing else to do goes straight to the
+	 * wire (fw_send_lone); anything else through the fetch and fw_send */
+	work = fw_send_lone(fw);
+	if (!work && (work = fw_fetch_sq(fw)))
 		work |= fw_send(fw);
 	if (fw_fetch_eregs(fw))
 		work |= fw_send(fw) | 1;

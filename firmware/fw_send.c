@@ -6,6 +6,7 @@
 #include "fw_send.h"
 #include "fw_ahead.h"
 #include "fw_ack.h"
+#include "fw_fetch.h"
 #include "fw_host.h"
 #include "fw_rto.h"
 
@@ -186,7 +187,7 @@ static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
  * message. It sends the same header with the same PSN, ACK, tx_seq and ACK
  * request, and keeps the same books (window, timer, RTT sample). Everything
  * else goes to send_packet (fw_send). Returns 0 when the wire has no room. */
-static int send_fast(struct fw *fw, struct fw_msg *m)
+static inline __attribute__((always_inline)) int send_fast(struct fw *fw, struct fw_msg *m)
 {
 	const struct fw_hal *h = &fw->hal;
 	uint32_t psn = fw->snd_nxt, plen = m->len;
@@ -417,11 +418,10 @@ static int on_timeout(struct fw *fw)
  * owed, or at once for a duplicate (the peer missed our ACK). Each ACK
  * sent alone is a frame for the sender to take in and a cache line to
  * carry back: in a flood at queue depth 64 there was one for every 4-5
- * packets (73-93 thousand for 351 thousand). Returns 1 when an ACK is owed. */
-static int send_owed_ack(struct fw *fw)
+ * packets (73-93 thousand for 351 thousand). Called when one is owed
+ * (send_after); returns 1. */
+static __attribute__((noinline)) int send_owed_ack(struct fw *fw)
 {
-	if (fw->rcv_acked == fw->rcv_nxt && !fw->ack_force)
-		return 0;
 	if (fw->ack_force || fw->rcv_nxt - fw->rcv_acked >= FW_ACK_EVERY ||
 	    ((fw->ack_req || fw->ack_idle >= FW_QUIET_PASSES) && fw->ack_wait >= 1)) {
 		if (fw_send_ctrl(fw, FW_PKT_ACK, 0, 0)) {
@@ -436,8 +436,29 @@ static int send_owed_ack(struct fw *fw)
 	return 1;
 }
 
+/* The end of a send pass, once its packets are out: the ACKs received
+ * applied (their completions: off the path of the packets), the probes
+ * new data did not carry, the timer, an owed ACK. */
+static inline __attribute__((always_inline)) int send_after(struct fw *fw, int work)
+{
+	fw_acks_apply(fw);
+	if (fw->probe_due | fw->probe_left)
+		send_probe(fw);
+
+	if (timer_expired(fw)) {
+		if (!on_timeout(fw))
+			return 1;
+		work = 1;
+	}
+	/* nothing owed, as after any data packet (it carried the ACK): the
+	 * test inline, not a call (8 instructions a put, tools/eel-cost) */
+	if (fw->rcv_acked != fw->rcv_nxt || fw->ack_force)
+		work |= send_owed_ack(fw);
+	return work;
+}
+
 /* Transmit within the window (what a NAK asked for first), then look after
- * the timer and owed ACKs. */
+ * the timer and owed ACKs (send_after). */
 int fw_send(struct fw *fw)
 {
 	int work = 0;
@@ -485,15 +506,41 @@ int fw_send(struct fw *fw)
 		fw->snd_nxt++;
 		work = 1;
 	}
-	fw_acks_apply(fw);
-	if (fw->probe_due | fw->probe_left)
-		send_probe(fw);
+	return send_after(fw, work);
+}
 
-	if (timer_expired(fw)) {
-		if (!on_timeout(fw))
-			return 1;
-		work = 1;
-	}
-	work |= send_owed_ack(fw);
-	return work;
+/* The lone put (firmware/README.md, "The fast path"): the host rang for one
+ * new descriptor, a one-packet put, untraced, and the NIC has nothing else
+ * to send (no packet waiting, no resend or probe, no descriptor or payload
+ * read in flight, no emulated delay), the window and the message table
+ * open, no error. It is taken where it lies in the send queue (hal.h,
+ * dma_direct; a host whose DMA goes through a bus does not take this path),
+ * checked as the fetch checks it (opcode, one packet, key and bounds),
+ * put in the message table and sent (send_fast), and the pass ends as
+ * fw_send's does (send_after): the fetch (fw_fetch_sq, fetch_one) and a
+ * send pass (fw_send) would do the same, in the same order, but through
+ * their loops. Returns 0, having changed nothing, when the put is not such
+ * a one: the fetch and fw_send take it. */
+int fw_send_lone(struct fw *fw)
+{
+	const struct fw_hal *h = &fw->hal;
+	uint64_t db = hal_reg_read64(h, FW_REG(sq_doorbell));
+	const struct eel_fw_sqe *d;
+	struct fw_msg *m;
+
+	if (db != fw->sq_fetched + 1 || !h->dma_direct || fw->fetch_i != fw->fetch_n ||
+	    fw->ahead_head != fw->ahead_tail || (fw->delay_fetch | fw->delay_tx | fw->delay_payload) ||
+	    fw->snd_nxt != fw->psn_next || (fw->resends | (uint32_t)fw->probe_due | fw->probe_left) ||
+	    fw->snd_nxt - fw->snd_una >= FW_WINDOW || fw->msg_tail - fw->msg_head >= FW_MSGS || fw->error)
+		return 0;
+	d = (const struct eel_fw_sqe *)(uintptr_t)(fw->sq_base + (fw->sq_fetched & fw->sq_mask) * sizeof(*d));
+	if (d->opcode != EEL_FW_OP_PUT || d->len > fw->mtu || fw_sqe_trace(fw, d) || !fw_sqe_source_ok(fw, d))
+		return 0;
+	fw->sq_fetched++;
+	m = fw_msg_take(fw, 1);
+	fw_msg_fill(fw, m, d);
+	fw->msg_tx = fw->msg_tail - 1; /* m holds snd_nxt */
+	if (send_fast(fw, m))
+		fw->snd_nxt++;
+	return send_after(fw, 1);
 }

@@ -7,6 +7,7 @@
 #include "fw.h"
 
 int fw_send(struct fw *fw);
+int fw_send_lone(struct fw *fw);
 int fw_send_ctrl(struct fw *fw, uint8_t op, uint8_t syndrome, uint32_t psn);
 int fw_send_nak(struct fw *fw, uint8_t syndrome, uint32_t psn, uint32_t count, uint16_t tx_seq);
 
