@@ -276,9 +276,11 @@ int fw_send_nak(struct fw *fw, uint8_t syndrome, uint32_t psn, uint32_t count, u
 	return send_hdr(fw, &p);
 }
 
-/* Does the first frame waiting on the wire acknowledge something new? It is
- * looked at, not taken: the next receive pass takes it (fw_recv.c), and its
- * ACK moves snd_una on and restarts the timer (fw_on_ack). */
+/* Does the first frame waiting on the wire acknowledge something new, beyond
+ * snd_una and the last ACK taken in? It is looked at, not taken: the next
+ * receive pass takes it (fw_recv.c), and its ACK moves snd_una on and
+ * restarts the timer (fw_on_ack). An ACK taken in that could not move
+ * snd_una (an EGET unanswered) is no news the second time. */
 static int ack_waiting(const struct fw *fw)
 {
 	uint32_t len;
@@ -286,7 +288,7 @@ static int ack_waiting(const struct fw *fw)
 	struct fw_pkt p;
 
 	return frame && fw_pkt_parse(frame, len, &p) == 0 && fw_psn_before(fw->snd_una, p.ack) &&
-	       !fw_psn_before(fw->snd_max, p.ack);
+	       fw_psn_before(fw->ack_in, p.ack) && !fw_psn_before(fw->snd_max, p.ack);
 }
 
 /* Has the retransmission timer run out? Its clock is read once in
