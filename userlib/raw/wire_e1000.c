@@ -166,16 +166,20 @@ static const void *e1000_rx(void *ctx, uint32_t *len)
 			give_back(w);
 			continue;
 		}
-		bump(&w->rx_frames);
 		*len = flen;
 		return b + E1000_EEL_HDR;
 	}
 	return NULL;
 }
 
+/* A frame taken: counted here, not at a look (e1000_rx hands the same
+ * frame out until then: firmware/hal.h). */
 static void e1000_rx_done(void *ctx)
 {
-	give_back(ctx);
+	struct e1000_wire *w = ctx;
+
+	bump(&w->rx_frames);
+	give_back(w);
 }
 
 const struct wire_ops e1000_wire_ops = {
