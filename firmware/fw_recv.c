@@ -506,8 +506,8 @@ static __attribute__((noinline)) void rx_frames(struct fw *fw, const uint8_t *fr
 	for (;;) {
 		if (!rx_fast(fw, frame, len))
 			rx_slow(fw, frame, len);
-		/* the next frame only while within the budget: a look at the
-		 * wire takes its frame (a raw e1000 wire counts it then) */
+		/* the next frame only while within the budget: a frame
+		 * looked at is held until rx_done (firmware/hal.h) */
 		if (++n == FW_RX_BUDGET) {
 			hal_wire_rx_done(h);
 			return;

@@ -277,15 +277,37 @@ int fw_send_nak(struct fw *fw, uint8_t syndrome, uint32_t psn, uint32_t count, u
 	return send_hdr(fw, &p);
 }
 
+/* Does the first frame waiting on the wire acknowledge something new, beyond
+ * snd_una and the last ACK taken in? It is looked at, not taken: the next
+ * receive pass takes it (fw_recv.c), and its ACK moves snd_una on and
+ * restarts the timer (fw_on_ack). An ACK taken in that could not move
+ * snd_una (an EGET unanswered) is no news the second time. */
+static int ack_waiting(const struct fw *fw)
+{
+	uint32_t len;
+	const void *frame = hal_wire_rx(&fw->hal, &len);
+	struct fw_pkt p;
+
+	return frame && fw_pkt_parse(frame, len, &p) == 0 && fw_psn_before(fw->snd_una, p.ack) &&
+	       fw_psn_before(fw->ack_in, p.ack) && !fw_psn_before(fw->snd_max, p.ack);
+}
+
 /* Has the retransmission timer run out? Its clock is read once in
  * FW_TIMER_PASSES passes: a read costs about as much as the rest of an idle
- * pass (on the host, rdtsc), and a timeout is microseconds to milliseconds. */
+ * pass (on the host, rdtsc), and a timeout is microseconds to milliseconds.
+ * A NIC takes in what has arrived before its timer decides: an ACK of new
+ * data already waiting on the wire holds the timeout off until the receive
+ * pass takes it in. A send pass runs after the receive pass (fw_step) or
+ * without one (fw_doorbell), and a host that runs the firmware can lose its
+ * core between the two: past the deadline, the peer's ACK came meanwhile
+ * (docs/bus.md, "On a slower link"). A frame with no news does not: a
+ * loss is still timed out while the other direction is busy. */
 static int timer_expired(struct fw *fw)
 {
 	if (!fw->rto_deadline || ++fw->timer_pass < FW_TIMER_PASSES)
 		return 0;
 	fw->timer_pass = 0;
-	return hal_now(&fw->hal) >= fw->rto_deadline;
+	return hal_now(&fw->hal) >= fw->rto_deadline && !ack_waiting(fw);
 }
 
 /* The message that holds psn (in flight: at or after msg_head). */

@@ -30,7 +30,9 @@
  *   wire_tx_*    the transmit MAC: reserve a frame buffer, then send it
  *   wire_rx*     the receive MAC: the next good frame (bad FCS already
  *                dropped), valid until wire_rx_done, which says whether
- *                another may be waiting (a descriptor ring's next DD bit)
+ *                another may be waiting (a descriptor ring's next DD bit);
+ *                a look again before then gives the same frame (the timer
+ *                looks: fw_send.c)
  *
  * The wire calls go straight to the carrier the host gives (struct wire:
  * the software NIC's shared-memory rings, a DPDK port, an e1000, or the

@@ -135,6 +135,54 @@ static void test_follows_path(void)
 	fn_pair_free(p);
 }
 
+/* A host that ran its NIC's receive half, then lost its core past the
+ * deadline (a pass of the send half alone, fw_doorbell, as the inline
+ * engine's put and wait make): the peer's ACK of everything came in the
+ * meantime and waits on the wire. The timer does not decide before it is
+ * taken in: no timeout, nothing sent again (the bus flood's timeouts with
+ * no loss, docs/bus.md). A frame waiting that acknowledges nothing new
+ * does not hold the timer off: a lost put is still resent. */
+static void test_ack_waiting(void)
+{
+	struct fn_config c = fn_defaults();
+	struct fn_pair *p;
+	uint32_t lkey, rkey;
+	struct fw_pkt old;
+	uint8_t frame[FW_PKT_HDR];
+	uint64_t before;
+
+	c.rto = c.rto_min = 1000;
+	p = fn_pair_new(&c);
+	fn_puts_regions(p, src, sizeof(src), dst, sizeof(dst), &lkey, &rkey);
+	fn_puts_post(p, lkey, src, rkey, dst, 2, MSG);
+	fw_step(&p->a.fw);
+	for (int i = 0; i < 100 && !p->ba.n; i++)
+		fw_step(&p->b.fw); /* b takes both in and acknowledges them */
+	CHECK(p->ba.n && fn_hdr(&p->ba, 0).ack == p->a.fw.snd_max, "b's ACK of both is on the wire");
+	p->now += 2 * c.rto;
+	for (uint32_t i = 0; i < 2 * FW_TIMER_PASSES; i++)
+		fw_doorbell(&p->a.fw);
+	CHECK_EQ_U(fn_counter(&p->a, EEL_FW_CNT_TIMEOUTS), 0);
+	CHECK_EQ_U(fn_counter(&p->a, EEL_FW_CNT_RETRANSMITS), 0);
+	fn_settle(p, 200);
+	fn_delivered(p, src, dst, 2, MSG, "an ACK waiting at the deadline");
+	CHECK_EQ_U(fn_counter(&p->a, EEL_FW_CNT_TIMEOUTS), 0);
+
+	/* a third put lost, and waiting only a frame that is no news */
+	fn_puts_post(p, lkey, src + 2 * MSG, rkey, dst + 2 * MSG, 1, MSG);
+	fw_step(&p->a.fw);
+	fn_drop(&p->ab, 0);
+	old = (struct fw_pkt){ .magic = FW_WIRE_MAGIC, .op = FW_PKT_ACK, .ack = p->a.fw.snd_una };
+	fw_pkt_write(frame, &old);
+	fn_link_insert(&p->ba, 0, frame, FW_PKT_HDR, p->now);
+	before = fn_counter(&p->a, EEL_FW_CNT_TIMEOUTS);
+	p->now = p->a.fw.rto_deadline; /* the late ACK's sample raised RTO */
+	for (uint32_t i = 0; i < 2 * FW_TIMER_PASSES; i++)
+		fw_doorbell(&p->a.fw);
+	CHECK_EQ_U(fn_counter(&p->a, EEL_FW_CNT_TIMEOUTS) - before, 1);
+	fn_pair_free(p);
+}
+
 int main(void)
 {
 	test_first_sample();
@@ -143,5 +191,6 @@ int main(void)
 	test_backoff();
 	test_karn();
 	test_follows_path();
+	test_ack_waiting();
 	CHECK_DONE();
 }

@@ -166,18 +166,22 @@ static const void *e1000_rx(void *ctx, uint32_t *len)
 			give_back(w);
 			continue;
 		}
-		bump(&w->rx_frames);
 		*len = flen;
 		return b + E1000_EEL_HDR;
 	}
 	return NULL;
 }
 
-/* Another frame may be waiting: the next look also reclaims sent
- * descriptors (reclaim), so it is always made. */
+/* A frame taken: counted here, not at a look (e1000_rx hands the same
+ * frame out until then: firmware/hal.h). Another frame may be waiting:
+ * the next look also reclaims sent descriptors (reclaim), so it is always
+ * made. */
 static int e1000_rx_done(void *ctx)
 {
-	give_back(ctx);
+	struct e1000_wire *w = ctx;
+
+	bump(&w->rx_frames);
+	give_back(w);
 	return 1;
 }
 
