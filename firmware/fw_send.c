@@ -282,7 +282,7 @@ int fw_send_nak(struct fw *fw, uint8_t syndrome, uint32_t psn, uint32_t count, u
  * receive pass takes it (fw_recv.c), and its ACK moves snd_una on and
  * restarts the timer (fw_on_ack). An ACK taken in that could not move
  * snd_una (an EGET unanswered) is no news the second time. */
-static int ack_waiting(const struct fw *fw)
+static __attribute__((noinline)) int ack_waiting(const struct fw *fw)
 {
 	uint32_t len;
 	const void *frame = hal_wire_rx(&fw->hal, &len);
@@ -307,7 +307,7 @@ static int timer_expired(struct fw *fw)
 	if (!fw->rto_deadline || ++fw->timer_pass < FW_TIMER_PASSES)
 		return 0;
 	fw->timer_pass = 0;
-	return hal_now(&fw->hal) >= fw->rto_deadline && !ack_waiting(fw);
+	return hal_now(&fw->hal) >= fw->rto_deadline;
 }
 
 /* The message that holds psn (in flight: at or after msg_head). */
@@ -467,7 +467,7 @@ static inline __attribute__((always_inline)) int send_after(struct fw *fw, int w
 	if (fw->probe_due | fw->probe_left)
 		send_probe(fw);
 
-	if (timer_expired(fw)) {
+	if (timer_expired(fw) && !ack_waiting(fw)) {
 		if (!on_timeout(fw))
 			return 1;
 		work = 1;
