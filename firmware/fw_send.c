@@ -295,9 +295,10 @@ static __attribute__((noinline)) int ack_waiting(const struct fw *fw)
 /* Has the retransmission timer run out? Its clock is read once in
  * FW_TIMER_PASSES passes: a read costs about as much as the rest of an idle
  * pass (on the host, rdtsc), and a timeout is microseconds to milliseconds.
- * A NIC takes in what has arrived before its timer decides: an ACK of new
- * data already waiting on the wire holds the timeout off until the receive
- * pass takes it in. A send pass runs after the receive pass (fw_step) or
+ * A NIC takes in what has arrived before its timer decides: where it has
+ * run out, the send pass asks ack_waiting, and an ACK of new data already
+ * waiting on the wire holds the timeout off until the receive pass takes
+ * it in. A send pass runs after the receive pass (fw_step) or
  * without one (fw_doorbell), and a host that runs the firmware can lose its
  * core between the two: past the deadline, the peer's ACK came meanwhile
  * (docs/bus.md, "On a slower link"). A frame with no news does not: a
