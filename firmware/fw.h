@@ -99,10 +99,19 @@ struct fw_sr_slot {
 	uint32_t at;        /* ring offset of its entry */
 };
 
+/* A memory-region entry kept on chip (fw_mr.h): what the check needs of
+ * the host's entry (struct eel_fw_mr), in one place, with the key and the
+ * table generation it was fetched for. */
 struct fw_mr_slot {
 	uint32_t key;
 	uint32_t gen;
-	struct eel_fw_mr mr;
+	/* the entry's access bits when it is valid and its tag is the key's;
+	 * EEL_FW_MR_VALID alone when valid with another tag (refused, not
+	 * fetched again); 0 when not valid (fetched again at each check) */
+	uint32_t access;
+	uint32_t rsvd;
+	uint64_t addr;
+	uint64_t len;
 };
 
 struct fw {
