@@ -22,19 +22,24 @@ void fw_mr_fetch(struct fw *fw, struct fw_mr_slot *c, uint32_t key, uint32_t gen
  * path whose general path then checks again, fetching it. A slot holds a
  * key only if its index was inside the table (< mr_size) when fetched
  * (fw_start empties the cache), and its tag compared then (fw_mr_fetch):
- * a cached key is a few loads and compares. */
+ * a cached key with the access asked for is a few loads and compares. */
 static inline int fw_mr_check_gen(struct fw *fw, uint32_t key, uint32_t gen, uint64_t addr, uint64_t len,
 				  uint32_t need, int fetch)
 {
 	struct fw_mr_slot *c = &fw->mr_cache[EEL_FW_KEY_INDEX(key) & (FW_MR_CACHE - 1)];
+	const uint32_t want = need | EEL_FW_MR_VALID;
 
-	if (c->key != key || c->gen != gen || !c->access) {
-		if (!fetch || EEL_FW_KEY_INDEX(key) >= fw->mr_size)
+	if (c->key != key || c->gen != gen || (c->access & want) != want) {
+		/* refused from the slot when it holds this key's valid entry;
+		 * fetched when not cached, the table changed, or the entry
+		 * cached was not valid */
+		if (!fetch || (c->key == key && c->gen == gen && c->access) ||
+		    EEL_FW_KEY_INDEX(key) >= fw->mr_size)
 			return 0;
-		fw_mr_fetch(fw, c, key, gen); /* not cached, or the table changed */
+		fw_mr_fetch(fw, c, key, gen);
+		if ((c->access & want) != want)
+			return 0;
 	}
-	if ((c->access & (need | EEL_FW_MR_VALID)) != (need | EEL_FW_MR_VALID))
-		return 0;
 	/* [addr, addr + len) inside [c->addr, c->addr + c->len), without overflow */
 	return addr >= c->addr && len <= c->len && addr - c->addr <= c->len - len;
 }

@@ -3,7 +3,8 @@
  * the NIC keeps on chip (firmware/fw_mr.h, fw_mr.c: struct fw_mr_slot holds
  * what the check needs, the tag compared once at the fetch): a cached key
  * answers as the host's table does, and a slot stops answering for its key
- * when the table changes (mr_gen), when the entry it holds was not valid
+ * when the table changes (mr_gen) and only then for a valid entry (an
+ * access refused is not fetched again), when the entry it holds was not valid
  * (fetched again at each check), when its key's tag is not the entry's
  * (refused, not taken for the right key), and when the NIC is configured
  * again with a smaller table (fw_start empties the cache). One firmware on
@@ -77,6 +78,21 @@ static void test_table_changed(void)
 	fn_pair_free(p);
 }
 
+/* A valid entry that refuses the access answers from its slot until the
+ * table's generation changes: not fetched again at each refusal. */
+static void test_refused_from_slot(void)
+{
+	struct fn_pair *p = nic();
+	uint32_t key = fn_mr(&p->b, 2, mem + 64, 64, R);
+
+	CHECK(!check(p, key, mem + 64, 8, W), "a write on a read-only region accepted");
+	p->b.mrt[2].access |= W; /* the same generation */
+	CHECK(!check(p, key, mem + 64, 8, W), "a refused access fetched the entry again");
+	p->b.bar.mr_gen++;
+	CHECK(check(p, key, mem + 64, 8, W), "the entry's new access not seen at a new generation");
+	fn_pair_free(p);
+}
+
 /* An entry not valid when fetched is fetched again at the next check (the
  * host may fill it without a new generation), not refused from the slot. */
 static void test_invalid_fetched_again(void)
@@ -130,6 +146,7 @@ int main(void)
 {
 	test_hit();
 	test_table_changed();
+	test_refused_from_slot();
 	test_invalid_fetched_again();
 	test_wrong_tag();
 	test_index_beyond();
