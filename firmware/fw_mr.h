@@ -40,8 +40,11 @@ static inline int fw_mr_check_gen(struct fw *fw, uint32_t key, uint32_t gen, uin
 		if ((c->access & want) != want)
 			return 0;
 	}
-	/* [addr, addr + len) inside [c->addr, c->addr + c->len), without overflow */
-	return addr >= c->addr && len <= c->len && addr - c->addr <= c->len - len;
+	/* [addr, addr + len) inside [c->addr, c->addr + c->len), without
+	 * overflow. An addr below c->addr is refused too: addr - c->addr wraps
+	 * to 2^64 - (c->addr - addr) or more, above c->len - len, since a
+	 * cached region ends below 2^64 (c->addr + c->len < 2^64: fw_mr_fetch) */
+	return len <= c->len && addr - c->addr <= c->len - len;
 }
 
 /* May `key` touch [addr, addr + len) with the access bits `need`? */

@@ -78,6 +78,28 @@ static void test_table_changed(void)
 	fn_pair_free(p);
 }
 
+/* Bounds near the top of the address space (the check reads no memory): a
+ * region ending just below 2^64 answers as any; one reaching 2^64 or past
+ * it is refused every access, so no address below a region's start can
+ * pass for an offset inside it (fw_mr.h). */
+static void test_top_of_memory(void)
+{
+	struct fn_pair *p = nic();
+	const uint8_t *top = (const uint8_t *)(uintptr_t)(UINT64_MAX - 64);
+	uint32_t key = fn_mr(&p->b, 1, top, 64, W);
+	uint32_t wraps = fn_mr(&p->b, 2, (const uint8_t *)(uintptr_t)(UINT64_MAX - 15), 64, W);
+	uint32_t ends = fn_mr(&p->b, 3, top + 1, 64, W);
+
+	CHECK(check(p, key, top, 64, W), "a region ending below 2^64 refused");
+	CHECK(!check(p, key, top - 8, 8, W), "below the start of a region near the top accepted");
+	CHECK(!check(p, key, top + 1, 64, W), "past 2^64 accepted");
+	CHECK(!check(p, wraps, (const uint8_t *)0, 8, W), "address 0 accepted in a region that wraps past 2^64");
+	CHECK(!check(p, wraps, (const uint8_t *)(uintptr_t)(UINT64_MAX - 15), 8, W),
+	      "a region that wraps past 2^64 accepted");
+	CHECK(!check(p, ends, (const uint8_t *)0, 0, W), "a region ending at 2^64 accepted an empty access at 0");
+	fn_pair_free(p);
+}
+
 /* A valid entry that refuses the access answers from its slot until the
  * table's generation changes: not fetched again at each refusal. */
 static void test_refused_from_slot(void)
@@ -147,6 +169,7 @@ int main(void)
 	test_hit();
 	test_table_changed();
 	test_refused_from_slot();
+	test_top_of_memory();
 	test_invalid_fetched_again();
 	test_wrong_tag();
 	test_index_beyond();
