@@ -99,10 +99,19 @@ struct fw_sr_slot {
 	uint32_t at;        /* ring offset of its entry */
 };
 
+/* A memory-region entry kept on chip (fw_mr.h): what the check needs of
+ * the host's entry (struct eel_fw_mr), in one place, with the key and the
+ * table generation it was fetched for. */
 struct fw_mr_slot {
 	uint32_t key;
 	uint32_t gen;
-	struct eel_fw_mr mr;
+	/* the entry's access bits when it is valid and its tag is the key's;
+	 * EEL_FW_MR_VALID alone when valid with another tag (refused, not
+	 * fetched again); 0 when not valid (fetched again at each check) */
+	uint32_t access;
+	uint32_t rsvd;
+	uint64_t addr;
+	uint64_t len;
 };
 
 struct fw {
@@ -166,16 +175,16 @@ struct fw {
 	uint32_t ack_idle;      /* empty receive passes in a row with an ACK owed */
 	uint32_t ack_again;     /* an ACK went out alone: send it again this many times when the wire is quiet */
 	uint32_t ack_quiet;     /* quiet passes since the clock was last read for ack_again */
+	uint32_t quiet_passes;  /* receive passes in a row that found the wire empty (while nak_quiet) */
 	uint64_t ack_again_at;  /* when the next repeat of a lone ACK is due; 0 = not timed yet */
 	int nak_sent;           /* a NAK sent since rcv_nxt last moved */
+	uint32_t ooo_past_gap;  /* out-of-order packets since rcv_nxt last moved */
 	uint32_t nak_quiet;     /* send the last NAK again this many times when the wire is quiet */
-	uint32_t quiet_passes;  /* receive passes in a row that found the wire empty (while nak_quiet) */
 	uint32_t rcv_high;      /* one past the highest PSN received (>= rcv_nxt) */
 	uint32_t rx_last_psn;   /* the last data packet's PSN */
 	uint16_t rx_last_tx;    /* and its tx_seq */
 	uint32_t rx_probe_run;  /* 1 + the tx_seq that continues a run of probes (FW_PKT_PROBE, or
 				 * packets kept already) with no other packet between; 0: none */
-	uint32_t ooo_past_gap;  /* out-of-order packets since rcv_nxt last moved */
 	uint32_t recovery;      /* enum eel_fw_recovery */
 	int rx_plain;           /* the receive fast path may run: registers and DMA direct (hal.h), no
 				 * emulated receive delay (fw_start) */

@@ -54,6 +54,10 @@ static void fw_start(struct fw *fw)
 	fw->delay_dma = hal_reg_read64(h, FW_REG(delay_dma));
 	fw->delay_payload = hal_reg_read64(h, FW_REG(delay_payload));
 	fw->rx_plain = h->regs && h->dma_direct && !fw->delay_rx && !fw->delay_dma;
+	/* a cached key's index was inside the table it was fetched from
+	 * (fw_mr.h): a new configuration's table starts with none */
+	for (uint32_t i = 0; i < FW_MR_CACHE; i++)
+		fw->mr_cache[i] = (struct fw_mr_slot){ 0 };
 	fw->sq_mask = sq_size - 1;
 	fw->cq_mask = cq_size - 1;
 	fw->running = 1;
@@ -93,14 +97,6 @@ int fw_step(struct fw *fw)
 	return work | sent;
 }
 
-/* Is the NIC running with its link up? (Else fw_step does what is due.) */
-static int fw_ready(struct fw *fw)
-{
-	uint32_t ctrl = hal_reg_read32(&fw->hal, FW_REG(ctrl));
-
-	return (ctrl & EEL_FW_CTRL_ENABLE) && (ctrl & EEL_FW_CTRL_LINK) && fw->running;
-}
-
 /* The two halves of a pass, for a host that runs the firmware on its own
  * thread (the software NIC inline): the doorbell's half is the send side
  * (E-registers, the send queue, the wire), so a put goes out when it is rung
@@ -129,7 +125,9 @@ int fw_doorbell(struct fw *fw)
 	return work;
 }
 
-int fw_receive(struct fw *fw)
+/* fw_receive's other cases: registers through the HAL's calls, or a NIC
+ * not ready (fw_step does what is due). */
+int fw_receive_step(struct fw *fw)
 {
 	return fw_ready(fw) ? fw_recv(fw) : fw_step(fw);
 }

@@ -4,9 +4,11 @@
  * The host keeps the memory-region table in its memory (struct eel_fw_mr);
  * the NIC fetches entries by DMA (fw_mr_fetch, fw_mr.c) and keeps a few on
  * chip, direct-mapped by key index, refetched when the host bumps mr_gen
- * after a change. The check itself is inline: every put is checked twice
- * (its source at the fetch, its target at the receiver), and on a cached
- * key the call and return were a third of the check's instructions.
+ * after a change (struct fw_mr_slot: what the check needs of an entry,
+ * its tag compared once at the fetch). The check itself is inline: every
+ * put is checked twice (its source at the fetch, its target at the
+ * receiver), and on a cached key the call and return were a third of the
+ * check's instructions.
  */
 #ifndef EEL_FW_MR_H
 #define EEL_FW_MR_H
@@ -17,26 +19,32 @@ void fw_mr_fetch(struct fw *fw, struct fw_mr_slot *c, uint32_t key, uint32_t gen
 
 /* fw_mr_check, given the table's generation (the mr_gen register). With
  * fetch 0 a key not cached is refused here, without a call: for a fast
- * path whose general path then checks again, fetching it. */
+ * path whose general path then checks again, fetching it. A slot holds a
+ * key only if its index was inside the table (< mr_size) when fetched
+ * (fw_start empties the cache), and its tag compared then (fw_mr_fetch):
+ * a cached key with the access asked for is a few loads and compares. */
 static inline int fw_mr_check_gen(struct fw *fw, uint32_t key, uint32_t gen, uint64_t addr, uint64_t len,
 				  uint32_t need, int fetch)
 {
-	uint32_t idx = EEL_FW_KEY_INDEX(key);
-	struct fw_mr_slot *c = &fw->mr_cache[idx & (FW_MR_CACHE - 1)];
-	const struct eel_fw_mr *e = &c->mr;
+	struct fw_mr_slot *c = &fw->mr_cache[EEL_FW_KEY_INDEX(key) & (FW_MR_CACHE - 1)];
+	const uint32_t want = need | EEL_FW_MR_VALID;
 
-	if (idx >= fw->mr_size)
-		return 0;
-	if (c->key != key || c->gen != gen || !(e->access & EEL_FW_MR_VALID)) {
-		if (!fetch)
+	if (c->key != key || c->gen != gen || (c->access & want) != want) {
+		/* refused from the slot when it holds this key's valid entry;
+		 * fetched when not cached, the table changed, or the entry
+		 * cached was not valid */
+		if (!fetch || (c->key == key && c->gen == gen && c->access) ||
+		    EEL_FW_KEY_INDEX(key) >= fw->mr_size)
 			return 0;
-		fw_mr_fetch(fw, c, key, gen); /* not cached, or the table changed */
+		fw_mr_fetch(fw, c, key, gen);
+		if ((c->access & want) != want)
+			return 0;
 	}
-	if (!(e->access & EEL_FW_MR_VALID) || e->tag != EEL_FW_KEY_TAG(key) ||
-	    (e->access & need) != need)
-		return 0;
-	/* [addr, addr + len) inside [e->addr, e->addr + e->len), without overflow */
-	return addr >= e->addr && len <= e->len && addr - e->addr <= e->len - len;
+	/* [addr, addr + len) inside [c->addr, c->addr + c->len), without
+	 * overflow. An addr below c->addr is refused too: addr - c->addr wraps
+	 * to 2^64 - (c->addr - addr) or more, above c->len - len, since a
+	 * cached region ends below 2^64 (c->addr + c->len < 2^64: fw_mr_fetch) */
+	return len <= c->len && addr - c->addr <= c->len - len;
 }
 
 /* May `key` touch [addr, addr + len) with the access bits `need`? */

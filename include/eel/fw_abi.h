@@ -110,6 +110,9 @@ enum eel_fw_mr_access {
 #define EEL_FW_KEY_INDEX(key) ((key) >> EEL_FW_KEY_TAG_BITS)
 #define EEL_FW_KEY_TAG(key) ((key)&0xffffffu)
 
+/* [addr, addr + len): a region that reaches the top of the address space
+ * (addr + len >= 2^64) is refused every access. The NIC keeps entries it
+ * fetched until mr_gen changes: the host bumps it after changing one. */
 struct eel_fw_mr {
 	uint64_t addr;
 	uint64_t len;
