@@ -514,7 +514,9 @@ int fw_send(struct fw *fw)
  * to send (no packet waiting, no resend or probe, no descriptor or payload
  * read in flight, no emulated delay), the window and the message table
  * open, no error. It is taken where it lies in the send queue (hal.h,
- * dma_direct; a host whose DMA goes through a bus does not take this path),
+ * dma_direct; a host whose DMA goes through a bus does not take this path;
+ * the host's registers plain memory and no delay: one flag, fw->tx_plain,
+ * taken at fw_start, as fw_recv's rx_plain),
  * checked as the fetch checks it (opcode, one packet, key and bounds),
  * put in the message table and sent (send_fast), and the pass ends as
  * fw_send's does (send_after): the fetch (fw_fetch_sq, fetch_one) and a
@@ -523,14 +525,11 @@ int fw_send(struct fw *fw)
  * a one: the fetch and fw_send take it. */
 int fw_send_lone(struct fw *fw)
 {
-	const struct fw_hal *h = &fw->hal;
-	uint64_t db = hal_reg_read64(h, FW_REG(sq_doorbell));
 	const struct eel_fw_sqe *d;
 	struct fw_msg *m;
 
-	if (db != fw->sq_fetched + 1 || !h->dma_direct || fw->fetch_i != fw->fetch_n ||
-	    fw->ahead_head != fw->ahead_tail || (fw->delay_fetch | fw->delay_tx | fw->delay_payload) ||
-	    fw->snd_nxt != fw->psn_next || (fw->resends | (uint32_t)fw->probe_due | fw->probe_left) ||
+	if (!fw->tx_plain || hal_regs_read64(fw->hal.regs, FW_REG(sq_doorbell)) != fw->sq_fetched + 1 ||
+	    fw->fetch_i != fw->fetch_n || fw->ahead_head != fw->ahead_tail || fw->snd_nxt != fw->psn_next || (fw->resends | (uint32_t)fw->probe_due | fw->probe_left) ||
 	    fw->snd_nxt - fw->snd_una >= FW_WINDOW || fw->msg_tail - fw->msg_head >= FW_MSGS || fw->error)
 		return 0;
 	d = (const struct eel_fw_sqe *)(uintptr_t)(fw->sq_base + (fw->sq_fetched & fw->sq_mask) * sizeof(*d));
