@@ -529,7 +529,8 @@ int fw_send_lone(struct fw *fw)
 	struct fw_msg *m;
 
 	if (!fw->tx_plain || hal_regs_read64(fw->hal.regs, FW_REG(sq_doorbell)) != fw->sq_fetched + 1 ||
-	    fw->fetch_i != fw->fetch_n || fw->ahead_head != fw->ahead_tail || fw->snd_nxt != fw->psn_next || (fw->resends | (uint32_t)fw->probe_due | fw->probe_left) ||
+	    fw->fetch_i != fw->fetch_n || fw->ahead_head != fw->ahead_tail || fw->snd_nxt != fw->psn_next ||
+	    (fw->resends | (uint32_t)fw->probe_due | fw->probe_left) ||
 	    fw->snd_nxt - fw->snd_una >= FW_WINDOW || fw->msg_tail - fw->msg_head >= FW_MSGS || fw->error)
 		return 0;
 	d = (const struct eel_fw_sqe *)(uintptr_t)(fw->sq_base + (fw->sq_fetched & fw->sq_mask) * sizeof(*d));
@@ -537,7 +538,7 @@ int fw_send_lone(struct fw *fw)
 		return 0;
 	fw->sq_fetched++;
 	m = fw_msg_take(fw, 1);
-	fw_msg_fill(fw, m, d);
+	fw_msg_fill(fw, m, d, 0);
 	fw->msg_tx = fw->msg_tail - 1; /* m holds snd_nxt */
 	if (send_fast(fw, m))
 		fw->snd_nxt++;
