@@ -191,6 +191,10 @@ static inline __attribute__((always_inline)) int send_fast(struct fw *fw, struct
 {
 	const struct fw_hal *h = &fw->hal;
 	uint32_t psn = fw->snd_nxt, plen = m->len;
+	uint8_t *frame = hal_wire_tx_alloc(h, FW_PKT_HDR + plen);
+
+	if (!frame)
+		return 0;
 	struct fw_pkt p = {
 		.magic = FW_WIRE_MAGIC,
 		.op = m->kind == FW_MSG_SQE ? FW_PKT_PUT : FW_PKT_EPUT,
@@ -207,10 +211,6 @@ static inline __attribute__((always_inline)) int send_fast(struct fw *fw, struct
 		.mlen = m->len,
 		.tx_seq = fw->tx_seq,
 	};
-	uint8_t *frame = hal_wire_tx_alloc(h, FW_PKT_HDR + plen);
-
-	if (!frame)
-		return 0;
 	fw_pkt_write(frame, &p);
 	if (m->kind == FW_MSG_EPUT || (m->flags & EEL_FW_SQE_INLINE))
 		fw_copy(frame + FW_PKT_HDR, m->data, plen);
