@@ -149,7 +149,14 @@ static inline void trace_stamp(struct eel_trace *rec, int stage)
  * the untraced ones (engine_put, put_sampled) with rec NULL and none of the record's code:
  * a put not traced (all but one in stamp_every) then keeps its arguments
  * in registers, where the record's call at entry made it save them (~20
- * instructions a put, tools/eel-cost). */
+ * instructions a put, tools/eel-cost). The connection's error and the
+ * queue's room are looked at first, with the engine alone, and the
+ * descriptor's fields that need no check written as soon as its slot is
+ * known free, before the arguments are: fewer values held at once (7
+ * instructions a put). The slot is the host's until the doorbell hands it
+ * over, so a put refused after leaves nothing the NIC sees; when a put has
+ * both a bad argument and a full queue or failed connection, the latter is
+ * what it returns. */
 static inline __attribute__((always_inline)) int put(struct eel_dev *dev, const struct eel_mr *lmr,
 						     const void *src, size_t len, const struct eel_window *dst,
 						     uint64_t dst_off, unsigned flags, uint64_t wr_id, uint32_t imm,
@@ -159,6 +166,19 @@ static inline __attribute__((always_inline)) int put(struct eel_dev *dev, const 
 	struct eel_fw_sqe *d;
 	uint64_t t_db = 0;
 
+	if (__builtin_expect(e->status->error != 0, 0))
+		return conn_error(e);
+	if (e->sq_prod - e->sq_cons_seen >= e->sq_depth) {
+		e->sq_cons_seen = __atomic_load_n(&e->status->sq_cons, __ATOMIC_ACQUIRE);
+		if (e->sq_prod - e->sq_cons_seen >= e->sq_depth)
+			return eel_err(-EAGAIN, "send queue full (%u puts in flight): poll, then post again",
+				       e->sq_depth);
+	}
+	d = &e->sq[e->sq_prod & (e->sq_depth - 1)];
+	d->wr_id = wr_id;
+	d->imm = imm;
+	d->rkey = dst->rkey;
+	d->raddr = dst->addr + dst_off;
 	if (flags & ~(unsigned)(EEL_PUT_SIGNALED | EEL_PUT_INLINE | EEL_PUT_NOTIFY))
 		return eel_err(-EINVAL, "eel_put: unknown flags 0x%x", flags);
 	if (len > dev->caps.max_put)
@@ -174,30 +194,17 @@ static inline __attribute__((always_inline)) int put(struct eel_dev *dev, const 
 		return eel_err(-EINVAL, "eel_put: the source (%zu bytes at %p) is not inside the local region "
 			       "given: register it, or pass EEL_PUT_INLINE for small puts", len, src);
 	}
-	if (__builtin_expect(e->status->error != 0, 0))
-		return conn_error(e);
-	if (e->sq_prod - e->sq_cons_seen >= e->sq_depth) {
-		e->sq_cons_seen = __atomic_load_n(&e->status->sq_cons, __ATOMIC_ACQUIRE);
-		if (e->sq_prod - e->sq_cons_seen >= e->sq_depth)
-			return eel_err(-EAGAIN, "send queue full (%u puts in flight): poll, then post again",
-				       e->sq_depth);
-	}
 	if ((flags & EEL_PUT_SIGNALED) && e->signaled_out >= e->sq_depth)
 		return eel_err(-EAGAIN, "%u signalled puts not yet polled: poll their completions first",
 			       e->signaled_out);
 
-	d = &e->sq[e->sq_prod & (e->sq_depth - 1)];
 	d->opcode = EEL_FW_OP_PUT;
 	d->flags = (uint8_t)((flags & EEL_PUT_SIGNALED ? EEL_FW_SQE_SIGNALED : 0) |
 			     (flags & EEL_PUT_INLINE ? EEL_FW_SQE_INLINE : 0) |
 			     (flags & EEL_PUT_NOTIFY ? EEL_FW_SQE_NOTIFY : 0));
 	d->len = (uint32_t)len;
-	d->wr_id = wr_id;
 	d->laddr = (uintptr_t)src;
 	d->lkey = lmr ? lmr->lkey : 0;
-	d->rkey = dst->rkey;
-	d->raddr = dst->addr + dst_off;
-	d->imm = imm;
 	if (flags & EEL_PUT_INLINE) {
 		if (len == 8)
 			memcpy(d->inline_data, src, 8); /* a move, not a call */
