@@ -186,21 +186,25 @@ static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
  * and last, a resend, the NIC_TX stamp) is known here: the packet is the
  * message. It sends the same header with the same PSN, ACK, tx_seq and ACK
  * request, and keeps the same books (window, timer, RTT sample). Everything
- * else goes to send_packet (fw_send). Returns 0 when the wire has no room. */
+ * else goes to send_packet (fw_send). Returns 0 when the wire has no room.
+ * The header's opcode and flags are worked out before the wire's frame is
+ * taken, from the message just filled; its other fields after, written
+ * straight into the frame (fw_pkt_write). */
 static inline __attribute__((always_inline)) int send_fast(struct fw *fw, struct fw_msg *m)
 {
 	const struct fw_hal *h = &fw->hal;
 	uint32_t psn = fw->snd_nxt, plen = m->len;
+	uint8_t flags = (uint8_t)(FW_PKT_FIRST | FW_PKT_LAST | (m->flags & EEL_FW_SQE_NOTIFY ? FW_PKT_NOTIFY : 0) |
+				  (ack_wanted(fw, m) ? FW_PKT_ACKREQ : 0));
+	uint8_t op = m->kind == FW_MSG_SQE ? FW_PKT_PUT : FW_PKT_EPUT;
 	uint8_t *frame = hal_wire_tx_alloc(h, FW_PKT_HDR + plen);
 
 	if (!frame)
 		return 0;
 	struct fw_pkt p = {
 		.magic = FW_WIRE_MAGIC,
-		.op = m->kind == FW_MSG_SQE ? FW_PKT_PUT : FW_PKT_EPUT,
-		.flags = (uint8_t)(FW_PKT_FIRST | FW_PKT_LAST |
-				   (m->flags & EEL_FW_SQE_NOTIFY ? FW_PKT_NOTIFY : 0) |
-				   (ack_wanted(fw, m) ? FW_PKT_ACKREQ : 0)),
+		.op = op,
+		.flags = flags,
 		.psn = psn,
 		.ack = fw->rcv_nxt,
 		.msg_id = m->msg_id,
