@@ -189,7 +189,13 @@ static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
  * else goes to send_packet (fw_send). Returns 0 when the wire has no room.
  * The header's opcode and flags are worked out before the wire's frame is
  * taken, from the message just filled; its other fields after, written
- * straight into the frame (fw_pkt_write). */
+ * straight into the frame (fw_pkt_write). No per-connection template of
+ * it is kept, as a NIC keeps one of a queue pair's headers: of an
+ * InfiniBand BTH and RETH (IBTA Vol. 1 §9.2, §9.3) the destination QP and
+ * partition key are the connection's and the rest (opcode, AckReq, PSN,
+ * virtual address, R_Key, length) the packet's, and eel's header has no
+ * connection fields (the carrier frames it): all but its magic byte are
+ * the packet's. */
 static inline __attribute__((always_inline)) int send_fast(struct fw *fw, struct fw_msg *m)
 {
 	const struct fw_hal *h = &fw->hal;
