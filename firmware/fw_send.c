@@ -451,7 +451,7 @@ static __attribute__((noinline)) int send_owed_ack(struct fw *fw)
  * new data did not carry, the timer, an owed ACK. */
 static inline __attribute__((always_inline)) int send_after(struct fw *fw, int work)
 {
-	fw_acks_apply(fw);
+	fw_acks_apply_light(fw);
 	if (fw->probe_due | fw->probe_left)
 		send_probe(fw);
 
