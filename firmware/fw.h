@@ -122,6 +122,9 @@ struct fw {
 	uint64_t sq_base, cq_base, mr_base, status_base, trace_base;
 	uint32_t sq_mask, cq_mask, mr_size, trace_size, mtu, retry_limit;
 	uint64_t rto, rto_min, delay_fetch, delay_tx, delay_rx, delay_dma, delay_payload;
+	int tx_plain;           /* the lone put's path may run (fw_send.c, fw_send_lone): registers and
+				 * DMA direct (hal.h), no emulated fetch, transmit or payload delay
+				 * (fw_start) */
 
 	/* send side: PSNs are assigned when a message is taken */
 	uint64_t sq_fetched;    /* descriptors taken from the SQ */

@@ -122,35 +122,6 @@ void fw_on_ack(struct fw *fw, uint32_t ack)
 	fw->rto_deadline = fw->snd_una == fw->snd_max ? 0 : hal_now(h) + fw->rto_cur;
 }
 
-/* Does `ack` retire exactly the oldest message in flight, of one packet, with
- * nothing else for fw_on_ack to do: not an EGET (finished by its answer), no
- * resend marked, no F-RTO round on, nothing to go back for (snd_nxt past
- * it)? Every ACK of a ping-pong does: the light path (ack_oldest). Each
- * condition has its case in tests/unit/test_fw_ack.c (the EGET's:
- * test_fw_ereg.c). */
-static int ack_is_oldest(const struct fw *fw, uint32_t ack)
-{
-	const struct fw_msg *m = &fw->msg[fw->msg_head & (FW_MSGS - 1)];
-
-	return ack == fw->snd_una + 1 && fw->msg_head != fw->msg_tail && m->first_psn == fw->snd_una &&
-	       m->npkts == 1 && m->kind != FW_MSG_EGET && !(fw->resends | (uint32_t)fw->frto) &&
-	       fw->snd_nxt != fw->snd_una; /* then snd_max too is past snd_una: ack <= snd_max */
-}
-
-/* The ACK light path (firmware/README.md, "The fast path"): what fw_on_ack
- * does for such an ACK, one turn of its loop and none of its recovery. */
-static void ack_oldest(struct fw *fw, uint32_t ack)
-{
-	fw_complete(fw, fw_msg_at(fw, fw->msg_head), EEL_FW_OK);
-	fw->msg_head++;
-	fw->snd_una = ack;
-	if (fw_psn_before(fw->msg_tx, fw->msg_head))
-		fw->msg_tx = fw->msg_head;
-	fw->timeouts = 0;
-	fw_rto_acked(fw, ack);
-	fw->rto_deadline = ack == fw->snd_max ? 0 : hal_now(&fw->hal) + fw->rto_cur;
-}
-
 void fw_acks_apply(struct fw *fw)
 {
 	if (!fw->ack_in_new)
@@ -158,8 +129,8 @@ void fw_acks_apply(struct fw *fw)
 	fw->ack_in_new = 0;
 	if (fw->error)
 		return;
-	if (ack_is_oldest(fw, fw->ack_in))
-		ack_oldest(fw, fw->ack_in);
+	if (fw_ack_is_oldest(fw, fw->ack_in))
+		fw_ack_oldest(fw, fw->ack_in);
 	else
 		fw_on_ack(fw, fw->ack_in);
 }

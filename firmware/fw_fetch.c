@@ -19,7 +19,7 @@ static inline __attribute__((always_inline)) int fetch_one(struct fw *fw, const 
 	fw->sq_fetched++;
 	npkts = d->len <= fw->mtu ? 1 : (d->len + fw->mtu - 1) / fw->mtu; /* no divide for one packet */
 	m = fw_msg_take(fw, npkts);
-	fw_msg_fill(fw, m, d);
+	fw_msg_fill(fw, m, d, fw_sqe_trace(fw, d));
 	ok = fw_sqe_source_ok(fw, d);
 	if (d->opcode != EEL_FW_OP_PUT || !ok || fw->error) {
 		/* Nothing of it goes on the wire: give its PSNs back. */

@@ -45,11 +45,12 @@ static inline uint32_t fw_sqe_trace(const struct fw *fw, const struct eel_fw_sqe
 }
 
 /* Message m, just taken (fw_msg_take), filled from descriptor d: what it
- * sends and completes with, its trace, and its inline data. The fetch
+ * sends and completes with, its trace (trace: fw_sqe_trace's, which the
+ * lone put's path has seen is 0), and its inline data. The fetch
  * (fw_fetch.c, fetch_one) and the lone put's path (fw_send.c, fw_send_lone)
  * take a descriptor through here. */
 static inline __attribute__((always_inline)) void fw_msg_fill(struct fw *fw, struct fw_msg *m,
-							     const struct eel_fw_sqe *d)
+							     const struct eel_fw_sqe *d, uint32_t trace)
 {
 	m->kind = FW_MSG_SQE;
 	m->flags = d->flags;
@@ -60,7 +61,7 @@ static inline __attribute__((always_inline)) void fw_msg_fill(struct fw *fw, str
 	m->lkey = d->lkey;
 	m->rkey = d->rkey;
 	m->imm = d->imm;
-	m->trace = fw_sqe_trace(fw, d);
+	m->trace = trace;
 	m->stamps = d->stamps;
 	if (m->trace && fw_wants(m->stamps, EEL_ST_NIC_FETCH))
 		m->t_fetch = hal_now(&fw->hal); /* else 0, from fw_msg_take */

@@ -61,6 +61,7 @@ static void fw_start(struct fw *fw)
 	fw->sq_mask = sq_size - 1;
 	fw->cq_mask = cq_size - 1;
 	fw->running = 1;
+	fw->tx_plain = h->regs && h->dma_direct && !(fw->delay_fetch | fw->delay_tx | fw->delay_payload);
 
 	if (!is_pow2(sq_size) || !is_pow2(cq_size) || !fw->status_base ||
 	    (fw->trace_size && !is_pow2(fw->trace_size)) ||

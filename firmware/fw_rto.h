@@ -64,7 +64,8 @@ static inline void fw_rto_sample(struct fw *fw, uint64_t r)
 		fw->rttvar4 = r << 1; /* RTTVAR = R/2, x4 */
 	} else {
 		uint64_t srtt = fw->srtt8 >> 3;
-		uint64_t err = r > srtt ? r - srtt : srtt - r;
+		uint64_t neg = -(uint64_t)(r < srtt); /* |r - srtt| without a branch: */
+		uint64_t err = ((r - srtt) ^ neg) - neg; /* the same count each sample (tools/eel-cost) */
 
 		/* §2.3: RTTVAR first, from the old SRTT; then SRTT */
 		fw->rttvar4 = fw->rttvar4 - (fw->rttvar4 >> 2) + err;

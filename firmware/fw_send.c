@@ -186,17 +186,31 @@ static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
  * and last, a resend, the NIC_TX stamp) is known here: the packet is the
  * message. It sends the same header with the same PSN, ACK, tx_seq and ACK
  * request, and keeps the same books (window, timer, RTT sample). Everything
- * else goes to send_packet (fw_send). Returns 0 when the wire has no room. */
+ * else goes to send_packet (fw_send). Returns 0 when the wire has no room.
+ * The header's opcode and flags are worked out before the wire's frame is
+ * taken, from the message just filled; its other fields after, written
+ * straight into the frame (fw_pkt_write). No per-connection template of
+ * it is kept, as a NIC keeps one of a queue pair's headers: of an
+ * InfiniBand BTH and RETH (IBTA Vol. 1 §9.2, §9.3) the destination QP and
+ * partition key are the connection's and the rest (opcode, AckReq, PSN,
+ * virtual address, R_Key, length) the packet's, and eel's header has no
+ * connection fields (the carrier frames it): all but its magic byte are
+ * the packet's. */
 static inline __attribute__((always_inline)) int send_fast(struct fw *fw, struct fw_msg *m)
 {
 	const struct fw_hal *h = &fw->hal;
 	uint32_t psn = fw->snd_nxt, plen = m->len;
+	uint8_t flags = (uint8_t)(FW_PKT_FIRST | FW_PKT_LAST | (m->flags & EEL_FW_SQE_NOTIFY ? FW_PKT_NOTIFY : 0) |
+				  (ack_wanted(fw, m) ? FW_PKT_ACKREQ : 0));
+	uint8_t op = m->kind == FW_MSG_SQE ? FW_PKT_PUT : FW_PKT_EPUT;
+	uint8_t *frame = hal_wire_tx_alloc(h, FW_PKT_HDR + plen);
+
+	if (!frame)
+		return 0;
 	struct fw_pkt p = {
 		.magic = FW_WIRE_MAGIC,
-		.op = m->kind == FW_MSG_SQE ? FW_PKT_PUT : FW_PKT_EPUT,
-		.flags = (uint8_t)(FW_PKT_FIRST | FW_PKT_LAST |
-				   (m->flags & EEL_FW_SQE_NOTIFY ? FW_PKT_NOTIFY : 0) |
-				   (ack_wanted(fw, m) ? FW_PKT_ACKREQ : 0)),
+		.op = op,
+		.flags = flags,
 		.psn = psn,
 		.ack = fw->rcv_nxt,
 		.msg_id = m->msg_id,
@@ -207,10 +221,6 @@ static inline __attribute__((always_inline)) int send_fast(struct fw *fw, struct
 		.mlen = m->len,
 		.tx_seq = fw->tx_seq,
 	};
-	uint8_t *frame = hal_wire_tx_alloc(h, FW_PKT_HDR + plen);
-
-	if (!frame)
-		return 0;
 	fw_pkt_write(frame, &p);
 	if (m->kind == FW_MSG_EPUT || (m->flags & EEL_FW_SQE_INLINE))
 		fw_copy(frame + FW_PKT_HDR, m->data, plen);
@@ -464,7 +474,7 @@ static __attribute__((noinline)) int send_owed_ack(struct fw *fw)
  * new data did not carry, the timer, an owed ACK. */
 static inline __attribute__((always_inline)) int send_after(struct fw *fw, int work)
 {
-	fw_acks_apply(fw);
+	fw_acks_apply_light(fw);
 	if (fw->probe_due | fw->probe_left)
 		send_probe(fw);
 
@@ -537,7 +547,9 @@ int fw_send(struct fw *fw)
  * to send (no packet waiting, no resend or probe, no descriptor or payload
  * read in flight, no emulated delay), the window and the message table
  * open, no error. It is taken where it lies in the send queue (hal.h,
- * dma_direct; a host whose DMA goes through a bus does not take this path),
+ * dma_direct; a host whose DMA goes through a bus does not take this path;
+ * the host's registers plain memory and no delay: one flag, fw->tx_plain,
+ * taken at fw_start, as fw_recv's rx_plain),
  * checked as the fetch checks it (opcode, one packet, key and bounds),
  * put in the message table and sent (send_fast), and the pass ends as
  * fw_send's does (send_after): the fetch (fw_fetch_sq, fetch_one) and a
@@ -546,14 +558,12 @@ int fw_send(struct fw *fw)
  * a one: the fetch and fw_send take it. */
 int fw_send_lone(struct fw *fw)
 {
-	const struct fw_hal *h = &fw->hal;
-	uint64_t db = hal_reg_read64(h, FW_REG(sq_doorbell));
 	const struct eel_fw_sqe *d;
 	struct fw_msg *m;
 
-	if (db != fw->sq_fetched + 1 || !h->dma_direct || fw->fetch_i != fw->fetch_n ||
-	    fw->ahead_head != fw->ahead_tail || (fw->delay_fetch | fw->delay_tx | fw->delay_payload) ||
-	    fw->snd_nxt != fw->psn_next || (fw->resends | (uint32_t)fw->probe_due | fw->probe_left) ||
+	if (!fw->tx_plain || hal_regs_read64(fw->hal.regs, FW_REG(sq_doorbell)) != fw->sq_fetched + 1 ||
+	    fw->fetch_i != fw->fetch_n || fw->ahead_head != fw->ahead_tail || fw->snd_nxt != fw->psn_next ||
+	    (fw->resends | (uint32_t)fw->probe_due | fw->probe_left) ||
 	    fw->snd_nxt - fw->snd_una >= FW_WINDOW || fw->msg_tail - fw->msg_head >= FW_MSGS || fw->error)
 		return 0;
 	d = (const struct eel_fw_sqe *)(uintptr_t)(fw->sq_base + (fw->sq_fetched & fw->sq_mask) * sizeof(*d));
@@ -561,7 +571,7 @@ int fw_send_lone(struct fw *fw)
 		return 0;
 	fw->sq_fetched++;
 	m = fw_msg_take(fw, 1);
-	fw_msg_fill(fw, m, d);
+	fw_msg_fill(fw, m, d, 0);
 	fw->msg_tx = fw->msg_tail - 1; /* m holds snd_nxt */
 	if (send_fast(fw, m))
 		fw->snd_nxt++;

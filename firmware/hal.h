@@ -119,6 +119,11 @@ static inline uint32_t hal_regs_read32(void *regs, uint32_t off)
 	return __atomic_load_n((uint32_t *)((char *)regs + off), __ATOMIC_ACQUIRE);
 }
 
+static inline uint64_t hal_regs_read64(void *regs, uint32_t off)
+{
+	return __atomic_load_n((uint64_t *)((char *)regs + off), __ATOMIC_ACQUIRE);
+}
+
 static inline void hal_regs_write64(void *regs, uint32_t off, uint64_t v)
 {
 	__atomic_store_n((uint64_t *)((char *)regs + off), v, __ATOMIC_RELEASE);
@@ -147,7 +152,7 @@ static inline uint32_t hal_reg_read32(const struct fw_hal *h, uint32_t off)
 static inline uint64_t hal_reg_read64(const struct fw_hal *h, uint32_t off)
 {
 	if (h->regs)
-		return __atomic_load_n((uint64_t *)((char *)h->regs + off), __ATOMIC_ACQUIRE);
+		return hal_regs_read64(h->regs, off);
 	return h->ops->reg_read64(h->ctx, off);
 }
 

@@ -129,10 +129,33 @@ static inline int fw_pkt_parse(const void *frame, uint32_t frame_len, struct fw_
 	}
 }
 
-/* Write hdr at the start of a frame buffer (which need not be aligned). */
+/* Write hdr at the start of a frame buffer (which need not be aligned),
+ * field by field at its offset in struct fw_pkt (the same bytes as a copy
+ * of the struct): a header whose fields are at hand (fw_send.c, send_fast:
+ * the frame taken first, the fields from the message just filled) is
+ * stored straight into the frame, not built on the stack and copied (on
+ * x86-64 gcc -O2 a 40-byte `rep movs`: 5 instructions a put more, tools/eel-cost). */
+_Static_assert(__builtin_offsetof(struct fw_pkt, psn) == 4 && __builtin_offsetof(struct fw_pkt, raddr) == 16 &&
+		       __builtin_offsetof(struct fw_pkt, rkey) == 24 && __builtin_offsetof(struct fw_pkt, tx_seq) == 30 &&
+		       __builtin_offsetof(struct fw_pkt, mlen) == 36,
+	       "fw_pkt_write's offsets");
 static inline void fw_pkt_write(void *frame, const struct fw_pkt *hdr)
 {
-	__builtin_memcpy(frame, hdr, FW_PKT_HDR);
+	uint8_t *f = frame;
+
+	f[0] = hdr->magic;
+	f[1] = hdr->op;
+	f[2] = hdr->flags;
+	f[3] = hdr->syndrome;
+	__builtin_memcpy(f + 4, &hdr->psn, 4);
+	__builtin_memcpy(f + 8, &hdr->ack, 4);
+	__builtin_memcpy(f + 12, &hdr->msg_id, 4);
+	__builtin_memcpy(f + 16, &hdr->raddr, 8);
+	__builtin_memcpy(f + 24, &hdr->rkey, 4);
+	__builtin_memcpy(f + 28, &hdr->len, 2);
+	__builtin_memcpy(f + 30, &hdr->tx_seq, 2);
+	__builtin_memcpy(f + 32, &hdr->imm, 4);
+	__builtin_memcpy(f + 36, &hdr->mlen, 4);
 }
 
 /* PSN arithmetic modulo 2^32: a is before b. */

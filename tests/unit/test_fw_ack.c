@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* tests/unit/test_fw_ack.c — the sender's ACKs: the light path for an ACK
- * that retires exactly the oldest message, of one packet (firmware/fw_ack.c,
- * ack_oldest), and the ACKs it must leave to the general path (fw_on_ack),
+ * that retires exactly the oldest message, of one packet (firmware/fw_ack.h,
+ * fw_ack_oldest), and the ACKs it must leave to the general path (fw_on_ack),
  * which still retire what they cover, no more and no less: an ACK of two
  * messages at once, an ACK of a multi-packet message's first packet only, an
  * ACK while a resend is marked, during a timeout's F-RTO round, or after a
@@ -9,6 +9,7 @@
 #include "check.h"
 #include "fakenic.h"
 #include "firmware/fw_ack.h"
+#include "firmware/fw_send.h"
 
 #define LEN 4096u
 
@@ -66,6 +67,28 @@ static void test_one_at_a_time(void)
 		CHECK(!memcmp(dst + i * 8, src + i * 8, 8), "put %u did not land", i);
 	}
 	all_retired("one at a time", &w, 8);
+	fn_pair_free(w.p);
+}
+
+/* A ping-pong put's ACK received, then a send pass: it ends by applying it
+ * on the light path (fw_send.c send_after, fw_acks_apply_light), the put
+ * retired and the ACK no longer marked new (else the next pass would take it
+ * again, to fw_on_ack). */
+static void test_applied_at_send_pass(void)
+{
+	struct world w = world();
+	struct fw *f = &w.p->a.fw;
+
+	put(&w, 0, 8);
+	fw_doorbell(f);
+	fw_step(&w.p->b.fw);
+	fw_step(&w.p->b.fw); /* the ACK it asked for, a pass later */
+	fw_receive(f);
+	CHECK(f->ack_in_new && f->msg_head != f->msg_tail, "no ACK waiting");
+	fw_send(f);
+	CHECK(!f->ack_in_new, "the ACK applied, still marked new");
+	CHECK(f->msg_head == f->msg_tail && f->snd_una == f->snd_max, "the put not retired: %u in flight",
+	      f->msg_tail - f->msg_head);
 	fn_pair_free(w.p);
 }
 
@@ -199,6 +222,7 @@ static void test_after_go_back(void)
 int main(void)
 {
 	test_one_at_a_time();
+	test_applied_at_send_pass();
 	test_two_at_once();
 	test_part_of_one();
 	test_marked_for_resend();

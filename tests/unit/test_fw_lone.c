@@ -8,8 +8,8 @@
  * path must be taken exactly when the case says, leave the NIC as it found
  * it when it is not, and when it is, put the same frames on the wire and
  * leave the sender in the same state (PSNs, message table, timer, counters,
- * ACKs applied) as the general path. The sender's DMA is direct (hal.h,
- * dma_direct); its clock moves at each read, so an emulated delay or a
+ * ACKs applied) as the general path. The sender's registers are plain
+ * memory and its DMA direct (hal.h, regs, dma_direct); its clock moves at each read, so an emulated delay or a
  * clock read skipped shows in the state. Each of fw_send_lone's guards has
  * a case here that fails without it, but four whose states this pair does
  * not reach: descriptor or payload reads in flight with nothing left to
@@ -23,6 +23,7 @@
 #include "firmware/fw_send.h"
 
 #define BIG 65536u
+#define REGS_CALLED 2
 
 static uint8_t src[BIG], mem[BIG];
 static uint32_t lkey, rkey;
@@ -37,7 +38,9 @@ static struct fw_hal_ops ticking;
 
 struct lone_case {
 	const char *what;
-	int direct;                       /* the sender's DMA direct */
+	int direct;                       /* the sender's registers plain memory and its DMA direct
+					   * (hal.h: regs, dma_direct); REGS_CALLED: DMA direct, the
+					   * registers through the HAL's calls */
 	uint64_t delay_fetch, delay_tx, delay_payload;
 	void (*before)(struct fn_pair *p); /* the state the doorbell finds */
 	struct eel_fw_sqe (*put)(void);   /* the put rung (0: none) */
@@ -50,7 +53,8 @@ static struct fn_pair *pair_new(const struct lone_case *c)
 	struct fn_pair *p;
 
 	p = fn_pair_new(&cf);
-	p->a.fw.hal.dma_direct = c->direct;
+	p->a.fw.hal.regs = c->direct == 1 ? (void *)&p->a.bar : NULL;
+	p->a.fw.hal.dma_direct = c->direct != 0;
 	p->a.fw.hal.ops = &ticking;
 	p->a.bar.delay_fetch = c->delay_fetch;
 	p->a.bar.delay_tx = c->delay_tx;
@@ -265,6 +269,7 @@ static const struct lone_case cases[] = {
 	{ "an ACK waiting", 1, 0, 0, 0, ack_waiting, put8, 1 },
 	{ "inline, signalled, NOTIFY", 1, 0, 0, 0, one_round, put_inline, 1 },
 	{ "the DMA through a bus", 0, 0, 0, 0, NULL, put8, 0 },
+	{ "the registers through calls", REGS_CALLED, 0, 0, 0, NULL, put8, 0 },
 	{ "two descriptors rung", 1, 0, 0, 0, two_rung, put8, 0 },
 	{ "a put waiting to be sent", 1, 0, 0, 0, wire_full, put8, 0 },
 	{ "a resend marked", 1, 0, 0, 0, resend_marked, put8, 0 },

@@ -206,6 +206,7 @@ int engine_start(struct engine *e)
 	 * as these calls would (engine_hal.c) */
 	hal.regs = e->bus_on ? NULL : (void *)bar;
 	hal.dma_direct = !e->bus_on;
+	e->db_plain = !e->bus_on && !e->doorbell_cycles;
 
 	/* Power on, then configure and enable (fw_abi.h, bring-up). */
 	fw_reset(&e->fw, &hal);

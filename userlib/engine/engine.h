@@ -102,6 +102,7 @@ struct engine {
 	struct eel_bus bus;
 	struct eel_bus_iotlb iotlb;
 	int bus_on;
+	int db_plain;               /* the doorbell a store alone: no bus, no doorbell_ns (engine.c) */
 	double bus_cyc_per_ns;
 	uint64_t bus_land;          /* cycles: the NIC's last posted write reaches host memory */
 	uint64_t bus_land_at;       /* cycles: ... and when the NIC issued it */
