@@ -534,6 +534,15 @@ static int measure(struct cli *c, const char *uri_in, struct session *s, struct 
 	s->uri = uri;
 	getrusage(RUSAGE_SELF, &ru0);
 	rc = run_end(c, s, r, uri, l, c->pair ? c->plan.timeout_ms : 600000);
+	/* a client that failed ends its server before it closes the
+	 * out-of-band channel: the server would see its peer gone and say so
+	 * too, a second line for one problem (the client's, said above) */
+	if (rc && child > 0) {
+		int st = 0;
+
+		reap_server(child, 1, c->plan.timeout_ms, &st, &ru_peer);
+		child = -1;
+	}
 	end_close(s);
 	eel_oob_listener_close(c->pair && !s->server ? NULL : l);
 	if (s->server)

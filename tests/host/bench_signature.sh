@@ -16,8 +16,17 @@ set -euo pipefail
 B=${EEL_BUILD:-build}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-"$B/eel-bench" -d 'softnic?dma_ns=3000' -t signature --sig-samples 100 --json "$out/s.json" >"$out/table.txt"
-jq -c '.signature | {rtt_ns, o_s_ns, g_ns, o_r_ns, L_ns}' "$out/s.json"
+# o_r is g' - D - o_s over an issue phase whose replies the sender handles
+# as they come: a receiving end off its core for milliseconds (a loaded
+# 2-vCPU machine) sends its replies after the phase, and o_r comes out
+# without them (once in CI: 387 ns). Up to three runs: a NIC whose receive
+# DMA is not the receiving host's fails all three.
+for try in 1 2 3; do
+  "$B/eel-bench" -d 'softnic?dma_ns=3000' -t signature --sig-samples 100 --json "$out/s.json" >"$out/table.txt"
+  jq -c '.signature | {rtt_ns, o_s_ns, g_ns, o_r_ns, L_ns}' "$out/s.json"
+  jq -e '.signature.o_r_ns >= 3000 and .signature.rtt_ns >= 6000' "$out/s.json" >/dev/null && break
+  [ $try -lt 3 ] && echo "run $try: o_r or the round trip short of the DMA (the replies after the issue phase?): again"
+done
 check() {
   jq -e "$1" "$out/s.json" >/dev/null || { echo "FAILED: $2 ($1)"; exit 1; }
   echo "ok: $2"
