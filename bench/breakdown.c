@@ -779,6 +779,9 @@ void breakdown_finish(struct breakdown *bd)
 		var += nturn ? pow(unc_of(bd, bd->turn, nturn, cv), 2) / 4 : 0;
 	}
 	var += bd->cost_var[stamp_order[STAGE_PARTS]];
+	/* the parts are checked against the unstamped runs' EEL, itself a
+	 * figure of runs (pingpong.c, runs_unc): its uncertainty too */
+	var += bd->eel_ref_unc_ns > 0 ? pow(bd->eel_ref_unc_ns / 2, 2) : 0;
 	bd->perturbation_ns = bd->have_rounds && bd->eel_ref_ns > 0 ? bd->round.mean - bd->eel_ref_ns : NAN;
 	bd->oneway_gap_ns = bd->have[STAGE_PARTS] && all ? bd->total.mean - oneway : NAN;
 	if (across >= 0 && all && bd->eel_ref_ns > 0) {

@@ -74,6 +74,7 @@ struct breakdown {
 	int across_derived;              /* no one clock: the part between the ends is EEL less every other part */
 	double cut_ns;                   /* a record or round longer than this was interrupted (0: none) */
 	double eel_ref_ns;               /* EEL of the unstamped runs beside the stamped ones (0: none) */
+	double eel_ref_unc_ns;           /* its 95% half-width (pingpong.c, runs_unc) */
 	double stamp_alone_ns;           /* a stamp's cost alone (eel_clock) */
 	int interrupted;                 /* records and rounds left out as interrupted */
 	double parts_sum_ns;             /* the parts' means and the turnaround, added up */

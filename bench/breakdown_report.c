@@ -65,7 +65,11 @@ void breakdown_table(FILE *f, const struct session *s, const struct results *r)
 		fprintf(f, "    %-9s %-52s %16s\n", "turn", "ping-pong turnaround: data seen to next put", "not measured");
 	if (isfinite(bd->parts_sum_ns))
 		fprintf(f, "    %-9s %-52s %16.1f ns\n", "sum", "the parts added up", bd->parts_sum_ns);
-	fprintf(f, "    %-9s %-52s %16.1f ns\n", "EEL", "the ping-pong's RTT/2, stamps off (median of runs)", eel);
+	if (bd->eel_ref_unc_ns > 0)
+		fprintf(f, "    %-9s %-52s %9.1f +- %.1f ns\n", "EEL", "the ping-pong's RTT/2, stamps off (median of runs)",
+			eel, bd->eel_ref_unc_ns);
+	else
+		fprintf(f, "    %-9s %-52s %16.1f ns\n", "EEL", "the ping-pong's RTT/2, stamps off (median of runs)", eel);
 	if (isfinite(bd->residual_ns))
 		fprintf(f, "    %-9s %-52s %9.1f +- %.1f ns  (%+.1f %% of EEL)\n", "residual", "the sum less EEL",
 			bd->residual_ns, bd->residual_unc_ns, 100 * bd->residual_ns / eel);
@@ -185,6 +189,7 @@ void breakdown_json(struct json *j, const struct session *s, const struct result
 	json_num(j, "resolution_ns", bd->q_ns);
 	json_u64(j, "preempted", (uint64_t)bd->interrupted);
 	json_num(j, "eel_ns", bd->eel_ref_ns);
+	json_num(j, "eel_unc_ns", bd->eel_ref_unc_ns);
 	json_num(j, "parts_sum_ns", bd->parts_sum_ns);
 	json_num(j, "residual_ns", bd->residual_ns);
 	json_num(j, "residual_unc_ns", bd->residual_unc_ns);

@@ -79,8 +79,7 @@ static __attribute__((noinline)) int fetch_many(struct fw *fw, uint64_t db)
 	uint32_t n = 0, room = FW_MSGS - (fw->msg_tail - fw->msg_head);
 
 	while (n < FW_FETCH_AHEAD && n < room && fw->sq_fetched + n != db) {
-		fw->fetch_tag[n] = hal_dma_read_issue(h, fw->sq_base + ((fw->sq_fetched + n) & fw->sq_mask) *
-							     sizeof(struct eel_fw_sqe), sizeof(struct eel_fw_sqe));
+		fw->fetch_tag[n] = hal_dma_read_issue(h, fw_sqe_addr(fw, fw->sq_fetched + n), sizeof(struct eel_fw_sqe));
 		n++;
 	}
 	fw->fetch_n = n;
@@ -121,7 +120,7 @@ int fw_fetch_sq(struct fw *fw)
 				break;
 			continue;
 		}
-		bus = fw->sq_base + (fw->sq_fetched & fw->sq_mask) * sizeof(d);
+		bus = fw_sqe_addr(fw, fw->sq_fetched);
 		if (h->dma_direct)
 			sqe = (const struct eel_fw_sqe *)(uintptr_t)bus;
 		else

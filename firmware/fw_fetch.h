@@ -37,6 +37,13 @@ static inline struct fw_msg *fw_msg_take(struct fw *fw, uint32_t npkts)
 	return m;
 }
 
+/* The bus address of send queue descriptor i (a count of descriptors since
+ * the queue began: wraps at its size). */
+static inline uint64_t fw_sqe_addr(const struct fw *fw, uint64_t i)
+{
+	return fw->sq_base + (i & fw->sq_mask) * sizeof(struct eel_fw_sqe);
+}
+
 /* Descriptor d's trace record index + 1, or 0 when it is not traced (no
  * TRACE flag, or no trace ring). */
 static inline uint32_t fw_sqe_trace(const struct fw *fw, const struct eel_fw_sqe *d)
@@ -45,8 +52,8 @@ static inline uint32_t fw_sqe_trace(const struct fw *fw, const struct eel_fw_sqe
 }
 
 /* Message m, just taken (fw_msg_take), filled from descriptor d: what it
- * sends and completes with, its trace (trace: fw_sqe_trace's, which the
- * lone put's path has seen is 0), and its inline data. The fetch
+ * sends and completes with, its trace (trace: fw_sqe_trace's; a traced
+ * message's NIC_FETCH stamp taken here), and its inline data. The fetch
  * (fw_fetch.c, fetch_one) and the lone put's path (fw_send.c, fw_send_lone)
  * take a descriptor through here. */
 static inline __attribute__((always_inline)) void fw_msg_fill(struct fw *fw, struct fw_msg *m,

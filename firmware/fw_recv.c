@@ -142,19 +142,39 @@ static void on_gap(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload
 /* A traced message's first packet: its RX record, kept in fw->rx_tr until
  * written (a record still unwritten goes out first); none for a message
  * that asked for no stamp at this end. */
-static void rx_trace_begin(struct fw *fw, const struct fw_pkt *p, uint64_t t_rx)
+static void rx_trace_begin(struct fw *fw, uint8_t syndrome, uint32_t msg_id, uint64_t t_rx)
 {
-	uint32_t want = fw_sel_from_wire(p->syndrome);
+	uint32_t want = fw_sel_from_wire(syndrome);
 
 	fw_trace_rx_flush(fw);
 	if (!fw->trace_size || (want && !(want & EEL_TRACE_STAMPS)))
 		return;
 	fw->rx_tr.on = 1;
 	fw->rx_tr.slot = fw->rx_trace_next++ & (fw->trace_size - 1);
-	fw->rx_tr.msg_id = p->msg_id;
+	fw->rx_tr.msg_id = msg_id;
 	fw->rx_tr.want = want;
 	fw->rx_tr.t[0] = t_rx != FW_RX_TRACED ? t_rx : 0;
 	fw->rx_tr.t[1] = fw->rx_tr.t[2] = 0;
+}
+
+/* DMA_START of a traced message's first packet, if it asks for it: the
+ * payload's DMA begins. */
+static inline void rx_trace_dma_start(struct fw *fw)
+{
+	if (fw->rx_tr.on && fw_wants(fw->rx_tr.want, EEL_ST_DMA_START))
+		fw->rx_tr.t[EEL_ST_DMA_START - EEL_ST_NIC_RX] = hal_now(&fw->hal);
+}
+
+/* A traced message's last packet delivered (fw->rx_tr.on): DMA_DONE if it
+ * asks for it, its record owed (written later: fw_trace_rx_flush), and
+ * what last_rx adds for it (the record's slot, traced, DETECT wanted). */
+static uint64_t rx_trace_done(struct fw *fw)
+{
+	if (fw_wants(fw->rx_tr.want, EEL_ST_DMA_DONE))
+		fw->rx_tr.t[EEL_ST_DMA_DONE - EEL_ST_NIC_RX] = hal_now(&fw->hal);
+	fw->rx_tr.pending = 1;
+	return (uint64_t)fw->rx_tr.slot << 32 | EEL_FW_LAST_RX_TRACED |
+	       (fw_wants(fw->rx_tr.want, EEL_ST_DETECT) ? EEL_FW_LAST_RX_DETECT : 0);
 }
 
 /* Deliver data packet p, the next expected PSN: checks, then host memory.
@@ -201,12 +221,12 @@ static int deliver(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload
 		fw->rx_bytes = 0;
 		fw->rx_tr.on = 0;
 		if (t_rx)
-			rx_trace_begin(fw, p, t_rx);
+			rx_trace_begin(fw, p->syndrome, p->msg_id, t_rx);
 	}
 	if (fw->delay_rx)
 		fw_delay(fw, fw->delay_rx);
-	if (fw->rx_tr.on && (p->flags & FW_PKT_FIRST) && fw_wants(fw->rx_tr.want, EEL_ST_DMA_START))
-		fw->rx_tr.t[EEL_ST_DMA_START - EEL_ST_NIC_RX] = hal_now(h);
+	if (p->flags & FW_PKT_FIRST)
+		rx_trace_dma_start(fw);
 	if (fw->delay_dma)
 		fw_delay(fw, fw->delay_dma);
 	if (p->len)
@@ -216,13 +236,8 @@ static int deliver(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload
 	if (p->flags & FW_PKT_LAST) {
 		uint64_t last = p->msg_id;
 
-		if (fw->rx_tr.on) {
-			if (fw_wants(fw->rx_tr.want, EEL_ST_DMA_DONE))
-				fw->rx_tr.t[EEL_ST_DMA_DONE - EEL_ST_NIC_RX] = hal_now(h);
-			fw->rx_tr.pending = 1; /* written later: fw_trace_rx_flush */
-			last |= (uint64_t)fw->rx_tr.slot << 32 | EEL_FW_LAST_RX_TRACED |
-				(fw_wants(fw->rx_tr.want, EEL_ST_DETECT) ? EEL_FW_LAST_RX_DETECT : 0);
-		}
+		if (fw->rx_tr.on)
+			last |= rx_trace_done(fw);
 		if (p->flags & FW_PKT_NOTIFY)
 			fw_cqe(fw, EEL_FW_CQE_NOTIFY, EEL_FW_OK, 0, fw->rx_bytes, p->imm,
 			       p->msg_id, 0);
@@ -318,13 +333,14 @@ static inline uint64_t rx_get64(const uint8_t *frame, size_t off)
 
 #define RX_AT(field) offsetof(struct fw_pkt, field)
 
-/* The header's first word, magic, op and flags, of a packet rx_fast takes:
+/* The header's first word, magic, op and flags, of a packet rx_take takes:
  * a PUT or an EPUT, FIRST and LAST (one packet) with no other flag but
- * ACKREQ; the syndrome (byte 3) says nothing about an untraced data packet. */
+ * ACKREQ and TRACE; the syndrome (byte 3) is a traced data packet's stamp
+ * choice (its t_rx, rx_t) and says nothing about an untraced one. */
 #define RX_WORD(op) (FW_WIRE_MAGIC | (uint32_t)(op) << 8 | (uint32_t)(FW_PKT_FIRST | FW_PKT_LAST) << 16)
-#define RX_WORD_MASK (~((uint32_t)FW_PKT_ACKREQ << 16 | 0xffu << 24))
+#define RX_WORD_MASK (~((uint32_t)(FW_PKT_ACKREQ | FW_PKT_TRACE) << 16 | 0xffu << 24))
 _Static_assert(offsetof(struct fw_pkt, magic) == 0 && offsetof(struct fw_pkt, op) == 1 &&
-	       offsetof(struct fw_pkt, syndrome) == 3, "rx_fast reads magic, op, flags as one word");
+	       offsetof(struct fw_pkt, syndrome) == 3, "rx_take reads magic, op, flags as one word");
 
 /* A counter moved (fw_count), on a host whose registers are plain memory. */
 static inline void rx_count(struct fw *fw, void *regs, int counter)
@@ -332,7 +348,8 @@ static inline void rx_count(struct fw *fw, void *regs, int counter)
 	hal_regs_write64(regs, FW_REG(counters[counter]), ++fw->cnt[counter]);
 }
 
-/* The receive fast path: the common case (firmware/README.md, "The fast
+/* The receive fast path (rx_fast: rx_take, a traced frame through
+ * rx_traced): the common case (firmware/README.md, "The fast
  * path"; the protocol: pkt.h, "Reliability"), a one-packet PUT or an
  * E-register store (EPUT), the next expected PSN, no gap behind it (nothing
  * received beyond rcv_nxt, so selective repeat keeps nothing to drain), the
@@ -345,15 +362,19 @@ static inline void rx_count(struct fw *fw, void *regs, int counter)
  * EPUT's 8 bytes), the sequence, the key and bounds (the whole message is
  * this packet: mlen == len), and it writes what they write, in their
  * order: the RX_PKTS counter, the ACK it carries noted, the payload,
- * last_rx, the RX_MSGS counter, the ACK owed. Anything else goes to
- * rx_slow, before anything is written: a trace, probe or NOTIFY (its CQE
+ * last_rx, the RX_MSGS counter, the ACK owed; a traced message (t_rx, its
+ * NIC_RX stamp taken by rx_t before the frame was looked at; 0 in the
+ * untraced instance) its record and stamps as deliver's, so that the
+ * breakdown times the path an untraced put takes. Anything else goes to
+ * rx_slow, before anything is written: a probe or NOTIFY (its CQE
  * and the receiver-not-ready check) flag, more than one packet, a gap or a
  * duplicate, an emulated delay, an error, a malformed frame, a key not
  * cached (rx_slow fetches it), a host with a bus to charge, or a refused
  * access (rx_slow checks it again and fails the connection). With nothing
  * to call on its way (a payload of other than 8 or 64 bytes aside:
  * memcpy), it needs no saved register. Returns 1 when it took the frame. */
-static inline __attribute__((always_inline)) int rx_fast(struct fw *fw, const uint8_t *frame, uint32_t len)
+static inline __attribute__((always_inline)) int rx_take(struct fw *fw, const uint8_t *frame, uint32_t len,
+							 uint64_t t_rx)
 {
 	void *regs = fw->hal.regs;
 	uint32_t word, psn, hlen;
@@ -386,9 +407,15 @@ static inline __attribute__((always_inline)) int rx_fast(struct fw *fw, const ui
 	fw->ooo_past_gap = 0;
 	fw->rx_tr.on = 0;
 	fw->rx_bytes = hlen;
+	last = rx_get32(frame, RX_AT(msg_id));
+	if (t_rx) {
+		rx_trace_begin(fw, frame[RX_AT(syndrome)], (uint32_t)last, t_rx);
+		rx_trace_dma_start(fw);
+	}
 	if (hlen)
 		hal_dma_direct_write(raddr, frame + FW_PKT_HDR, hlen);
-	last = rx_get32(frame, RX_AT(msg_id));
+	if (t_rx && fw->rx_tr.on)
+		last |= rx_trace_done(fw);
 	hal_dma_direct_write(fw->status_base + offsetof(struct eel_fw_status, last_rx), &last, 8);
 	rx_count(fw, regs, EEL_FW_CNT_RX_MSGS);
 	return 1;
@@ -444,34 +471,39 @@ static void on_nak(struct fw *fw, const struct fw_pkt *p)
 
 /* NIC_RX of a traced message's first packet, read as the frame comes off
  * the wire, if the message asks for it (its syndrome, pkt.h); else
- * FW_RX_TRACED: traced, not stamped here. */
-static uint64_t rx_stamp(struct fw *fw, uint8_t syndrome)
+ * FW_RX_TRACED: traced, not stamped here. The record before it, if still
+ * unwritten, goes out first: before this one's stamp. */
+static __attribute__((noinline)) uint64_t rx_stamp(struct fw *fw, uint8_t syndrome)
 {
 	uint32_t want = fw_sel_from_wire(syndrome);
 	uint64_t t;
 
+	fw_trace_rx_flush(fw);
 	if (want && !(want & (1u << EEL_ST_NIC_RX)))
 		return FW_RX_TRACED;
 	t = hal_now(&fw->hal);
 	return t > FW_RX_TRACED ? t : FW_RX_TRACED + 1; /* 0 and 1 mean something else */
 }
 
-/* One frame the fast path did not take: parsed, checked, and handed to
- * the packet's handler. Its own function, with the parsed header on its
- * stack: a frame the fast path takes does not pay for them. */
-static __attribute__((noinline)) void rx_slow(struct fw *fw, const uint8_t *frame, uint32_t len)
+/* A frame's t_rx (deliver): a traced message's first packet is stamped as
+ * it comes off the wire, before anything is done with it (parse,
+ * acknowledgements, checks: the rx stage), by whichever path then takes
+ * it (rx_take, rx_slow: rx_traced); 0 for any other frame. The flags byte
+ * is read raw; parse (or rx_take) checks it with the rest. */
+static inline uint64_t rx_t(struct fw *fw, const uint8_t *frame, uint32_t len)
+{
+	if (len < FW_PKT_HDR || (frame[2] & (FW_PKT_TRACE | FW_PKT_FIRST)) != (FW_PKT_TRACE | FW_PKT_FIRST))
+		return 0;
+	return rx_stamp(fw, frame[3]);
+}
+
+/* One frame the fast path did not take (t_rx: rx_t's): parsed, checked,
+ * and handed to the packet's handler. Its own function, with the parsed
+ * header on its stack: a frame the fast path takes does not pay for them. */
+static __attribute__((noinline)) void rx_slow(struct fw *fw, const uint8_t *frame, uint32_t len, uint64_t t_rx)
 {
 	struct fw_pkt p;
-	uint64_t t_rx = 0;
 
-	/* NIC_RX of a traced message's first packet: the frame is off the
-	 * wire, before anything is done with it (parse, acknowledgements,
-	 * checks: the rx stage). The flags byte is read raw; parse checks it
-	 * with the rest. */
-	if (len >= FW_PKT_HDR && (frame[2] & (FW_PKT_TRACE | FW_PKT_FIRST)) == (FW_PKT_TRACE | FW_PKT_FIRST)) {
-		fw_trace_rx_flush(fw); /* the one before's record, if still unwritten: before this one's stamp */
-		t_rx = rx_stamp(fw, frame[3]);
-	}
 	if (fw_pkt_parse(frame, len, &p) < 0) {
 		fw_count(fw, EEL_FW_CNT_BAD, 1);
 		return;
@@ -494,6 +526,29 @@ static __attribute__((noinline)) void rx_slow(struct fw *fw, const uint8_t *fram
 	}
 }
 
+/* A traced frame (FW_PKT_TRACE): stamped as it comes off the wire (rx_t),
+ * then taken as an untraced one is, by rx_take (the fast path) or else
+ * rx_slow, in the same order; rx_take's own instance, so that an untraced
+ * frame carries none of the stamps' work. */
+static __attribute__((noinline)) void rx_traced(struct fw *fw, const uint8_t *frame, uint32_t len)
+{
+	uint64_t t_rx = rx_t(fw, frame, len);
+
+	if (!rx_take(fw, frame, len, t_rx))
+		rx_slow(fw, frame, len, t_rx);
+}
+
+/* The receive fast path (rx_take) for frame; a traced one by rx_traced.
+ * Returns 1 when it took the frame, 0 when rx_slow must. */
+static inline __attribute__((always_inline)) int rx_fast(struct fw *fw, const uint8_t *frame, uint32_t len)
+{
+	if (len >= FW_PKT_HDR && (frame[2] & FW_PKT_TRACE)) {
+		rx_traced(fw, frame, len);
+		return 1;
+	}
+	return rx_take(fw, frame, len, 0);
+}
+
 /* Take frame (len bytes) and those behind it off the wire, n frames of
  * this pass taken already, up to FW_RX_BUDGET: each by the fast path, else
  * rx_slow. Its own function (not inlined into fw_recv): a pass whose
@@ -505,7 +560,7 @@ static __attribute__((noinline)) void rx_frames(struct fw *fw, const uint8_t *fr
 
 	for (;;) {
 		if (!rx_fast(fw, frame, len))
-			rx_slow(fw, frame, len);
+			rx_slow(fw, frame, len, 0);
 		/* the next frame only while within the budget: a frame
 		 * looked at is held until rx_done (firmware/hal.h) */
 		if (++n == FW_RX_BUDGET) {

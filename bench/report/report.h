@@ -14,7 +14,7 @@ void report_table(FILE *f, const struct session *s, const struct results *r, con
 int report_json_check(const char *path);
 /* schema "eel.run": 5 added the patterns of many ranks, 6 the bus what-if, 7 figures not separable
  * or not resolved are null with why, 8 tails/sweep/provenance, 9 the bus for bandwidth (docs/json.md) */
-#define SCHEMA_VERSION 9
+#define SCHEMA_VERSION 10
 struct json;
 void report_json_head(struct json *j, int argc, char **argv);
 struct out;

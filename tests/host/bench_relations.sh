@@ -24,7 +24,7 @@ check() {  # check 'jq expression' 'what it means'
   fi
   echo "ok: $2"
 }
-check '.schema == "eel.run" and .schema_version == 9' 'a versioned eel.run document' || return 1
+check '.schema == "eel.run" and .schema_version == 10' 'a versioned eel.run document' || return 1
 check '.nic.backend == "softnic" and .machine.clock.hz > 0 and .machine.clock.timer_ns > 0' 'machine and NIC facts' || return 1
 check '.parameters.eel.ns.min > 0 and .parameters.eel.ns.min <= .parameters.eel.ns.median' 'EEL measured, min <= median' || return 1
 check '.parameters.eel.cycles.min > 0' 'EEL in cycles' || return 1
@@ -54,6 +54,9 @@ case $B in
      # stamps' cost measured in place, against the EEL of the unstamped runs
      # (two independent measurements; a cost solved from EEL made it 0)
      # (within its own 95% uncertainty: this short run stamps ~35 rounds a choice)
+     # (its uncertainty holds the unstamped EEL's, its runs' spread: a run so
+     # noisy that it passes 20% of EEL has told nothing, and is run again)
+     check '.breakdown.residual_unc_ns <= 0.2 * .breakdown.eel_ns and .breakdown.eel_unc_ns >= 0' 'the residual known to 20% of EEL (its uncertainty: the parts'"'"' and the unstamped EEL'"'"'s)' || return 1
      check '.breakdown.residual_ns != null and (.breakdown.residual_ns | fabs) - .breakdown.residual_unc_ns <= 0.05 * .breakdown.eel_ns' 'the breakdown adds up to the unstamped EEL within 5% (the residual, beyond its uncertainty)' || return 1
      # the one-way trip measured whole on rounds of its own, against its parts
      check '.breakdown.oneway_gap_ns != null and (.breakdown.oneway_gap_ns | fabs) - .breakdown.residual_unc_ns - .breakdown.total_unc_ns <= 0.05 * .breakdown.eel_ns' 'the one-way trip measured whole agrees with its parts within 5% of EEL (beyond their uncertainties)' || return 1
@@ -80,7 +83,7 @@ check '.breakdown.perturbation_ns != null and .breakdown.residual_unc_ns > 0' 't
 check '.limit.one_way_ns.min > 0 and .limit.eel_over_limit > 0' 'the cache-line limit and EEL / limit' || return 1
 check '.counters.local.tx_messages > 0 and .counters.peer.rx_messages > 0' 'NIC counters from both ends' || return 1
 check '.parameters.eel_stamped.ns.n > 0' 'EEL with stamps on, in the same run' || return 1
-check '.schema_version == 9 and .signature.o_s_ns > 0 and .signature.g_ns > 0' 'Culler et al. 1996 signature: o_s > 0, g > 0' || return 1
+check '.schema_version == 10 and .signature.o_s_ns > 0 and .signature.g_ns > 0' 'Culler et al. 1996 signature: o_s > 0, g > 0' || return 1
 check '.signature.rtt_ns > 0 and (.signature.curves | length) == 4' 'the signature: RTT and four curves' || return 1
 check '(.bulk.points | length) == 6 and (.bulk.points | all(.t_ns.min > 0 and .echo_ns.min > 0))' 'bulk T(n) and echo per size' || return 1
 # (an error >= 0 held by construction: each fit now says whether it is a model of the curve)

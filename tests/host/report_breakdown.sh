@@ -34,7 +34,7 @@ for l in table[at + 1:]:
     if name == "sum":
         total = re.search(r"(-?\d+\.\d+) ns", l).group(1)
     elif name == "EEL":
-        eel = re.search(r"(-?\d+\.\d+) ns", l).group(1)
+        eel = re.search(r"(-?\d+\.\d+)(?: \+- \d+\.\d+)? ns", l).group(1)  # its +- (runs' spread) beside it
     elif name == "residual":
         r = re.search(r"(-?\d+\.\d+) \+-", l)
         residual = ("%+.1f" % float(r.group(1))) if r else ("not separable here" if "not separable" in l else "not measured")

@@ -149,6 +149,26 @@ static void check_mode(int shared)
 	      "shared %d: the parts add to %.9g, residual %.9g, want 9.5", shared, bd.parts_sum_ns, bd.residual_ns);
 	CHECK(fabs(bd.perturbation_ns - (bd.round.mean - eel)) < 1e-9 && bd.round.mean > eel,
 	      "shared %d: perturbation %.9g (rounds %.9g, EEL %.9g)", shared, bd.perturbation_ns, bd.round.mean, eel);
+	/* the same records against an EEL known to +-40 ns: the residual's
+	 * uncertainty holds it (two measurements compared), in quadrature */
+	{
+		struct breakdown wide = { 0 };
+
+		wide.eel_ref_ns = eel;
+		wide.eel_ref_unc_ns = 40;
+		wide.cut_ns = 10 * eel;
+		CHECK(breakdown_add(&s, &wide, ctx, NR, srx, NR) == 0 &&
+		      breakdown_add(&s, &wide, stx, NR, crx_kept, ncrx) == 0 &&
+		      breakdown_rounds(&s, &wide, &rd, ctx, NR, crx_kept, ncrx, stx, NR, srx, NR) == 0,
+		      "breakdown_add or _rounds failed");
+		breakdown_finish(&wide);
+		CHECK(fabs(wide.residual_ns - bd.residual_ns) < 1e-9 &&
+		      fabs(wide.residual_unc_ns * wide.residual_unc_ns -
+			   (bd.residual_unc_ns * bd.residual_unc_ns + 40 * 40)) < 1e-6,
+		      "shared %d: residual +-%.9g with EEL +-40, +-%.9g without", shared, wide.residual_unc_ns,
+		      bd.residual_unc_ns);
+		breakdown_free(&wide);
+	}
 	/* no round joined (the one-way records alone): the same parts, each
 	 * less its stamps' cost once (here 2 ns: taken twice, 2 ns short) */
 	{

@@ -8,7 +8,8 @@
  * path must be taken exactly when the case says, leave the NIC as it found
  * it when it is not, and when it is, put the same frames on the wire and
  * leave the sender in the same state (PSNs, message table, timer, counters,
- * ACKs applied) as the general path. The sender's registers are plain
+ * ACKs applied) and the same trace records (a traced put takes it too: the
+ * breakdown times the path EEL's puts take) as the general path. The sender's registers are plain
  * memory and its DMA direct (hal.h, regs, dma_direct); its clock moves at each read, so an emulated delay or a
  * clock read skipped shows in the state. Each of fw_send_lone's guards has
  * a case here that fails without it, but four whose states this pair does
@@ -100,6 +101,8 @@ static struct eel_fw_sqe put8(void)
 	return fn_put_desc(lkey, src, 8, rkey, mem, 0, 1, 0);
 }
 
+static struct eel_fw_sqe traced(void);
+
 static void run(const struct lone_case *c)
 {
 	struct fn_pair *l = pair_new(c), *g = pair_new(c);
@@ -128,6 +131,17 @@ static void run(const struct lone_case *c)
 	fn_settle(g, 3000);
 	CHECK(same_fw(&l->a.fw, &g->a.fw) && same_fw(&l->b.fw, &g->b.fw), "%s: settled, the NICs differ", c->what);
 	CHECK(memcmp(&l->a.status, &g->a.status, sizeof(l->a.status)) == 0, "%s: status blocks differ", c->what);
+	/* a traced put's records, the sender's stamps read off the same ticks
+	 * in the same order: the breakdown times the lone path as it runs */
+	CHECK(memcmp(l->a.trace, g->a.trace, sizeof(l->a.trace)) == 0 &&
+	      memcmp(l->b.trace, g->b.trace, sizeof(l->b.trace)) == 0, "%s: the trace records differ", c->what);
+	if (c->put == traced) { /* records there to compare: the TX one's stamps, the RX one's */
+		const struct eel_trace *tx = &l->a.trace[0], *rx = &l->b.trace[FN_TR + 0];
+
+		CHECK(tx->valid && tx->t[EEL_ST_NIC_FETCH] && tx->t[EEL_ST_NIC_TX] > tx->t[EEL_ST_NIC_FETCH] &&
+		      rx->valid && rx->msg_id == tx->msg_id, "%s: no TX record with NIC_FETCH < NIC_TX, or no RX record",
+		      c->what);
+	}
 	fn_pair_free(l);
 	fn_pair_free(g);
 }
@@ -282,7 +296,8 @@ static const struct lone_case cases[] = {
 	{ "a bad key", 1, 0, 0, 0, one_round, bad_key, 0 },
 	{ "a source past its region", 1, 0, 0, 0, one_round, past_region, 0 },
 	{ "inline too long", 1, 0, 0, 0, NULL, inline_long, 0 },
-	{ "a traced put", 1, 0, 0, 0, NULL, traced, 0 },
+	{ "a traced put", 1, 0, 0, 0, NULL, traced, 1 },
+	{ "a traced put after a round trip", 1, 0, 0, 0, one_round, traced, 1 },
 	{ "not a put", 1, 0, 0, 0, NULL, not_put, 0 },
 	{ "two packets", 1, 0, 0, 0, NULL, two_packets, 0 },
 	{ "an E-register load", 1, 0, 0, 0, eget, NULL, 0 },

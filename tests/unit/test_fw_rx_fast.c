@@ -5,10 +5,11 @@
  * memory, where the fast path runs), one case each that it must hand to
  * the general path: a PSN ahead or behind, a gap just filled (selective
  * repeat), a key not cached or changed in the table, out of bounds, a
- * message longer than its packet, NOTIFY, TRACE, two packets, a first
+ * message longer than its packet, NOTIFY, two packets, a first
  * packet not the last, a malformed frame, a failed connection. Each case
  * checks what the general path does with it (written or not, counters,
  * the NAK, the CQE, the error), which a fast path that took it would not.
+ * A traced put it takes, and writes the record the general path writes.
  * (A runt is refused before a byte past it is read: ASan's to see.)
  * Two firmwares on a fake HAL (fakenic.h); only the receiver steps. */
 #include "check.h"
@@ -65,12 +66,12 @@ static uint64_t cnt(const struct rx *r, int c)
 
 /* A receiver with a direct HAL and a window, its key cached by a first put
  * (PSN 0), which the general path takes: the key was not cached yet. */
-static struct rx rx_new_with(uint32_t recovery)
+static struct rx rx_new_dir(uint32_t recovery, int direct)
 {
 	struct fn_config c = fn_defaults();
 	struct rx r;
 
-	c.direct = 1;
+	c.direct = direct;
 	c.recovery = recovery;
 	r.p = fn_pair_new(&c);
 	r.b = &r.p->b;
@@ -81,6 +82,11 @@ static struct rx rx_new_with(uint32_t recovery)
 	CHECK(filled(WIN, 8, 0x10) && cnt(&r, EEL_FW_CNT_RX_MSGS) == 1,
 	      "the first put (key not cached) was not delivered");
 	return r;
+}
+
+static struct rx rx_new_with(uint32_t recovery)
+{
+	return rx_new_dir(recovery, 1);
 }
 
 static struct rx rx_new(void)
@@ -204,16 +210,47 @@ static void test_notify(void)
 	rx_free(&r);
 }
 
-/* TRACE: the message's RX record, marked in last_rx. */
+/* The receiver's clock: a tick at each read. */
+static uint64_t tick_now(void *ctx)
+{
+	return (*(uint64_t *)(uintptr_t)((struct fn_nic *)ctx)->now)++;
+}
+
+/* TRACE: the message's RX record, marked in last_rx, its stamps (NIC_RX,
+ * DMA_START, DMA_DONE: every stamp, syndrome 0) read off a clock that ticks
+ * at each read, and the same record, read off the same ticks, as a
+ * receiver whose HAL is not direct, where only the general path runs: a
+ * traced put is timed on the path an untraced one takes (the breakdown). */
 static void test_trace(void)
 {
-	struct rx r = rx_new();
+	static struct fw_hal_ops ticking;
+	struct eel_trace rec[2];
+	uint64_t last_rx[2];
 
-	put8(&r, FW_PKT_FIRST | FW_PKT_LAST | FW_PKT_TRACE, 1, WIN + 8, 0x19);
-	CHECK(filled(WIN + 8, 8, 0x19), "a traced put was not written");
-	CHECK(r.b->status.last_rx & EEL_FW_LAST_RX_TRACED, "last_rx 0x%llx: not traced",
-	      (unsigned long long)r.b->status.last_rx);
-	rx_free(&r);
+	ticking = fn_hal_ops;
+	ticking.now = tick_now;
+	for (int direct = 1; direct >= 0; direct--) {
+		struct rx r = rx_new_dir(EEL_FW_RECOVERY_GBN, direct);
+		const struct eel_trace *t = &r.b->trace[FN_TR + 0];
+
+		r.b->fw.hal.ops = &ticking;
+		r.p->now = 1000;
+		put8(&r, FW_PKT_FIRST | FW_PKT_LAST | FW_PKT_TRACE, 1, WIN + 8, 0x19);
+		fw_step(&r.b->fw); /* the record, owed, written */
+		CHECK(filled(WIN + 8, 8, 0x19), "direct %d: a traced put was not written", direct);
+		CHECK(r.b->status.last_rx & EEL_FW_LAST_RX_TRACED, "direct %d: last_rx 0x%llx: not traced", direct,
+		      (unsigned long long)r.b->status.last_rx);
+		CHECK(t->valid && t->msg_id == 501 && t->t[EEL_ST_NIC_RX] >= 1000 &&
+		      t->t[EEL_ST_NIC_RX] < t->t[EEL_ST_DMA_START] && t->t[EEL_ST_DMA_START] < t->t[EEL_ST_DMA_DONE],
+		      "direct %d: RX record valid %u msg %u, NIC_RX %llu DMA_START %llu DMA_DONE %llu", direct,
+		      t->valid, t->msg_id, (unsigned long long)t->t[EEL_ST_NIC_RX],
+		      (unsigned long long)t->t[EEL_ST_DMA_START], (unsigned long long)t->t[EEL_ST_DMA_DONE]);
+		rec[direct] = *t;
+		last_rx[direct] = r.b->status.last_rx;
+		rx_free(&r);
+	}
+	CHECK(memcmp(&rec[0], &rec[1], sizeof(rec[0])) == 0 && last_rx[0] == last_rx[1],
+	      "the RX record or last_rx differ between the fast path's host and the general path's");
 }
 
 /* Selective repeat, a packet kept past a gap: the one that fills the gap is
