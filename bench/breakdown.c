@@ -801,6 +801,8 @@ void breakdown_finish(struct breakdown *bd)
 	bd->parts_sum_ns = all ? sum : NAN;
 	bd->residual_unc_ns = 2 * sqrt(var);
 	bd->residual_ns = !all || across >= 0 || !(bd->eel_ref_ns > 0) ? NAN : sum - bd->eel_ref_ns;
+	bd->closes = isfinite(bd->residual_ns) &&
+		     fabs(bd->residual_ns) - bd->residual_unc_ns <= BD_CLOSE * bd->eel_ref_ns;
 	bd->done = bd->samples > 0;
 }
 
@@ -823,19 +825,4 @@ void breakdown_free(struct breakdown *bd)
 	bd->rtt = bd->turn = NULL;
 	bd->rounds = NULL;
 	bd->nrtt = bd->nround = 0;
-}
-
-/* The part known least well (its uncertainty the widest; -1: the turnaround):
- * where a residual most likely sits. */
-int breakdown_noisiest(const struct breakdown *bd)
-{
-	int worst = -1;
-	double w = bd->have_rounds && bd->turn_st.n ? bd->turn_unc : -1;
-
-	for (int k = 0; k < STAGE_PARTS; k++)
-		if (!bd->absorbed[k] && bd->have[k] && isfinite(bd->part_unc[k]) && bd->part_unc[k] > w) {
-			w = bd->part_unc[k];
-			worst = k;
-		}
-	return worst;
 }

@@ -79,6 +79,8 @@ struct breakdown {
 	int interrupted;                 /* records and rounds left out as interrupted */
 	double parts_sum_ns;             /* the parts' means and the turnaround, added up */
 	double residual_ns;              /* parts_sum_ns less the unstamped EEL (NAN: not separable) */
+	int closes;                      /* |residual_ns| - residual_unc_ns within BD_CLOSE of EEL (0 where
+					  * NAN): the parts are the unstamped put's; else the stamped put's */
 };
 
 #define MAX_ROUNDS 65536
@@ -109,7 +111,10 @@ int breakdown_rounds(const struct session *s, struct breakdown *bd, const struct
 		     const struct eel_trace *tx, int ntx, const struct eel_trace *rx, int nrx,
 		     const struct eel_trace *peer_tx, int npeer_tx, const struct eel_trace *peer_rx, int npeer_rx);
 void breakdown_finish(struct breakdown *bd);
-int breakdown_noisiest(const struct breakdown *bd);
+
+/* The share of EEL within which the parts, beyond their uncertainty, add up
+ * to it: the breakdown closes (docs/methods.md, the breakdown). */
+#define BD_CLOSE 0.05
 void breakdown_free(struct breakdown *bd);
 void breakdown_spans(struct breakdown *bd, const struct eel_caps *caps);
 const char *breakdown_stage_what(const struct breakdown *bd, int k);

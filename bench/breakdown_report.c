@@ -39,12 +39,16 @@ void breakdown_table(FILE *f, const struct session *s, const struct results *r)
 {
 	const struct breakdown *bd = &r->bd;
 	double eel = bd->eel_ref_ns > 0 ? bd->eel_ref_ns : r->pp.eel.median;
+	/* parts that do not add up to EEL are shares of the stamped path, not of EEL */
+	int apart = isfinite(bd->residual_ns) && !bd->closes;
+	double whole = apart ? bd->parts_sum_ns : eel;
 
 	if (!r->bd.done)
 		return;
-	fprintf(f, "\n  where one 8-byte put goes (%s; %d rounds stamped, %s; means +- 95%%)\n", s->caps->clock,
+	fprintf(f, "\n  where one 8-byte put goes (%s; %d rounds stamped, %s; means +- 95%%%s)\n", s->caps->clock,
 		bd->have_rounds ? bd->round.n : bd->samples,
-		bd->chosen ? "each message stamps around one place" : "every stamp on each message");
+		bd->chosen ? "each message stamps around one place" : "every stamp on each message",
+		apart ? "; % of the parts' sum: they do not add up to EEL, below" : "");
 	for (int k = 0; k < STAGE_PARTS; k++) {
 		int derived = bd->across_derived && part_between_ends(bd, k);
 
@@ -56,11 +60,11 @@ void breakdown_table(FILE *f, const struct session *s, const struct results *r)
 			continue;
 		}
 		part_row(f, bd->name[k], bd->what[k], bd->part_resolved[k], bd->part[k].mean, bd->part_unc[k],
-			 bd->part_bound[k], eel, derived ? "  (EEL less every other part: no one clock)" : "");
+			 bd->part_bound[k], whole, derived ? "  (EEL less every other part: no one clock)" : "");
 	}
 	if (bd->have_rounds && bd->turn_st.n)
 		part_row(f, "turn", "ping-pong turnaround: data seen to next put", bd->turn_resolved, bd->turn_st.mean,
-			 bd->turn_unc, bd->turn_bound, eel, "");
+			 bd->turn_unc, bd->turn_bound, whole, "");
 	else if (bd->have_rounds)
 		fprintf(f, "    %-9s %-52s %16s\n", "turn", "ping-pong turnaround: data seen to next put", "not measured");
 	if (isfinite(bd->parts_sum_ns))
@@ -76,6 +80,14 @@ void breakdown_table(FILE *f, const struct session *s, const struct results *r)
 	else
 		fprintf(f, "    %-9s %-52s %16s\n", "residual", "the sum less EEL",
 			bd->across_derived ? "not separable here (no one clock at both ends)" : "not measured");
+	if (apart)
+		fprintf(f, "    (the parts do not add up to EEL within %.0f %% beyond their uncertainty: they time the "
+			"stamped puts,\n     %s; each part is its stage on that path, not a share\n     of EEL: on this "
+			"machine the stages are not separable to that precision)\n", 100 * BD_CLOSE,
+			bd->residual_ns > 0 ? "whose path does more than an unstamped put's (the stamp choice, the trace "
+					      "records) besides\n     the stamps whose cost in place is taken off"
+					    : "and the stamps' costs in place taken off them came to more than the "
+					      "stamps cost\n     on their path");
 	if (isfinite(bd->perturbation_ns))
 		fprintf(f, "    (perturbation: the stamped rounds' RTT/2 is %.1f ns, %+.1f ns from EEL: what stamping "
 			"added to a round,\n     measured, not taken off anything)\n", bd->round.mean, bd->perturbation_ns);
@@ -193,6 +205,10 @@ void breakdown_json(struct json *j, const struct session *s, const struct result
 	json_num(j, "parts_sum_ns", bd->parts_sum_ns);
 	json_num(j, "residual_ns", bd->residual_ns);
 	json_num(j, "residual_unc_ns", bd->residual_unc_ns);
+	if (isfinite(bd->residual_ns))
+		json_bool(j, "closes", bd->closes);
+	else
+		json_num(j, "closes", NAN); /* null: no residual */
 	json_num(j, "perturbation_ns", bd->perturbation_ns);
 	json_num(j, "oneway_gap_ns", bd->oneway_gap_ns);
 	json_obj_end(j);

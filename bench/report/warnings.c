@@ -95,14 +95,12 @@ static void breakdown_warnings(struct warnings *ws, const struct session *s, con
 	if (r->bd.done && !r->bd.have_rounds && r->bd.samples)
 		warn(ws, WK_STAMPS, FIG_BREAKDOWN, "no stamped round could be joined whole (%d not): the breakdown is of "
 		     "one-way records and does not add up to EEL", r->bd.unjoined);
-	if (r->bd.done && isfinite(r->bd.residual_ns) && fabs(r->bd.residual_ns) > 0.05 * r->bd.eel_ref_ns) {
-		int worst = breakdown_noisiest(&r->bd);
-
-		warn(ws, WK_STAMPS, FIG_BREAKDOWN, "the breakdown's parts add up to %.1f ns, EEL is %.1f ns: a residual "
-		     "of %+.1f ns (+-%.1f), over 5%% of EEL; likely in %s (the part known least well, +-%.1f ns)%s",
-		     r->bd.parts_sum_ns, r->bd.eel_ref_ns, r->bd.residual_ns, r->bd.residual_unc_ns,
-		     worst < 0 ? "turn" : r->bd.name[worst], worst < 0 ? r->bd.turn_unc : r->bd.part_unc[worst], more);
-	}
+	if (r->bd.done && isfinite(r->bd.residual_ns) && !r->bd.closes)
+		warn(ws, WK_STAMPS, FIG_BREAKDOWN, "the breakdown's parts add up to %.1f ns, EEL is %.1f ns: %+.1f ns "
+		     "(+-%.1f), over %.0f%% of EEL: the parts time the stamped puts' path (stamping added %+.1f ns a "
+		     "round), not shares of EEL%s", r->bd.parts_sum_ns, r->bd.eel_ref_ns, r->bd.residual_ns,
+		     r->bd.residual_unc_ns, 100 * BD_CLOSE, r->bd.perturbation_ns, more);
+	/* (docs/methods.md, the breakdown: "When the parts do not add up") */
 	for (int k = 0; r->bd.done && k < STAGE_PARTS; k++)
 		if (!r->bd.absorbed[k] && r->bd.have[k] && r->bd.part[k].mean < -r->bd.part_unc[k] &&
 		    !(r->bd.across_derived && part_between_ends(&r->bd, k)))

@@ -52,12 +52,28 @@ case $B in
             "$(jq .parameters.eel.ns.median "$out/r.json") ns, and the tests that measure one quantity twice" ;;
   *) # the residual: the parts' sum, each measured on its own rounds less its
      # stamps' cost measured in place, against the EEL of the unstamped runs
-     # (two independent measurements; a cost solved from EEL made it 0)
-     # (within its own 95% uncertainty: this short run stamps ~35 rounds a choice)
-     # (its uncertainty holds the unstamped EEL's, its runs' spread: a run so
-     # noisy that it passes 20% of EEL has told nothing, and is run again)
+     # (two independent measurements; a cost solved from EEL made it 0),
+     # within its own 95% uncertainty (the parts' and the unstamped EEL's:
+     # this short run stamps ~35 rounds a choice). Where it closes within 5%
+     # of EEL the parts are shares of EEL; where not, the parts time the
+     # stamped puts' path, which does more than an unstamped put's (the stamp
+     # choice, the trace records: on this VM ~20% of a 120-ns EEL when its
+     # two vCPUs sit on two cores, within 5% of a 370-ns one), and the run
+     # must say so in the table, the JSON and a warning, its percentages of
+     # the parts' sum, not of EEL. Either way the parts are never further
+     # than 40% of EEL from it (the stamps' costs left on the parts: some 60
+     # ns more, 50% of the short EEL; a stage counted twice: more).
      check '.breakdown.residual_unc_ns <= 0.2 * .breakdown.eel_ns and .breakdown.eel_unc_ns >= 0' 'the residual known to 20% of EEL (its uncertainty: the parts'"'"' and the unstamped EEL'"'"'s)' || return 1
-     check '.breakdown.residual_ns != null and (.breakdown.residual_ns | fabs) - .breakdown.residual_unc_ns <= 0.05 * .breakdown.eel_ns' 'the breakdown adds up to the unstamped EEL within 5% (the residual, beyond its uncertainty)' || return 1
+     check '.breakdown.residual_ns != null and (.breakdown.residual_ns | fabs) - .breakdown.residual_unc_ns <= 0.4 * .breakdown.eel_ns' 'the breakdown within 40% of the unstamped EEL (the residual, beyond its uncertainty)' || return 1
+     check '.breakdown.closes == ((.breakdown.residual_ns | fabs) - .breakdown.residual_unc_ns <= 0.05 * .breakdown.eel_ns)' 'closes: the residual within 5% of EEL beyond its uncertainty' || return 1
+     if jq -e '.breakdown.closes' "$out/r.json" >/dev/null; then
+       echo "ok: the breakdown adds up to the unstamped EEL within 5% (residual $(jq '.breakdown.residual_ns' "$out/r.json") ns, EEL $(jq '.breakdown.eel_ns' "$out/r.json"))"
+     else
+       grep -q "they do not add up to EEL, below" "$out/table.txt" && grep -q "the parts do not add up to EEL within 5 %" "$out/table.txt" ||
+         { echo "FAILED: the breakdown does not close, and the table does not say so"; return 1; }
+       check '[.warnings[] | select(test("not shares of EEL"))] | length == 1' 'the breakdown does not close: a warning says its parts are the stamped path'"'"'s' || return 1
+       echo "note: the breakdown does not close here: residual $(jq '.breakdown.residual_ns' "$out/r.json") +- $(jq '.breakdown.residual_unc_ns' "$out/r.json") ns of EEL $(jq '.breakdown.eel_ns' "$out/r.json"), said so"
+     fi
      # the one-way trip measured whole on rounds of its own, against its parts
      check '.breakdown.oneway_gap_ns != null and (.breakdown.oneway_gap_ns | fabs) - .breakdown.residual_unc_ns - .breakdown.total_unc_ns <= 0.05 * .breakdown.eel_ns' 'the one-way trip measured whole agrees with its parts within 5% of EEL (beyond their uncertainties)' || return 1
      check '.signature.o_s_ns <= .parameters.eel.ns.median' 'signature o_s <= EEL (Culler et al. 1996: EEL = o_s + L + o_r)' || return 1

@@ -179,7 +179,8 @@ int main(void)
 	      sum, bd.turn_st.mean, bd.parts_sum_ns);
 	CHECK(fabs(bd.total.mean - w.oneway) < 1e-9 && fabs(bd.oneway_gap_ns) < 1e-9,
 	      "one way whole %.9g, want %.9g (gap %.9g)", bd.total.mean, w.oneway, bd.oneway_gap_ns);
-	CHECK(fabs(bd.residual_ns) < 1e-9, "residual %.9g with every cost measured in place", bd.residual_ns);
+	CHECK(fabs(bd.residual_ns) < 1e-9 && bd.closes, "residual %.9g with every cost measured in place (closes %d)",
+	      bd.residual_ns, bd.closes);
 	CHECK(fabs(bd.perturbation_ns - (w.stamped - w.eel)) < 1e-9 && bd.perturbation_ns > 0,
 	      "perturbation %.9g, want %.9g", bd.perturbation_ns, w.stamped - w.eel);
 	/* dma is 0 here: within its uncertainty of 0, a bound */
@@ -195,7 +196,9 @@ int main(void)
 	      bd.residual_ns);
 	CHECK(fabs(bd.part[0].mean - (w.part[0] + 10)) < 1e-9, "post %.9g holds them, want %.9g", bd.part[0].mean,
 	      w.part[0] + 10);
-	CHECK(breakdown_noisiest(&bd) >= -1, "a likely stage named");
+	/* closes: the residual within BD_CLOSE of EEL beyond its uncertainty */
+	CHECK(bd.closes == (fabs(bd.residual_ns) - bd.residual_unc_ns <= BD_CLOSE * w.eel),
+	      "closes %d with a residual %.9g +- %.9g of EEL %.9g", bd.closes, bd.residual_ns, bd.residual_unc_ns, w.eel);
 	breakdown_free(&bd);
 	CHECK_DONE();
 }
