@@ -14,9 +14,9 @@ int fw_doorbell(struct fw *fw);
 /* Is the NIC running with its link up? (Else fw_step does what is due.) */
 static inline int fw_ready(struct fw *fw)
 {
-	uint32_t ctrl = hal_reg_read32(&fw->hal, FW_REG(ctrl));
+	const uint32_t on = EEL_FW_CTRL_ENABLE | EEL_FW_CTRL_LINK;
 
-	return (ctrl & EEL_FW_CTRL_ENABLE) && (ctrl & EEL_FW_CTRL_LINK) && fw->running;
+	return (hal_reg_read32(&fw->hal, FW_REG(ctrl)) & on) == on && fw->running;
 }
 
 int fw_receive_step(struct fw *fw);
@@ -29,9 +29,7 @@ int fw_receive_step(struct fw *fw);
  * so the caller saves no more registers for it. */
 static inline int fw_receive(struct fw *fw)
 {
-	const uint32_t on = EEL_FW_CTRL_ENABLE | EEL_FW_CTRL_LINK;
-
-	if (fw->hal.regs && (hal_regs_read32(fw->hal.regs, FW_REG(ctrl)) & on) == on && fw->running)
+	if (fw->hal.regs && fw_ready(fw)) /* its register read then the direct one */
 		return fw_recv(fw);
 	return fw_receive_step(fw);
 }
