@@ -140,9 +140,13 @@ static void on_gap(struct fw *fw, const struct fw_pkt *p, const uint8_t *payload
 }
 
 /* A traced message's first packet: its RX record, kept in fw->rx_tr until
- * written (a record still unwritten goes out first); none for a message
- * that asked for no stamp at this end. */
-static void rx_trace_begin(struct fw *fw, uint8_t syndrome, uint32_t msg_id, uint64_t t_rx)
+ * written (a record still unwritten goes out first: a packet kept past a
+ * gap, selective repeat, is delivered after others); none for a message
+ * that asked for no stamp at this end. Inline, as rx_trace_done: on a
+ * traced put's path, between its stamps, a call is work an untraced put
+ * does not do. */
+static inline __attribute__((always_inline)) void rx_trace_begin(struct fw *fw, uint8_t syndrome, uint32_t msg_id,
+								 uint64_t t_rx)
 {
 	uint32_t want = fw_sel_from_wire(syndrome);
 
@@ -168,7 +172,7 @@ static inline void rx_trace_dma_start(struct fw *fw)
 /* A traced message's last packet delivered (fw->rx_tr.on): DMA_DONE if it
  * asks for it, its record owed (written later: fw_trace_rx_flush), and
  * what last_rx adds for it (the record's slot, traced, DETECT wanted). */
-static uint64_t rx_trace_done(struct fw *fw)
+static inline __attribute__((always_inline)) uint64_t rx_trace_done(struct fw *fw)
 {
 	if (fw_wants(fw->rx_tr.want, EEL_ST_DMA_DONE))
 		fw->rx_tr.t[EEL_ST_DMA_DONE - EEL_ST_NIC_RX] = hal_now(&fw->hal);
