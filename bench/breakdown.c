@@ -801,7 +801,9 @@ void breakdown_finish(struct breakdown *bd)
 	bd->parts_sum_ns = all ? sum : NAN;
 	bd->residual_unc_ns = 2 * sqrt(var);
 	bd->residual_ns = !all || across >= 0 || !(bd->eel_ref_ns > 0) ? NAN : sum - bd->eel_ref_ns;
-	bd->closes = isfinite(bd->residual_ns) &&
+	/* (only with whole rounds: without the turnaround the parts are one
+	 * way and do not add up to EEL at all, which a warning says) */
+	bd->closes = bd->have_rounds && isfinite(bd->residual_ns) &&
 		     fabs(bd->residual_ns) - bd->residual_unc_ns <= BD_CLOSE * bd->eel_ref_ns;
 	bd->done = bd->samples > 0;
 }

@@ -74,13 +74,13 @@ struct breakdown {
 	int across_derived;              /* no one clock: the part between the ends is EEL less every other part */
 	double cut_ns;                   /* a record or round longer than this was interrupted (0: none) */
 	double eel_ref_ns;               /* EEL of the unstamped runs beside the stamped ones (0: none) */
-	double eel_ref_unc_ns;           /* its 95% half-width (pingpong.c, runs_unc) */
+	double eel_ref_unc_ns;           /* its 95% half-width (median_unc95; NAN: one run) */
 	double stamp_alone_ns;           /* a stamp's cost alone (eel_clock) */
 	int interrupted;                 /* records and rounds left out as interrupted */
 	double parts_sum_ns;             /* the parts' means and the turnaround, added up */
 	double residual_ns;              /* parts_sum_ns less the unstamped EEL (NAN: not separable) */
-	int closes;                      /* |residual_ns| - residual_unc_ns within BD_CLOSE of EEL (0 where
-					  * NAN): the parts are the unstamped put's; else the stamped put's */
+	int closes;                      /* whole rounds, and |residual_ns| - residual_unc_ns within BD_CLOSE
+					  * of EEL: the parts are shares of EEL; else the stamped put's */
 };
 
 #define MAX_ROUNDS 65536

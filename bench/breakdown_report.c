@@ -40,7 +40,7 @@ void breakdown_table(FILE *f, const struct session *s, const struct results *r)
 	const struct breakdown *bd = &r->bd;
 	double eel = bd->eel_ref_ns > 0 ? bd->eel_ref_ns : r->pp.eel.median;
 	/* parts that do not add up to EEL are shares of the stamped path, not of EEL */
-	int apart = isfinite(bd->residual_ns) && !bd->closes;
+	int apart = bd->have_rounds && isfinite(bd->residual_ns) && !bd->closes;
 	double whole = apart ? bd->parts_sum_ns : eel;
 
 	if (!r->bd.done)
@@ -82,12 +82,10 @@ void breakdown_table(FILE *f, const struct session *s, const struct results *r)
 			bd->across_derived ? "not separable here (no one clock at both ends)" : "not measured");
 	if (apart)
 		fprintf(f, "    (the parts do not add up to EEL within %.0f %% beyond their uncertainty: they time the "
-			"stamped puts,\n     %s; each part is its stage on that path, not a share\n     of EEL: on this "
-			"machine the stages are not separable to that precision)\n", 100 * BD_CLOSE,
-			bd->residual_ns > 0 ? "whose path does more than an unstamped put's (the stamp choice, the trace "
-					      "records) besides\n     the stamps whose cost in place is taken off"
-					    : "and the stamps' costs in place taken off them came to more than the "
-					      "stamps cost\n     on their path");
+			"stamped puts,\n     whose path is not an unstamped put's to that precision (a traced put's "
+			"records and their\n     bookkeeping are in no stamp's cost in place); each part is its stage on "
+			"that path, not a\n     share of EEL: on this machine the stages are not separable to that "
+			"precision)\n", 100 * BD_CLOSE);
 	if (isfinite(bd->perturbation_ns))
 		fprintf(f, "    (perturbation: the stamped rounds' RTT/2 is %.1f ns, %+.1f ns from EEL: what stamping "
 			"added to a round,\n     measured, not taken off anything)\n", bd->round.mean, bd->perturbation_ns);
@@ -205,10 +203,10 @@ void breakdown_json(struct json *j, const struct session *s, const struct result
 	json_num(j, "parts_sum_ns", bd->parts_sum_ns);
 	json_num(j, "residual_ns", bd->residual_ns);
 	json_num(j, "residual_unc_ns", bd->residual_unc_ns);
-	if (isfinite(bd->residual_ns))
+	if (bd->have_rounds && isfinite(bd->residual_ns))
 		json_bool(j, "closes", bd->closes);
 	else
-		json_num(j, "closes", NAN); /* null: no residual */
+		json_num(j, "closes", NAN); /* null: no residual, or no whole round */
 	json_num(j, "perturbation_ns", bd->perturbation_ns);
 	json_num(j, "oneway_gap_ns", bd->oneway_gap_ns);
 	json_obj_end(j);

@@ -288,26 +288,6 @@ static void series_stats(const struct session *s, struct pingpong_res *pp, int n
 	pp->done = 1;
 }
 
-/* The 95% half-width of the median of n runs' values v (0 for one run: no
- * spread to tell): twice its standard error, 1.2533 sigma / sqrt(n), sigma
- * from the median absolute deviation (1.4826 MAD), so that one run a
- * preemption moved does not widen it as it moves a mean. The breakdown's
- * residual compares the stamped runs' parts with the unstamped runs' EEL,
- * and the machine's drift between runs moves the second as much as the
- * first: its uncertainty holds both (breakdown.c). */
-static double runs_unc(const double *v, int n)
-{
-	double c[MAX_RUNS], med;
-
-	if (n < 2)
-		return 0;
-	memcpy(c, v, sizeof(double) * (size_t)n);
-	med = stat_of(c, n).median;
-	for (int i = 0; i < n; i++)
-		c[i] = fabs(v[i] - med);
-	return 2 * 1.2533 * 1.4826 * stat_of(c, n).median / sqrt(n);
-}
-
 /* Runs of nvar ping-pong variants, run r of each after run r of the one
  * before (a drift in the machine's speed touches them alike). With stamps,
  * each variant's runs alternate between stamps off and on (the cost of
@@ -378,7 +358,11 @@ static int series(struct session *s, const int *variant, int nvar, uint32_t runs
 			 * dilute it to 2 ns; the stamps' cost in place is what
 			 * they add to EEL (breakdown.c) */
 			bd[v].eel_ref_ns = stat_of(e, pp[v].nruns).median;
-			bd[v].eel_ref_unc_ns = runs_unc(e, pp[v].nruns);
+			/* its uncertainty too: the residual compares the stamped
+			 * runs' parts with the unstamped runs' EEL, and the
+			 * machine's drift between runs moves the second as much as
+			 * the first (breakdown.c) */
+			bd[v].eel_ref_unc_ns = median_unc95(e, pp[v].nruns);
 			bd[v].cut_ns = fmax(10 * bd[v].eel_ref_ns, 5000);
 		}
 		if (stamps && exchange_traces(s, &t[v], &bd[v]))

@@ -339,10 +339,12 @@ static inline uint64_t rx_get64(const uint8_t *frame, size_t off)
 
 /* The header's first word, magic, op and flags, of a packet rx_take takes:
  * a PUT or an EPUT, FIRST and LAST (one packet) with no other flag but
- * ACKREQ and TRACE; the syndrome (byte 3) is a traced data packet's stamp
- * choice (its t_rx, rx_t) and says nothing about an untraced one. */
+ * ACKREQ, and TRACE in the traced instance (rx_traced: t_rx set); the
+ * syndrome (byte 3) is a traced data packet's stamp choice (rx_t) and says
+ * nothing about an untraced one. */
 #define RX_WORD(op) (FW_WIRE_MAGIC | (uint32_t)(op) << 8 | (uint32_t)(FW_PKT_FIRST | FW_PKT_LAST) << 16)
-#define RX_WORD_MASK (~((uint32_t)(FW_PKT_ACKREQ | FW_PKT_TRACE) << 16 | 0xffu << 24))
+#define RX_WORD_MASK(traced) \
+	(~((uint32_t)(FW_PKT_ACKREQ | ((traced) ? FW_PKT_TRACE : 0)) << 16 | 0xffu << 24))
 _Static_assert(offsetof(struct fw_pkt, magic) == 0 && offsetof(struct fw_pkt, op) == 1 &&
 	       offsetof(struct fw_pkt, syndrome) == 3, "rx_take reads magic, op, flags as one word");
 
@@ -386,7 +388,7 @@ static inline __attribute__((always_inline)) int rx_take(struct fw *fw, const ui
 
 	if (len < FW_PKT_HDR || !fw->rx_plain)
 		return 0;
-	word = rx_get32(frame, 0) & RX_WORD_MASK;
+	word = rx_get32(frame, 0) & RX_WORD_MASK(t_rx != 0);
 	psn = rx_get32(frame, RX_AT(psn));
 	hlen = rx_get16(frame, RX_AT(len));
 	if (hlen != len - FW_PKT_HDR || hlen > EEL_FW_MTU_MAX || psn != fw->rcv_nxt ||

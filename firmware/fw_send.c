@@ -601,10 +601,13 @@ int fw_send_lone(struct fw *fw)
 	const struct eel_fw_sqe *d;
 	uint32_t trace;
 
+	/* (the message table's room tested as is, not by fw_msg_room, which
+	 * applies the ACKs received when it is full: here nothing may change
+	 * before the put is known to be a lone one) */
 	if (!fw->tx_plain || hal_regs_read64(fw->hal.regs, FW_REG(sq_doorbell)) != fw->sq_fetched + 1 ||
 	    fw->fetch_i != fw->fetch_n || fw->ahead_head != fw->ahead_tail || fw->snd_nxt != fw->psn_next ||
 	    (fw->resends | (uint32_t)fw->probe_due | fw->probe_left) ||
-	    fw->snd_nxt - fw->snd_una >= FW_WINDOW || !fw_msg_room(fw) || fw->error)
+	    fw->snd_nxt - fw->snd_una >= FW_WINDOW || fw->msg_tail - fw->msg_head >= FW_MSGS || fw->error)
 		return 0;
 	d = (const struct eel_fw_sqe *)(uintptr_t)fw_sqe_addr(fw, fw->sq_fetched);
 	if (d->opcode != EEL_FW_OP_PUT || d->len > fw->mtu || !fw_sqe_source_ok(fw, d))

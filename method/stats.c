@@ -93,3 +93,25 @@ double mad_of(double *v, int n, double *median)
 	free(d);
 	return r;
 }
+
+/* Student's t, two-sided 95% (0.975 quantile), for 1..30 degrees of
+ * freedom; beyond, the normal's 1.96. */
+static double t95(int df)
+{
+	static const double t[30] = {
+		12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+	};
+
+	return df >= 1 && df <= 30 ? t[df - 1] : 1.96;
+}
+
+double median_unc95(double *v, int n)
+{
+	double med;
+
+	if (n < 2)
+		return NAN;
+	return t95(n - 1) * 1.2533 * 1.4826 * mad_of(v, n, &med) / sqrt(n);
+}

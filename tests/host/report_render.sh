@@ -133,6 +133,21 @@ done
 grep -q '<li id="warning-1"><b>noise</b>: the machine changed' "$d/noisy/index.html" || bad "the noise warning is not the first item"
 /usr/bin/python3 tests/host/report_page_check.py first "$d/clean/index.html" 0 || bad "the first screen of a clean run"
 
+# ---- the breakdown as the table gives it: shares of EEL where its parts
+# close, of their sum where they do not (and the page says so)
+for c in true false; do
+  jq ".breakdown.closes = $c | .breakdown.eel_ns = 100 | .breakdown.parts_sum_ns = 200 |
+      .breakdown.parts[0].ns.mean = 50" "$d/clean.json" >"$d/closes-$c.json"
+  "$R" "$d/closes-$c.json" -o "$d/closes-$c" >"$d/out" 2>&1 || bad "eel-report with closes $c failed: $(cat "$d/out")"
+done
+grep -q 'they add up to EEL within 5% beyond their uncertainty: shares of EEL' "$d/closes-true/index.html" &&
+  grep -q '<td class="num">50.0 ns</td><td class="num">50.0 %</td>' "$d/closes-true/index.html" ||
+  bad "closes true: the page does not give the parts as shares of EEL (50 of 100 ns: 50 %)"
+grep -q 'they do <b>not</b> add up to EEL within 5%' "$d/closes-false/index.html" &&
+  grep -q '<td class="num">50.0 ns</td><td class="num">25.0 %</td>' "$d/closes-false/index.html" ||
+  bad "closes false: the page does not say the parts do not add up, with shares of their sum (50 of 200 ns: 25 %)"
+echo "ok: the page's breakdown: shares of EEL where it closes, of the parts' sum where not, and says which"
+
 # ---- headless Chromium renders it (the gcc list only)
 if [ "$B" = build ]; then
   command -v chromium >/dev/null || die "no chromium: run sudo tools/setup report"

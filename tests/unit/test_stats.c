@@ -84,8 +84,23 @@ static void test_median(void)
 	CHECK(isnan(stat_median(NULL, 0)), "no samples: NaN");
 }
 
+/* median_unc95: t(n-1) * 1.2533 * 1.4826 MAD / sqrt(n); one run that moved
+ * far changes it as it changes the MAD, not as it would a mean's; NaN for
+ * fewer than two */
+static void test_median_unc95(void)
+{
+	double four[] = { 100, 104, 96, 102 }, moved[] = { 100, 104, 96, 900 }, one[] = { 5 };
+
+	/* four: median 101, deviations 1, 3, 5, 1: MAD 2; t(3) = 3.182 */
+	CHECK_EQ_D(median_unc95(four, 4), 3.182 * 1.2533 * 1.4826 * 2 / 2, 1e-9);
+	/* moved: median 102, deviations 2, 2, 6, 798: MAD 4 */
+	CHECK_EQ_D(median_unc95(moved, 4), 3.182 * 1.2533 * 1.4826 * 4 / 2, 1e-9);
+	CHECK(isnan(median_unc95(one, 1)), "one run: NaN, not 0");
+}
+
 int main(void)
 {
+	test_median_unc95();
 	test_quantile();
 	test_median();
 	test_stat();

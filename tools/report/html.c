@@ -262,24 +262,26 @@ static void parameters(struct sbuf *h, const struct jr_val *root)
 static void breakdown(struct sbuf *h, const struct jr_val *root)
 {
 	const struct jr_val *b = jr_get(root, "breakdown"), *parts = jr_get(b, "parts");
-	double round = num_at(b, "round_ns.mean"), sum = num_at(b, "parts_sum_ns");
-	/* shares of the parts' sum where the run has it (schema 7), else of the stamped rounds */
-	double total = isfinite(sum) ? sum : isfinite(round) ? round : num_at(b, "total_ns.mean");
+	double round = num_at(b, "round_ns.mean"), sum = num_at(b, "parts_sum_ns"), total;
 	int closes = -1;
 
 	if (!jr_len(parts, ""))
 		return;
 	if (!jr_bool(b, "closes", &closes))
 		closes = -1; /* before schema 10, or no residual */
+	/* shares as the table gives them: of EEL where the parts close, of
+	 * their sum where not; a run before schema 10, of the stamped rounds */
+	total = closes == 1 ? num_at(b, "eel_ns") : closes == 0 ? sum : isfinite(round) ? round :
+		num_at(b, "total_ns.mean");
 	sb_printf(h, "<section id=\"breakdown\"><h2>Where one 8-byte put goes</h2>\n<p>");
 	text(h, jr_str(b, "clock"));
-	sb_printf(h, "; %.0f stamped puts; means, shares of their sum; %s</p>\n<table>\n"
+	sb_printf(h, "; %.0f stamped puts; means; %s</p>\n<table>\n"
 		     "<tr><th>stage</th><th>what</th><th>mean</th><th>share</th><th>p25..p75</th><th>method</th></tr>\n",
 		  num_at(b, "samples"),
-		  closes == 1 ? "they add up to EEL within 5% beyond their uncertainty" :
-		  closes == 0 ? "they do <b>not</b> add up to EEL within 5%: they time the stamped puts, whose path does "
-				"more or less than an unstamped put's, and are not shares of EEL (docs/methods.md, the "
-				"breakdown)" :
+		  closes == 1 ? "they add up to EEL within 5% beyond their uncertainty: shares of EEL" :
+		  closes == 0 ? "they do <b>not</b> add up to EEL within 5%: they time the stamped puts, whose path is "
+				"not an unstamped put's to that precision; shares of their sum, not of EEL (docs/methods.md, "
+				"the breakdown)" :
 		  "with the turnaround they are set against EEL by the residual below");
 	for (size_t i = 0; i < jr_len(parts, ""); i++) {
 		const struct jr_val *p = jr_at(parts, i);
@@ -307,7 +309,7 @@ static void breakdown(struct sbuf *h, const struct jr_val *root)
 	}
 	sb_printf(h, "<tr><th>total</th><td>%s</td>", isfinite(sum) ? "the parts added up, against the unstamped EEL" :
 		  isfinite(round) ? "RTT/2 of the stamped rounds" : "one way, DETECT - POST");
-	td(h, total, "%.1f", "ns");
+	td(h, isfinite(sum) ? sum : total, "%.1f", "ns");
 	sb_printf(h, "<td></td><td class=\"num\">residual ");
 	val(h, num_at(b, "residual_ns"), "%.1f", "ns");
 	sb_printf(h, "</td><td></td></tr>\n</table></section>\n");

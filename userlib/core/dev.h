@@ -99,15 +99,11 @@ struct eel_stamp_turn {
 	int shared;
 	uint32_t turn;      /* how many choices made */
 	uint32_t want;      /* this burst's */
-	uint32_t next;      /* the next burst's, made ahead (eel_stamp_ahead; 0: not yet) */
 };
 
 uint32_t eel_stamp_pick(const struct eel_stamp_turn *t, uint32_t k);
 
-/* eel_stamp_due, and the stamps of the message: 0 = not stamped. A burst's
- * choice is the one made ahead, off the path of a traced put (its pick is
- * ~140 instructions, which the first put of each burst paid before its POST
- * stamp: in the turnaround it times). */
+/* eel_stamp_due, and the stamps of the message: 0 = not stamped. */
 static inline uint32_t eel_stamp_want(uint32_t every, uint32_t *pos, struct eel_stamp_turn *t)
 {
 	uint32_t p = *pos;
@@ -116,20 +112,9 @@ static inline uint32_t eel_stamp_want(uint32_t every, uint32_t *pos, struct eel_
 		return 0;
 	if (!t->mask) /* not set up (eel_set_stamp_every): every stamp */
 		return EEL_TRACE_CHOSEN | EEL_TRACE_STAMPS;
-	if (!p || !t->want) {
-		t->want = t->next ? t->next : eel_stamp_pick(t, t->turn++);
-		t->next = 0;
-	}
+	if (!p || !t->want)
+		t->want = eel_stamp_pick(t, t->turn++);
 	return t->want;
-}
-
-/* The next burst's choice, made after a put has gone (its caller's), so
- * that the burst's first put finds it made: the choices and their order are
- * eel_stamp_want's without it. */
-static inline void eel_stamp_ahead(struct eel_stamp_turn *t)
-{
-	if (t->mask && !t->next)
-		t->next = eel_stamp_pick(t, t->turn++);
 }
 
 /* oob.c: does the peer's end of the channel still exist? */

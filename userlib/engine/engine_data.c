@@ -269,11 +269,10 @@ static __attribute__((noinline)) int put_sampled(struct eel_dev *dev, const stru
 {
 	struct engine *e = ENGINE(dev);
 	uint32_t want = eel_stamp_want(e->stamp_every, &e->stamp_pos, &e->stamps);
-	int rc = want ? put_traced(dev, lmr, src, len, dst, dst_off, flags, wr_id, imm, want) :
-			put(dev, lmr, src, len, dst, dst_off, flags, wr_id, imm, NULL, 0);
 
-	eel_stamp_ahead(&e->stamps); /* the put has gone: the next burst's choice, off its path */
-	return rc;
+	if (want)
+		return put_traced(dev, lmr, src, len, dst, dst_off, flags, wr_id, imm, want);
+	return put(dev, lmr, src, len, dst, dst_off, flags, wr_id, imm, NULL, 0);
 }
 
 int engine_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, size_t len,
@@ -324,12 +323,11 @@ int engine_poll(struct eel_dev *dev, struct eel_cqe *out, int max)
 	return n;
 }
 
-/* The receiving host saw a put at t (the DETECT stamp, taken as it was
- * seen): kept, when the last message delivered here was traced, asked for
- * it and was not yet detected. The
+/* The receiving host saw a put: stamp DETECT, when the last message
+ * delivered here was traced, asked for it and was not yet detected. The
  * NIC writes its RX record after it is done (fw_trace_rx_flush): DETECT is
  * kept beside the records and joined to its record as it is drained. */
-static void detected(struct engine *e, uint64_t t)
+static void detected(struct engine *e)
 {
 	uint64_t last = __atomic_load_n(&e->status->last_rx, __ATOMIC_ACQUIRE);
 
@@ -344,7 +342,7 @@ static void detected(struct engine *e, uint64_t t)
 		struct engine_detect *d = &e->detect[(uint32_t)(last >> 32) & (ENGINE_TRACE_RECS - 1)];
 
 		if (d->msg_id != (uint32_t)last || !d->t) {
-			d->t = t;
+			d->t = eel_stamp();
 			d->msg_id = (uint32_t)last;
 		}
 	}
@@ -356,10 +354,8 @@ static __attribute__((noinline)) void seen_bus_or_stamp(struct engine *e)
 {
 	if (e->bus_on)
 		engine_bus_observe(e); /* seen before the write's flight was over: wait it out */
-	/* DETECT as the put is seen, before the record's bookkeeping (kept
-	 * only if the message asked for it: detected) */
 	if (e->stamp_every)
-		detected(e, eel_stamp());
+		detected(e);
 }
 
 /* The put engine_wait_u64 waits for is seen. One test for the two that
@@ -516,13 +512,9 @@ static int ereg_issue(struct eel_dev *dev, uint32_t op, const struct eel_window 
 
 int engine_eput(struct eel_dev *dev, const struct eel_window *dst, uint64_t off, uint64_t v)
 {
-	struct engine *e = ENGINE(dev);
 	uint32_t i;
-	int rc = ereg_issue(dev, EEL_FW_EREG_PUT, dst, off, v, &i);
 
-	if (e->stamp_every)
-		eel_stamp_ahead(&e->stamps); /* the store has gone: the next burst's choice, off its path */
-	return rc;
+	return ereg_issue(dev, EEL_FW_EREG_PUT, dst, off, v, &i);
 }
 
 int engine_eget(struct eel_dev *dev, const struct eel_window *src, uint64_t off, uint64_t *v)

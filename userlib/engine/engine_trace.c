@@ -31,10 +31,6 @@ void engine_set_stamp_every(struct eel_dev *dev, uint32_t every)
 	 * out near 0 (taken with and without), and lands in the perturbation */
 	e->stamps.mask = dev->caps.stamp_mask;
 	e->stamps.shared = !!(dev->caps.flags & EEL_CAP_SHARED_CLOCK);
-	if (e->stamps.next) { /* made again, in its turn, for this mask (eel_stamp_ahead) */
-		e->stamps.next = 0;
-		e->stamps.turn--;
-	}
 }
 
 int engine_trace_drain(struct eel_dev *dev, enum eel_trace_dir dir, struct eel_trace *out, int max)
