@@ -11,7 +11,7 @@ trap 'rm -rf "$out"' EXIT
 # Where the machine's speed changes mid-run (this VM's two vCPUs now on one
 # physical core's two threads, now on two cores: EEL 150 or 410 ns), two tests
 # of one run measure different machines, and eel-bench says so in a warning;
-# only then is a failed attempt run again, at most three times in all.
+# only then is a failed attempt run again, at most five times in all.
 attempt() {
 "$B/eel-bench" -n 2000 -r 4 --warmup 200 --sizes 8..65536 --depths 1,8,32 --flood-runs 3 \
   --overlap-msgs 1000 --overlap-runs 3 --sig-samples 100 --bulk-sizes 8..8192 --bulk-reps 30 \
@@ -55,12 +55,13 @@ case $B in
      # (two independent measurements; a cost solved from EEL made it 0),
      # within its own 95% uncertainty (the parts' and the unstamped EEL's:
      # this short run stamps ~35 rounds a choice). Where it closes within 5%
-     # of EEL the parts are shares of EEL; where not, the parts time the
-     # stamped puts' path, which does more than an unstamped put's (the stamp
-     # choice, the trace records: on this VM ~20% of a 120-ns EEL when its
-     # two vCPUs sit on two cores, within 5% of a 370-ns one), and the run
-     # must say so in the table, the JSON and a warning, its percentages of
-     # the parts' sum, not of EEL. Either way the parts are never further
+     # of EEL the parts are shares of EEL (12 runs of 12 on this VM, in both
+     # placements of its vCPUs: docs/methods.md); where not, the parts time
+     # the stamped puts' path, which is not an unstamped put's to that
+     # precision (it was not, +22 to +33 ns on a 120-ns EEL, when a traced
+     # put went the firmware's general way), and the run must say so in the
+     # table, the JSON and a warning, its percentages of the parts' sum, not
+     # of EEL (both tables: test_breakdown_chosen). Either way the parts are never further
      # than 40% of EEL from it (the stamps' costs left on the parts: some 60
      # ns more, 50% of the short EEL; a stage counted twice: more).
      check '.breakdown.residual_unc_ns <= 0.2 * .breakdown.eel_ns and .breakdown.eel_unc_ns >= 0' 'the residual known to 20% of EEL (its uncertainty: the parts'"'"' and the unstamped EEL'"'"'s)' || return 1
@@ -72,7 +73,10 @@ case $B in
        grep -q "they do not add up to EEL, below" "$out/table.txt" && grep -q "the parts do not add up to EEL within 5 %" "$out/table.txt" ||
          { echo "FAILED: the breakdown does not close, and the table does not say so"; return 1; }
        check '[.warnings[] | select(test("not shares of EEL"))] | length == 1' 'the breakdown does not close: a warning says its parts are the stamped path'"'"'s' || return 1
-       echo "note: the breakdown does not close here: residual $(jq '.breakdown.residual_ns' "$out/r.json") +- $(jq '.breakdown.residual_unc_ns' "$out/r.json") ns of EEL $(jq '.breakdown.eel_ns' "$out/r.json"), said so"
+       # said so, as it must; but on this machine it closes (above): a run
+       # that does not is a failed attempt, run again where it was noisy
+       echo "FAILED: the breakdown does not close: residual $(jq '.breakdown.residual_ns' "$out/r.json") +- $(jq '.breakdown.residual_unc_ns' "$out/r.json") ns of EEL $(jq '.breakdown.eel_ns' "$out/r.json") (said so)"
+       return 1
      fi
      # the one-way trip measured whole on rounds of its own, against its parts
      check '.breakdown.oneway_gap_ns != null and (.breakdown.oneway_gap_ns | fabs) - .breakdown.residual_unc_ns - .breakdown.total_unc_ns <= 0.05 * .breakdown.eel_ns' 'the one-way trip measured whole agrees with its parts within 5% of EEL (beyond their uncertainties)' || return 1
@@ -121,7 +125,7 @@ fi
 echo "ok: the table says o_s, o_r, L, EEL - (o_s + o_r) and LogGP are not separable on this NIC, and prints none below 0"
 }
 
-for try in 1 2 3; do
+for try in 1 2 3 4 5; do
   attempt && exit 0
   if ! jq -e '[.warnings[] | select(test("noisy|something else ran|different machines|machine changed"))] | length > 0' "$out/r.json" >/dev/null; then
     echo "FAILED: a relation does not hold, and eel-bench found the machine quiet"
@@ -129,5 +133,5 @@ for try in 1 2 3; do
   fi
   echo "attempt $try: a relation failed while eel-bench warned that the machine was noisy (above)"
 done
-echo "FAILED: three attempts, each on a noisy machine"
+echo "FAILED: five attempts, each on a noisy machine"
 exit 1
