@@ -116,15 +116,6 @@ static int burst_lengths(uint32_t max, uint32_t *m)
 	return n;
 }
 
-/* Student's t at 97.5% for nu degrees of freedom (Cornish-Fisher expansion
- * around z = 1.959964; exact to 0.1% from nu = 10 on). */
-double t975(double nu)
-{
-	const double z = 1.959964;
-
-	return z + (z * z * z + z) / (4 * nu) + (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * nu * nu);
-}
-
 /* One sample with the receiving host's replies: the issue phase of m
  * requests (Culler et al. 1996's pseudocode), then the remaining replies. rtt: wait for
  * each reply inside the timer instead. */

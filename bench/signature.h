@@ -62,7 +62,6 @@ void sig_regimes(struct sig_curve *c);
 double sig_send_only_cost(const struct sig_curve *c);
 int sig_server_phase(struct session *s, int host_reply);
 int sig_client_phase_end(struct session *s);
-double t975(double nu);
 
 /* signature_report.c: its section of the table (and its curves under -v) and of
  * the JSON (signature; parameters: L) */

@@ -94,17 +94,22 @@ double mad_of(double *v, int n, double *median)
 	return r;
 }
 
-/* Student's t, two-sided 95% (0.975 quantile), for 1..30 degrees of
- * freedom; beyond, the normal's 1.96. */
-static double t95(int df)
+/* Student's t at 97.5% (a two-sided 95% interval) for nu degrees of
+ * freedom: the table's value for a whole nu from 1 to 30, else the
+ * Cornish-Fisher expansion around z = 1.959964 (exact to 0.1% from nu = 10
+ * on; 4% low at nu = 3, where the table is used). */
+double t975(double nu)
 {
 	static const double t[30] = {
 		12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
 		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
 		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
 	};
+	const double z = 1.959964;
 
-	return df >= 1 && df <= 30 ? t[df - 1] : 1.96;
+	if (nu >= 1 && nu <= 30 && nu == floor(nu))
+		return t[(int)nu - 1];
+	return z + (z * z * z + z) / (4 * nu) + (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * nu * nu);
 }
 
 double median_unc95(double *v, int n)
@@ -113,5 +118,5 @@ double median_unc95(double *v, int n)
 
 	if (n < 2)
 		return NAN;
-	return t95(n - 1) * 1.2533 * 1.4826 * mad_of(v, n, &med) / sqrt(n);
+	return t975(n - 1) * 1.2533 * 1.4826 * mad_of(v, n, &med) / sqrt(n);
 }

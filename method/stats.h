@@ -24,6 +24,8 @@ double stat_median(double *v, int n);
 uint64_t u64_median(uint64_t *v, uint32_t n);
 /* The median absolute deviation of n samples (sorted in place), the median in *median. */
 double mad_of(double *v, int n, double *median);
+/* Student's t at 97.5% for nu degrees of freedom (a two-sided 95% interval). */
+double t975(double nu);
 /* The 95% half-width of the median of n samples (sorted in place): Student's
  * t for n - 1 degrees of freedom times the median's standard error, 1.2533
  * sigma / sqrt(n), sigma from the median absolute deviation (1.4826 MAD, a

@@ -96,6 +96,10 @@ static void test_median_unc95(void)
 	/* moved: median 102, deviations 2, 2, 6, 798: MAD 4 */
 	CHECK_EQ_D(median_unc95(moved, 4), 3.182 * 1.2533 * 1.4826 * 4 / 2, 1e-9);
 	CHECK(isnan(median_unc95(one, 1)), "one run: NaN, not 0");
+	/* t975: the table for a whole nu up to 30, the expansion past it */
+	CHECK_EQ_D(t975(3), 3.182, 0);
+	CHECK_EQ_D(t975(30), 2.042, 0);
+	CHECK_EQ_D(t975(31), 2.0395, 0.001);
 }
 
 int main(void)
