@@ -780,7 +780,7 @@ void breakdown_finish(struct breakdown *bd)
 	}
 	var += bd->cost_var[stamp_order[STAGE_PARTS]];
 	/* the parts are checked against the unstamped runs' EEL, itself a
-	 * figure of runs (pingpong.c, runs_unc): its uncertainty too */
+	 * figure of runs (pingpong.c, median_unc95): its uncertainty too */
 	var += bd->eel_ref_unc_ns > 0 ? pow(bd->eel_ref_unc_ns / 2, 2) : 0;
 	bd->perturbation_ns = bd->have_rounds && bd->eel_ref_ns > 0 ? bd->round.mean - bd->eel_ref_ns : NAN;
 	bd->oneway_gap_ns = bd->have[STAGE_PARTS] && all ? bd->total.mean - oneway : NAN;
@@ -803,7 +803,7 @@ void breakdown_finish(struct breakdown *bd)
 	bd->residual_ns = !all || across >= 0 || !(bd->eel_ref_ns > 0) ? NAN : sum - bd->eel_ref_ns;
 	/* (only with whole rounds: without the turnaround the parts are one
 	 * way and do not add up to EEL at all, which a warning says) */
-	bd->closes = bd->have_rounds && isfinite(bd->residual_ns) &&
+	bd->closes = !bd->have_rounds || !isfinite(bd->residual_ns) ? -1 :
 		     fabs(bd->residual_ns) - bd->residual_unc_ns <= BD_CLOSE * bd->eel_ref_ns;
 	bd->done = bd->samples > 0;
 }

@@ -79,8 +79,9 @@ struct breakdown {
 	int interrupted;                 /* records and rounds left out as interrupted */
 	double parts_sum_ns;             /* the parts' means and the turnaround, added up */
 	double residual_ns;              /* parts_sum_ns less the unstamped EEL (NAN: not separable) */
-	int closes;                      /* whole rounds, and |residual_ns| - residual_unc_ns within BD_CLOSE
-					  * of EEL: the parts are shares of EEL; else the stamped put's */
+	int closes;                      /* 1: |residual_ns| - residual_unc_ns within BD_CLOSE of EEL, the
+					  * parts shares of EEL; 0: not, the stamped put's; -1: not judged
+					  * (no residual, or no whole round) */
 };
 
 #define MAX_ROUNDS 65536

@@ -40,7 +40,7 @@ void breakdown_table(FILE *f, const struct session *s, const struct results *r)
 	const struct breakdown *bd = &r->bd;
 	double eel = bd->eel_ref_ns > 0 ? bd->eel_ref_ns : r->pp.eel.median;
 	/* parts that do not add up to EEL are shares of the stamped path, not of EEL */
-	int apart = bd->have_rounds && isfinite(bd->residual_ns) && !bd->closes;
+	int apart = bd->closes == 0;
 	double whole = apart ? bd->parts_sum_ns : eel;
 
 	if (!r->bd.done)
@@ -203,7 +203,7 @@ void breakdown_json(struct json *j, const struct session *s, const struct result
 	json_num(j, "parts_sum_ns", bd->parts_sum_ns);
 	json_num(j, "residual_ns", bd->residual_ns);
 	json_num(j, "residual_unc_ns", bd->residual_unc_ns);
-	if (bd->have_rounds && isfinite(bd->residual_ns))
+	if (bd->closes >= 0)
 		json_bool(j, "closes", bd->closes);
 	else
 		json_num(j, "closes", NAN); /* null: no residual, or no whole round */

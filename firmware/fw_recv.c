@@ -340,7 +340,7 @@ static inline uint64_t rx_get64(const uint8_t *frame, size_t off)
 /* The header's first word, magic, op and flags, of a packet rx_take takes:
  * a PUT or an EPUT, FIRST and LAST (one packet) with no other flag but
  * ACKREQ, and TRACE in the traced instance (rx_traced: t_rx set); the
- * syndrome (byte 3) is a traced data packet's stamp choice (rx_t) and says
+ * syndrome (byte 3) is a traced data packet's stamp choice (rx_stamp) and says
  * nothing about an untraced one. */
 #define RX_WORD(op) (FW_WIRE_MAGIC | (uint32_t)(op) << 8 | (uint32_t)(FW_PKT_FIRST | FW_PKT_LAST) << 16)
 #define RX_WORD_MASK(traced) \
@@ -369,7 +369,7 @@ static inline void rx_count(struct fw *fw, void *regs, int counter)
  * this packet: mlen == len), and it writes what they write, in their
  * order: the RX_PKTS counter, the ACK it carries noted, the payload,
  * last_rx, the RX_MSGS counter, the ACK owed; a traced message (t_rx, its
- * NIC_RX stamp taken by rx_t before the frame was looked at; 0 in the
+ * NIC_RX stamp taken by rx_traced before the frame was looked at; 0 in the
  * untraced instance) its record and stamps as deliver's, so that the
  * breakdown times the path an untraced put takes. Anything else goes to
  * rx_slow, before anything is written: a probe or NOTIFY (its CQE
@@ -491,19 +491,7 @@ static __attribute__((noinline)) uint64_t rx_stamp(struct fw *fw, uint8_t syndro
 	return t > FW_RX_TRACED ? t : FW_RX_TRACED + 1; /* 0 and 1 mean something else */
 }
 
-/* A frame's t_rx (deliver): a traced message's first packet is stamped as
- * it comes off the wire, before anything is done with it (parse,
- * acknowledgements, checks: the rx stage), by whichever path then takes
- * it (rx_take, rx_slow: rx_traced); 0 for any other frame. The flags byte
- * is read raw; parse (or rx_take) checks it with the rest. */
-static inline uint64_t rx_t(struct fw *fw, const uint8_t *frame, uint32_t len)
-{
-	if (len < FW_PKT_HDR || (frame[2] & (FW_PKT_TRACE | FW_PKT_FIRST)) != (FW_PKT_TRACE | FW_PKT_FIRST))
-		return 0;
-	return rx_stamp(fw, frame[3]);
-}
-
-/* One frame the fast path did not take (t_rx: rx_t's): parsed, checked,
+/* One frame the fast path did not take (t_rx: rx_traced's): parsed, checked,
  * and handed to the packet's handler. Its own function, with the parsed
  * header on its stack: a frame the fast path takes does not pay for them. */
 static __attribute__((noinline)) void rx_slow(struct fw *fw, const uint8_t *frame, uint32_t len, uint64_t t_rx)
@@ -532,13 +520,16 @@ static __attribute__((noinline)) void rx_slow(struct fw *fw, const uint8_t *fram
 	}
 }
 
-/* A traced frame (FW_PKT_TRACE): stamped as it comes off the wire (rx_t),
+/* A traced frame (FW_PKT_TRACE; rx_fast has seen its header's length): a
+ * message's first packet stamped NIC_RX as it comes off the wire (t_rx for
+ * deliver), before anything is done with it (parse, acknowledgements,
+ * checks: the rx stage; its flags byte read raw, checked with the rest),
  * then taken as an untraced one is, by rx_take (the fast path) or else
  * rx_slow, in the same order; rx_take's own instance, so that an untraced
  * frame carries none of the stamps' work. */
 static __attribute__((noinline)) void rx_traced(struct fw *fw, const uint8_t *frame, uint32_t len)
 {
-	uint64_t t_rx = rx_t(fw, frame, len);
+	uint64_t t_rx = frame[2] & FW_PKT_FIRST ? rx_stamp(fw, frame[3]) : 0;
 
 	if (!rx_take(fw, frame, len, t_rx))
 		rx_slow(fw, frame, len, t_rx);

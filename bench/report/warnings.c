@@ -95,7 +95,7 @@ static void breakdown_warnings(struct warnings *ws, const struct session *s, con
 	if (r->bd.done && !r->bd.have_rounds && r->bd.samples)
 		warn(ws, WK_STAMPS, FIG_BREAKDOWN, "no stamped round could be joined whole (%d not): the breakdown is of "
 		     "one-way records and does not add up to EEL", r->bd.unjoined);
-	if (r->bd.done && r->bd.have_rounds && isfinite(r->bd.residual_ns) && !r->bd.closes)
+	if (r->bd.done && r->bd.closes == 0)
 		warn(ws, WK_STAMPS, FIG_BREAKDOWN, "the breakdown's parts add up to %.1f ns, EEL is %.1f ns: %+.1f ns "
 		     "(+-%.1f), over %.0f%% of EEL: the parts time the stamped puts' path (stamping added %+.1f ns a "
 		     "round), not shares of EEL%s", r->bd.parts_sum_ns, r->bd.eel_ref_ns, r->bd.residual_ns,

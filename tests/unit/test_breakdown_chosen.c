@@ -200,7 +200,7 @@ int main(void)
 	      sum, bd.turn_st.mean, bd.parts_sum_ns);
 	CHECK(fabs(bd.total.mean - w.oneway) < 1e-9 && fabs(bd.oneway_gap_ns) < 1e-9,
 	      "one way whole %.9g, want %.9g (gap %.9g)", bd.total.mean, w.oneway, bd.oneway_gap_ns);
-	CHECK(fabs(bd.residual_ns) < 1e-9 && bd.closes, "residual %.9g with every cost measured in place (closes %d)",
+	CHECK(fabs(bd.residual_ns) < 1e-9 && bd.closes == 1, "residual %.9g with every cost measured in place (closes %d)",
 	      bd.residual_ns, bd.closes);
 	CHECK(fabs(bd.perturbation_ns - (w.stamped - w.eel)) < 1e-9 && bd.perturbation_ns > 0,
 	      "perturbation %.9g, want %.9g", bd.perturbation_ns, w.stamped - w.eel);
@@ -224,7 +224,7 @@ int main(void)
 	 * the table says they are the stamped path's, its shares of their sum */
 	rounds(2000, &w);
 	run(&bd, w.eel);
-	CHECK(!bd.closes && bd.residual_ns > 900, "closes %d with a residual %.9g +- %.9g of EEL %.9g", bd.closes,
+	CHECK(bd.closes == 0 && bd.residual_ns > 900, "closes %d with a residual %.9g +- %.9g of EEL %.9g", bd.closes,
 	      bd.residual_ns, bd.residual_unc_ns, w.eel);
 	table_says(&bd, 1);
 	breakdown_free(&bd);
