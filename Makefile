@@ -37,9 +37,10 @@ CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -fPIC -pthread $(WARN) -Iinclude -I. -MMD -MP
 # jansson: the bench writes its JSON with it, the tools read it (bench/report/json.c, tools/json_read.c)
 LDLIBS   += -ljansson -pthread -lm
-# VALGRIND=1: a build callgrind can run (include/eel/cycles.h; make cost, tools/eel-cost)
+# VALGRIND=1: a build callgrind can run (include/eel/cycles.h; make cost, tools/eel-cost),
+# with the mark that stops its count as a frame goes on the wire (userlib/softnic/wire_shm.c)
 ifeq ($(VALGRIND),1)
-CFLAGS   += -DEEL_CYCLES_NO_RDTSCP
+CFLAGS   += -DEEL_CYCLES_NO_RDTSCP -DEEL_COST_MARKS
 endif
 ifeq ($(SAN),1)
 CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined

@@ -5,6 +5,22 @@
 
 #include "userlib/softnic/wire_shm.h"
 
+#ifdef EEL_COST_MARKS
+#include <valgrind/callgrind.h>
+/* tools/eel-cost's mark, in its VALGRIND=1 build only: its driver
+ * (tests/host/cost_drive.c) sets it before a put whose instructions up to
+ * the frame on the wire it counts; the frame's send stops callgrind's count
+ * and clears it. Its test is 3 instructions of each send path that build
+ * counts. */
+__attribute__((visibility("hidden"))) int eel_cost_wire_mark;
+
+static __attribute__((noinline, cold)) void cost_mark_hit(void)
+{
+	eel_cost_wire_mark = 0;
+	CALLGRIND_TOGGLE_COLLECT;
+}
+#endif
+
 static uint32_t slot_size_for(uint32_t max_frame)
 {
 	return (SHM_SLOT_HDR + max_frame + 63) & ~63u;
@@ -104,6 +120,10 @@ static void shm_tx_send(void *ctx, void *frame, uint32_t len)
 	s->len = len;
 	__atomic_store_n(&s->seq, w->tx_prod + 1, __ATOMIC_RELEASE);
 	w->tx_prod++;
+#ifdef EEL_COST_MARKS
+	if (__builtin_expect(eel_cost_wire_mark, 0))
+		cost_mark_hit(); /* the frame is on the wire: the count stops */
+#endif
 }
 
 static const void *shm_rx(void *ctx, uint32_t *len)
