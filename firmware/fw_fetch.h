@@ -51,6 +51,14 @@ static inline uint32_t fw_sqe_trace(const struct fw *fw, const struct eel_fw_sqe
 	return (d->flags & EEL_FW_SQE_TRACE) && fw->trace_size ? d->trace + 1 : 0;
 }
 
+/* Message m, just taken (fw_msg_take), made a put of descriptor d: its
+ * kind and flags (what ack_wanted reads of it). */
+static inline void fw_msg_kind(struct fw_msg *m, const struct eel_fw_sqe *d)
+{
+	m->kind = FW_MSG_SQE;
+	m->flags = d->flags;
+}
+
 /* Message m, just taken (fw_msg_take), filled from descriptor d: what it
  * sends and completes with, its trace (trace: fw_sqe_trace's; a traced
  * message's NIC_FETCH stamp taken here), and its inline data. The fetch
@@ -59,8 +67,7 @@ static inline uint32_t fw_sqe_trace(const struct fw *fw, const struct eel_fw_sqe
 static inline __attribute__((always_inline)) void fw_msg_fill(struct fw *fw, struct fw_msg *m,
 							     const struct eel_fw_sqe *d, uint32_t trace)
 {
-	m->kind = FW_MSG_SQE;
-	m->flags = d->flags;
+	fw_msg_kind(m, d);
 	m->wr_id = d->wr_id;
 	m->laddr = d->laddr;
 	m->raddr = d->raddr;

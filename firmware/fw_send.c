@@ -178,6 +178,99 @@ static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
 	return 1;
 }
 
+/* What one packet of a one-packet message carries beyond the connection's
+ * state (PSN, ACK, tx_seq): read from a message in the table (send_fast)
+ * or, on the lone path, from its descriptor before the message is written
+ * (lone_send). data: the payload in hand (inline, an E-register's value),
+ * else NULL: read from laddr. */
+struct one_pkt {
+	uint64_t raddr;
+	uint64_t laddr;
+	const uint8_t *data;
+	uint32_t len;
+	uint32_t rkey;
+	uint32_t imm;
+	uint32_t msg_id;
+	uint32_t stamps; /* traced: the stamps asked for */
+	uint8_t op;
+	uint8_t flags;   /* FW_PKT_* */
+};
+
+/* The packet's frame written and on the wire, as packet snd_nxt (t_tx: its
+ * NIC_TX stamp when traced and asked for, else 0). Returns 0 when the wire
+ * has no room. */
+static inline __attribute__((always_inline)) int one_out(struct fw *fw, const struct one_pkt *o, int traced,
+							 uint64_t *t_tx)
+{
+	const struct fw_hal *h = &fw->hal;
+	uint8_t *frame = hal_wire_tx_alloc(h, FW_PKT_HDR + o->len);
+
+	if (!frame)
+		return 0;
+	struct fw_pkt p = {
+		.magic = FW_WIRE_MAGIC,
+		.op = o->op,
+		.flags = o->flags,
+		.psn = fw->snd_nxt,
+		.ack = fw->rcv_nxt,
+		.msg_id = o->msg_id,
+		.raddr = o->raddr,
+		.rkey = o->rkey,
+		.syndrome = traced ? fw_sel_to_wire(o->stamps) : 0, /* the receiver's stamps */
+		.len = (uint16_t)o->len,
+		.imm = o->imm,
+		.mlen = o->len,
+		.tx_seq = fw->tx_seq,
+	};
+
+	fw_pkt_write(frame, &p);
+	if (o->data)
+		fw_copy(frame + FW_PKT_HDR, o->data, o->len);
+	else if (o->len)
+		hal_dma_read(h, frame + FW_PKT_HDR, o->laddr, o->len);
+	*t_tx = 0;
+	if (traced && fw_wants(o->stamps, EEL_ST_NIC_TX))
+		*t_tx = hal_now(h); /* NIC_TX, as send_packet's */
+	hal_wire_tx_send(h, frame, FW_PKT_HDR + o->len);
+	return 1;
+}
+
+/* The books of packet snd_nxt of m, one_out's frame on the wire: its
+ * transmission count, the ACK it carried, the window's edge, its TX
+ * record (traced), the RTT sample and the timer. */
+static inline __attribute__((always_inline)) void one_sent(struct fw *fw, struct fw_msg *m, int traced,
+							   uint64_t t_tx)
+{
+	uint32_t psn = fw->snd_nxt;
+
+	fw->tx_seq_of[psn & (FW_WINDOW - 1)] = fw->tx_seq++;
+	fw->msg_tx++; /* m (msg_tx's, fw_send) is sent: snd_nxt + 1 is the next message's */
+
+	fw_ack_carried(fw);
+	fw_count(fw, EEL_FW_CNT_TX_PKTS, 1);
+	fw->snd_max = psn + 1;
+	if (traced)
+		fw_trace_tx(fw, m, t_tx); /* the frame is out: off its path */
+	/* fw_rto_sent's timing and the timer, from one read of the clock:
+	 * a ping-pong's put, alone in flight, starts both */
+	if (!fw->rtt_on || !fw->rto_deadline) {
+		uint64_t now = hal_now(&fw->hal);
+
+		if (!fw->rtt_on)
+			fw_rto_time(fw, psn, now);
+		if (!fw->rto_deadline)
+			fw->rto_deadline = now + fw->rto_cur;
+	}
+}
+
+/* The packet's FW_PKT_* flags: a whole message, its NOTIFY, its ACK request
+ * (ack_wanted: m's kind, flags and PSNs are what it reads), its TRACE. */
+static inline uint8_t one_flags(const struct fw *fw, const struct fw_msg *m, uint8_t sqe_flags, int traced)
+{
+	return (uint8_t)(FW_PKT_FIRST | FW_PKT_LAST | (sqe_flags & EEL_FW_SQE_NOTIFY ? FW_PKT_NOTIFY : 0) |
+			 (ack_wanted(fw, m) ? FW_PKT_ACKREQ : 0) | (traced ? FW_PKT_TRACE : 0));
+}
+
 /* The send fast path: the common case (firmware/README.md, "The fast path";
  * the protocol: pkt.h, "Reliability"), message m's one packet, a put or an
  * E-register store, going out for the first time (snd_nxt == snd_max),
@@ -195,8 +288,10 @@ static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
  * Everything else goes to send_packet (fw_send). Returns 0 when the wire
  * has no room.
  * The header's opcode and flags are worked out before the wire's frame is
- * taken, from the message just filled; its other fields after, written
- * straight into the frame (fw_pkt_write). No per-connection template of
+ * taken (one_flags); its other fields after, written straight into the
+ * frame (one_out, fw_pkt_write), and the books kept once it is out
+ * (one_sent): the lone put's path (lone_send) does the same from its
+ * descriptor, its message filled after the frame. No per-connection template of
  * it is kept, as a NIC keeps one of a queue pair's headers: of an
  * InfiniBand BTH and RETH (IBTA Vol. 1 §9.2, §9.3) the destination QP and
  * partition key are the connection's and the rest (opcode, AckReq, PSN,
@@ -205,58 +300,23 @@ static int send_packet(struct fw *fw, struct fw_msg *m, uint32_t psn)
  * the packet's. */
 static inline __attribute__((always_inline)) int send_fast(struct fw *fw, struct fw_msg *m, int traced)
 {
-	const struct fw_hal *h = &fw->hal;
-	uint32_t psn = fw->snd_nxt, plen = m->len;
-	uint8_t flags = (uint8_t)(FW_PKT_FIRST | FW_PKT_LAST | (m->flags & EEL_FW_SQE_NOTIFY ? FW_PKT_NOTIFY : 0) |
-				  (ack_wanted(fw, m) ? FW_PKT_ACKREQ : 0) | (traced ? FW_PKT_TRACE : 0));
-	uint8_t op = m->kind == FW_MSG_SQE ? FW_PKT_PUT : FW_PKT_EPUT;
-	uint8_t *frame = hal_wire_tx_alloc(h, FW_PKT_HDR + plen);
-
-	if (!frame)
-		return 0;
-	struct fw_pkt p = {
-		.magic = FW_WIRE_MAGIC,
-		.op = op,
-		.flags = flags,
-		.psn = psn,
-		.ack = fw->rcv_nxt,
-		.msg_id = m->msg_id,
+	struct one_pkt o = {
 		.raddr = m->raddr,
+		.laddr = m->laddr,
+		.data = m->kind == FW_MSG_EPUT || (m->flags & EEL_FW_SQE_INLINE) ? m->data : 0,
+		.len = m->len,
 		.rkey = m->rkey,
-		.syndrome = traced ? fw_sel_to_wire(m->stamps) : 0, /* the receiver's stamps */
-		.len = (uint16_t)plen,
 		.imm = m->imm,
-		.mlen = m->len,
-		.tx_seq = fw->tx_seq,
+		.msg_id = m->msg_id,
+		.stamps = m->stamps,
+		.op = m->kind == FW_MSG_SQE ? FW_PKT_PUT : FW_PKT_EPUT,
+		.flags = one_flags(fw, m, m->flags, traced),
 	};
-	uint64_t t_tx = 0;
+	uint64_t t_tx;
 
-	fw_pkt_write(frame, &p);
-	if (m->kind == FW_MSG_EPUT || (m->flags & EEL_FW_SQE_INLINE))
-		fw_copy(frame + FW_PKT_HDR, m->data, plen);
-	else if (plen)
-		hal_dma_read(h, frame + FW_PKT_HDR, m->laddr, plen);
-	if (traced && fw_wants(m->stamps, EEL_ST_NIC_TX))
-		t_tx = hal_now(h); /* NIC_TX, as send_packet's */
-	hal_wire_tx_send(h, frame, FW_PKT_HDR + plen);
-	fw->tx_seq_of[psn & (FW_WINDOW - 1)] = fw->tx_seq++;
-	fw->msg_tx++; /* m (msg_tx's, fw_send) is sent: snd_nxt + 1 is the next message's */
-
-	fw_ack_carried(fw);
-	fw_count(fw, EEL_FW_CNT_TX_PKTS, 1);
-	fw->snd_max = psn + 1;
-	if (traced)
-		fw_trace_tx(fw, m, t_tx); /* the frame is out: off its path */
-	/* fw_rto_sent's timing and the timer, from one read of the clock:
-	 * a ping-pong's put, alone in flight, starts both */
-	if (!fw->rtt_on || !fw->rto_deadline) {
-		uint64_t now = hal_now(h);
-
-		if (!fw->rtt_on)
-			fw_rto_time(fw, psn, now);
-		if (!fw->rto_deadline)
-			fw->rto_deadline = now + fw->rto_cur;
-	}
+	if (!one_out(fw, &o, traced, &t_tx))
+		return 0;
+	one_sent(fw, m, traced, t_tx);
 	return 1;
 }
 
@@ -558,7 +618,13 @@ int fw_send(struct fw *fw)
 
 /* fw_send_lone's put d, checked, into the message table and onto the wire
  * (traced: a traced put, fw_sqe_trace's index + 1; a constant 0 in the
- * untraced put's instance). */
+ * untraced put's instance). Untraced, the frame is built from the
+ * descriptor and sent before the message's slot is filled from it (the
+ * slot taken first: its PSN, message number and the ACK request are the
+ * frame's): the fill (~25 instructions, tools/eel-cost) is off the put's way
+ * to the wire. Traced, the slot is filled first, its NIC_FETCH stamp
+ * before the frame's NIC_TX. When the wire has no room, the message waits
+ * in the table, filled, for fw_send. */
 static inline __attribute__((always_inline)) int lone_send(struct fw *fw, const struct eel_fw_sqe *d,
 							   uint32_t traced)
 {
@@ -566,10 +632,33 @@ static inline __attribute__((always_inline)) int lone_send(struct fw *fw, const 
 
 	fw->sq_fetched++;
 	m = fw_msg_take(fw, 1);
-	fw_msg_fill(fw, m, d, traced);
 	fw->msg_tx = fw->msg_tail - 1; /* m holds snd_nxt */
-	if (send_fast(fw, m, traced != 0))
+	if (traced) {
+		fw_msg_fill(fw, m, d, traced);
+		if (send_fast(fw, m, 1))
+			fw->snd_nxt++;
+		return send_after(fw, 1);
+	}
+	fw_msg_kind(m, d);
+	struct one_pkt o = {
+		.raddr = d->raddr,
+		.laddr = d->laddr,
+		.data = d->flags & EEL_FW_SQE_INLINE ? d->inline_data : 0,
+		.len = d->len,
+		.rkey = d->rkey,
+		.imm = d->imm,
+		.msg_id = m->msg_id,
+		.op = FW_PKT_PUT,
+		.flags = one_flags(fw, m, d->flags, 0),
+	};
+	uint64_t t_tx;
+	int sent = one_out(fw, &o, 0, &t_tx);
+
+	fw_msg_fill(fw, m, d, 0);
+	if (sent) {
+		one_sent(fw, m, 0, t_tx);
 		fw->snd_nxt++;
+	}
 	return send_after(fw, 1);
 }
 
@@ -595,8 +684,11 @@ static __attribute__((noinline)) int lone_traced(struct fw *fw, const struct eel
  * fw_send's does (send_after): the fetch (fw_fetch_sq, fetch_one) and a
  * send pass (fw_send) would do the same, in the same order, but through
  * their loops. Returns 0, having changed nothing, when the put is not such
- * a one: the fetch and fw_send take it. */
-int fw_send_lone(struct fw *fw)
+ * a one: the fetch and fw_send take it. Flattened: everything it calls
+ * that may be inlined is (the ACK's light path, the completion, the RTT
+ * sample), which gcc's size limits stopped doing once the frame went out
+ * before the message was filled (+25 instructions a put, tools/eel-cost). */
+__attribute__((flatten)) int fw_send_lone(struct fw *fw)
 {
 	const struct eel_fw_sqe *d;
 	uint32_t trace;

@@ -46,6 +46,7 @@ struct lone_case {
 	void (*before)(struct fn_pair *p); /* the state the doorbell finds */
 	struct eel_fw_sqe (*put)(void);   /* the put rung (0: none) */
 	int lone;                         /* fw_send_lone takes it */
+	int wire_shut;                    /* the wire has no room at the doorbell, then opens */
 };
 
 static struct fn_pair *pair_new(const struct lone_case *c)
@@ -117,6 +118,8 @@ static void run(const struct lone_case *c)
 		ring(l, c->put());
 		ring(g, c->put());
 	}
+	if (c->wire_shut)
+		l->ab.cap = g->ab.cap = 0;
 	took = fw_send_lone(&l->a.fw);
 	CHECK(took == c->lone, "%s: fw_send_lone returned %d, want %d", c->what, took, c->lone);
 	if (!took) {
@@ -127,6 +130,14 @@ static void run(const struct lone_case *c)
 	general(&g->a.fw);
 	CHECK(same_frames(&l->ab, &g->ab), "%s: the frames on the wire differ", c->what);
 	CHECK(same_fw(&l->a.fw, &g->a.fw), "%s: the sender's state differs", c->what);
+	if (c->wire_shut) { /* the put waits in the message table, then goes as the general path's */
+		CHECK(l->ab.n == 0 && l->a.fw.snd_nxt != l->a.fw.psn_next, "%s: the put did not wait", c->what);
+		l->ab.cap = g->ab.cap = 512;
+		fw_send(&l->a.fw);
+		fw_send(&g->a.fw);
+		CHECK(l->ab.n == 1 && same_frames(&l->ab, &g->ab), "%s: the frames sent once the wire opened differ",
+		      c->what);
+	}
 	fn_settle(l, 3000);
 	fn_settle(g, 3000);
 	CHECK(same_fw(&l->a.fw, &g->a.fw) && same_fw(&l->b.fw, &g->b.fw), "%s: settled, the NICs differ", c->what);
@@ -278,29 +289,32 @@ static void eget(struct fn_pair *p) /* an E-register load rung, not the send que
 }
 
 static const struct lone_case cases[] = {
-	{ "first put", 1, 0, 0, 0, NULL, put8, 1 },
-	{ "after a round trip", 1, 0, 0, 0, one_round, put8, 1 },
-	{ "an ACK waiting", 1, 0, 0, 0, ack_waiting, put8, 1 },
-	{ "inline, signalled, NOTIFY", 1, 0, 0, 0, one_round, put_inline, 1 },
-	{ "the DMA through a bus", 0, 0, 0, 0, NULL, put8, 0 },
-	{ "the registers through calls", REGS_CALLED, 0, 0, 0, NULL, put8, 0 },
-	{ "two descriptors rung", 1, 0, 0, 0, two_rung, put8, 0 },
-	{ "a put waiting to be sent", 1, 0, 0, 0, wire_full, put8, 0 },
-	{ "a resend marked", 1, 0, 0, 0, resend_marked, put8, 0 },
-	{ "probes owed", 1, 0, 0, 0, probes_owed, put8, 0 },
-	{ "the window full", 1, 0, 0, 0, window_full, put8, 0 },
-	{ "the NIC failed", 1, 0, 0, 0, failed, put8, 0 },
-	{ "a fetch delay", 1, 5, 0, 0, NULL, put8, 0 },
-	{ "a transmit delay", 1, 0, 5, 0, NULL, put8, 0 },
-	{ "a payload delay", 1, 0, 0, 5, NULL, put8, 0 },
-	{ "a bad key", 1, 0, 0, 0, one_round, bad_key, 0 },
-	{ "a source past its region", 1, 0, 0, 0, one_round, past_region, 0 },
-	{ "inline too long", 1, 0, 0, 0, NULL, inline_long, 0 },
-	{ "a traced put", 1, 0, 0, 0, NULL, traced, 1 },
-	{ "a traced put after a round trip", 1, 0, 0, 0, one_round, traced, 1 },
-	{ "not a put", 1, 0, 0, 0, NULL, not_put, 0 },
-	{ "two packets", 1, 0, 0, 0, NULL, two_packets, 0 },
-	{ "an E-register load", 1, 0, 0, 0, eget, NULL, 0 },
+	{ "first put", 1, 0, 0, 0, NULL, put8, 1, 0 },
+	{ "after a round trip", 1, 0, 0, 0, one_round, put8, 1, 0 },
+	{ "an ACK waiting", 1, 0, 0, 0, ack_waiting, put8, 1, 0 },
+	{ "inline, signalled, NOTIFY", 1, 0, 0, 0, one_round, put_inline, 1, 0 },
+	{ "the DMA through a bus", 0, 0, 0, 0, NULL, put8, 0, 0 },
+	{ "the registers through calls", REGS_CALLED, 0, 0, 0, NULL, put8, 0, 0 },
+	{ "two descriptors rung", 1, 0, 0, 0, two_rung, put8, 0, 0 },
+	{ "a put waiting to be sent", 1, 0, 0, 0, wire_full, put8, 0, 0 },
+	{ "no room on the wire for the put", 1, 0, 0, 0, NULL, put8, 1, 1 },
+	{ "no room on the wire for a traced put", 1, 0, 0, 0, NULL, traced, 1, 1 },
+	{ "no room on the wire, inline", 1, 0, 0, 0, one_round, put_inline, 1, 1 },
+	{ "a resend marked", 1, 0, 0, 0, resend_marked, put8, 0, 0 },
+	{ "probes owed", 1, 0, 0, 0, probes_owed, put8, 0, 0 },
+	{ "the window full", 1, 0, 0, 0, window_full, put8, 0, 0 },
+	{ "the NIC failed", 1, 0, 0, 0, failed, put8, 0, 0 },
+	{ "a fetch delay", 1, 5, 0, 0, NULL, put8, 0, 0 },
+	{ "a transmit delay", 1, 0, 5, 0, NULL, put8, 0, 0 },
+	{ "a payload delay", 1, 0, 0, 5, NULL, put8, 0, 0 },
+	{ "a bad key", 1, 0, 0, 0, one_round, bad_key, 0, 0 },
+	{ "a source past its region", 1, 0, 0, 0, one_round, past_region, 0, 0 },
+	{ "inline too long", 1, 0, 0, 0, NULL, inline_long, 0, 0 },
+	{ "a traced put", 1, 0, 0, 0, NULL, traced, 1, 0 },
+	{ "a traced put after a round trip", 1, 0, 0, 0, one_round, traced, 1, 0 },
+	{ "not a put", 1, 0, 0, 0, NULL, not_put, 0, 0 },
+	{ "two packets", 1, 0, 0, 0, NULL, two_packets, 0, 0 },
+	{ "an E-register load", 1, 0, 0, 0, eget, NULL, 0, 0 },
 };
 
 int main(void)
