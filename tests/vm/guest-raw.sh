@@ -128,7 +128,26 @@ if [ -s "$J" ]; then
   jqt "verify on" '.options.verify == true' '.options'
   jqt "EEL > 0" '.parameters.eel.ns.min > 0' '.parameters.eel.ns'
   jqt "g > 0" '.parameters.g.ns > 0' '.parameters.g'
-  jqt "G > 0" '.parameters.G.ns_per_byte > 0' '.parameters.G'
+  if jq -e '.parameters.G.ns_per_byte > 0' "$J" > /dev/null 2>&1; then
+    ok "G > 0"
+  else
+    # Under TCG on a loaded machine the flood's largest sizes are now and then
+    # no slower than its smallest (a CI run: g(q=1) 49.9 us, its per-packet
+    # noise above the bytes' time), and the table says G was not measured.
+    # One more pair, the flood alone and longer: G must come out of it.
+    echo "      G not measured in that run ($(jq -c '.parameters.G' "$J")): a flood alone, longer"
+    timeout 300 $BENCH -d "raw:$N0" -p $PORT --cpu 0 --timeout 60 > "$OUT/server2.log" 2>&1 &
+    server2=$!
+    timeout 300 $BENCH -d "raw:$N1" -p $PORT --cpu 1 -t flood --sizes 8..16384 --depths 1,8 --flood-runs 3 \
+      --flood-msgs 256 --timeout 60 --json "$OUT/raw_flood.json" 127.0.0.1 > "$OUT/client2.log" 2>&1
+    wait $server2
+    sed 's/^/      client| /' "$OUT/client2.log"
+    if jq -e '.parameters.G.ns_per_byte > 0' "$OUT/raw_flood.json" > /dev/null 2>&1; then
+      ok "G > 0 (the flood alone: $(jq '.parameters.G.ns_per_byte' "$OUT/raw_flood.json") ns/B)"
+    else
+      bad "G > 0: not measured twice: $(jq -c '.parameters.G' "$OUT/raw_flood.json" 2>&1)"
+    fi
+  fi
   # eel's firmware on the host's CPU: its work is in o_s and o_r, which are not separable (docs/methods.md, the breakdown)
   jqt "o_s, o_r not separable (eel's firmware on the host's CPU), null with why" \
     '[.parameters.o_s, .parameters.o_r] | all(.separable == false and .ns == null and (.why | length) > 0)' '.parameters.o_s'
@@ -171,7 +190,7 @@ if [ -s "$J" ]; then
   hz=$(jq '.machine.clock.hz' "$J")
   jq -r --argjson hz "$hz" '
     def ns(c): (c * 1e9 / $hz * 10 | round / 10);
-    "      EEL \(.parameters.eel.ns.min | . * 10 | round / 10) ns (floor: bare echo \(.limit.one_way_ns.min | round) ns), g \(.parameters.g.ns | . * 10 | round / 10) ns (q=\(.parameters.g.q)), G \(.parameters.G.ns_per_byte * 1000 | round / 1000) ns/B, g(q=1) - D_max \(.parameters.o_s.g_less_dmax_ns | round) ns (o_s not separable)",
+    "      EEL \(.parameters.eel.ns.min | . * 10 | round / 10) ns (floor: bare echo \(.limit.one_way_ns.min | round) ns), g \(.parameters.g.ns | . * 10 | round / 10) ns (q=\(.parameters.g.q)), G \(if .parameters.G.ns_per_byte then "\(.parameters.G.ns_per_byte * 1000 | round / 1000) ns/B" else "not measured" end), g(q=1) - D_max \(.parameters.o_s.g_less_dmax_ns | round) ns (o_s not separable)",
     (["client", .counters.local], ["server", .counters.peer] | "      \(.[0]) TDT->DD min \(.[1].e1000_tdt_to_dd_cycles_min) cycles (\(ns(.[1].e1000_tdt_to_dd_cycles_min)) ns), median \(.[1].e1000_tdt_to_dd_cycles_median) (\(ns(.[1].e1000_tdt_to_dd_cycles_median)) ns); TDT store min \(.[1].e1000_tdt_write_cycles_min) median \(.[1].e1000_tdt_write_cycles_median); DD at first look \(.[1].e1000_dd_at_first_look) of \(.[1].e1000_tx_frames) frames; retransmits \(.[1].retransmits)")
   ' "$J" | tee "$OUT/tdt_dd.txt"
 else
