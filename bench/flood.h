@@ -89,6 +89,10 @@ void flood_derive(const struct session *s, struct flood_res *f);
  * and in the JSON (parameters: g, G, bandwidth, M; curves: flood) */
 void flood_table_rows(FILE *f, const struct session *s, const struct results *r);
 void flood_table_curves(FILE *f, const struct results *r);
+/* Why G has no figure (G_ns_per_byte 0: flood_derive found no size whose
+ * time grew with it), in the JSON's G.why and the table's warning. */
+#define FLOOD_G_UNMEASURED "the largest messages were not slower than the smallest: G could not be measured " \
+			   "(widen --sizes)"
 void flood_json_parameters(struct json *j, const struct session *s, const struct results *r);
 void flood_json_curves(struct json *j, const struct results *r);
 

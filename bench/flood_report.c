@@ -2,6 +2,7 @@
 /* bench/flood_report.c — the flood (flood.c, Bell et al. 2003 4.2) in the table (g,
  * G, bandwidth, M, the PCIe payload bound beside 1/G; the curves under -v) and in
  * the JSON document (parameters g, G, bandwidth, M; curves flood: docs/json.md). */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -72,17 +73,26 @@ void flood_json_parameters(struct json *j, const struct session *s, const struct
 	json_str(j, "method", "Bell et al. 2003 4.2: flood, min over runs, best queue depth");
 	json_obj_end(j);
 	json_obj(j, "G");
-	json_num(j, "ns_per_byte", r->fl.G_ns_per_byte);
-	json_u64(j, "q", r->fl.G_q);
-	json_u64(j, "from_size", r->fl.G_min_size);
+	if (r->fl.G_ns_per_byte > 0) {
+		json_num(j, "ns_per_byte", r->fl.G_ns_per_byte);
+		json_u64(j, "q", r->fl.G_q);
+		json_u64(j, "from_size", r->fl.G_min_size);
+	} else {
+		/* not measured: null and why (as the table's warning), not 0 ns/B,
+		 * which would read as a bandwidth without bound */
+		json_none(j, "ns_per_byte");
+		json_str(j, "why", FLOOD_G_UNMEASURED);
+		json_u64(j, "q", r->fl.G_q);
+		json_none(j, "from_size");
+	}
 	json_str(j, "memory", s->plan.flood_cold ? "cold" : "warm");
 	json_str(j, "method", "Bell et al. 2003 4.2: least-squares slope of the time per message over the "
 		 "bandwidth-bound sizes (from_size up) at the depth that gave g");
 	stat_obj(j, "runs", &r->fl.G_runs);
 	json_obj_end(j);
-	json_num(j, "bandwidth_bytes_per_ns", r->fl.bw_bytes_per_ns);
+	json_num(j, "bandwidth_bytes_per_ns", r->fl.G_ns_per_byte > 0 ? r->fl.bw_bytes_per_ns : NAN);
 	stat_obj(j, "bandwidth_runs", &r->fl.bw_runs);
-	json_num(j, "M_bytes", r->fl.M_bytes);
+	json_num(j, "M_bytes", r->fl.G_ns_per_byte > 0 ? r->fl.M_bytes : NAN);
 	stat_obj(j, "M_runs", &r->fl.M_runs);
 }
 

@@ -15,7 +15,7 @@ int report_json_check(const char *path);
 /* schema "eel.run": 5 added the patterns of many ranks, 6 the bus what-if, 7 figures not separable
  * or not resolved are null with why, 8 tails/sweep/provenance, 9 the bus for bandwidth, 10 the
  * breakdown's closes and its EEL's uncertainty (docs/json.md) */
-#define SCHEMA_VERSION 10
+#define SCHEMA_VERSION 11
 struct json;
 void report_json_head(struct json *j, int argc, char **argv);
 struct out;

@@ -154,8 +154,7 @@ static void machine_warnings(struct warnings *ws, const struct session *s, const
 static void method_warnings(struct warnings *ws, const struct session *s, const struct results *r)
 {
 	if (r->fl.done && r->fl.G_ns_per_byte <= 0)
-		warn(ws, WK_UNMEASURED, FIG_GG, "flood: the largest messages were not slower than the smallest: G could "
-		     "not be measured (widen --sizes)");
+		warn(ws, WK_UNMEASURED, FIG_GG, "flood: " FLOOD_G_UNMEASURED);
 	for (int i = 0; r->fl.done && i < r->fl.npt; i++)
 		if (r->fl.pt[i].t.spread > 0.25) {
 			warn(ws, WK_NOISE, FIG_G | FIG_GG, "flood points vary by up to %.0f%% between runs (e.g. %u B at "
