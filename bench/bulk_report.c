@@ -72,7 +72,9 @@ void bulk_table(FILE *f, const struct results *r)
 	if (b->hockney.a < 0 && (b->valid_hockney || b->valid_003))
 		fprintf(f, "  (alpha and ti below 0: the least-squares line through the echo times meets n = 0 under the\n"
 			"   small sizes, which are flat; it is an intercept, not a start-up time: the start-up is t0)\n");
-	if (b->have_loggp && !b->loggp_separable)
+	if (!b->have_loggp && r->sig.done && r->fl.done)
+		fprintf(f, "  LogGP                o_s + L + o_r + G n: no G (flood: %s)\n", FLOOD_G_UNMEASURED);
+	else if (b->have_loggp && !b->loggp_separable)
 		fprintf(f, "  LogGP                o_s + L + o_r + G n: not separable on this NIC: %s\n", r->sig.L.why);
 	else if (b->have_loggp && !b->valid_loggp)
 		not_of_form(f, "LogGP", b->err_loggp, "o_s + L + o_r + G n");

@@ -61,6 +61,16 @@ void flood_table_curves(FILE *f, const struct results *r)
 	fputc('\n', f);
 }
 
+/* A figure taken run by run (G, its bandwidth, M), null where no run gave
+ * one (G not measured: flood_runs_derive leaves it empty), not a stat of 0s. */
+static void runs_obj(struct json *j, const char *key, const struct stat *st)
+{
+	if (st->n)
+		stat_obj(j, key, st);
+	else
+		json_none(j, key);
+}
+
 void flood_json_parameters(struct json *j, const struct session *s, const struct results *r)
 {
 	if (!r->fl.done)
@@ -88,12 +98,12 @@ void flood_json_parameters(struct json *j, const struct session *s, const struct
 	json_str(j, "memory", s->plan.flood_cold ? "cold" : "warm");
 	json_str(j, "method", "Bell et al. 2003 4.2: least-squares slope of the time per message over the "
 		 "bandwidth-bound sizes (from_size up) at the depth that gave g");
-	stat_obj(j, "runs", &r->fl.G_runs);
+	runs_obj(j, "runs", &r->fl.G_runs);
 	json_obj_end(j);
 	json_num(j, "bandwidth_bytes_per_ns", r->fl.G_ns_per_byte > 0 ? r->fl.bw_bytes_per_ns : NAN);
-	stat_obj(j, "bandwidth_runs", &r->fl.bw_runs);
+	runs_obj(j, "bandwidth_runs", &r->fl.bw_runs);
 	json_num(j, "M_bytes", r->fl.G_ns_per_byte > 0 ? r->fl.M_bytes : NAN);
-	stat_obj(j, "M_runs", &r->fl.M_runs);
+	runs_obj(j, "M_runs", &r->fl.M_runs);
 }
 
 /* curves: every point, size by queue depth */

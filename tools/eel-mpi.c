@@ -340,10 +340,20 @@ static int bell_pair(int rank, const struct opts *o, struct bell *b)
 	return rc;
 }
 
+/* A figure of the Bell table: "-" where it was not measured (a G no flood
+ * could measure: 0 from bell_flood_derive, NAN from eel's JSON) */
+static void cell(char *buf, size_t n, double v, int per_byte)
+{
+	if (!isfinite(v) || (per_byte && v == 0))
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, per_byte ? "%.4f" : "%.1f", v);
+}
+
 static void print_bell(const struct opts *o, const struct bell *b, const struct eel_figs *e)
 {
 	const char *name[] = { "EEL", "o_s", "o_r", "g", "G" }, *unit[] = { "ns", "ns", "ns", "ns", "ns/B" };
-	double mpi[] = { b->eel_ns, b->os.o_ns, b->or_.o_ns, b->g_ns, b->G_ns_per_byte };
+	double mpi[] = { b->eel_ns, b->os.o_ns, b->or_.o_ns, b->g_ns, b->G_ns_per_byte > 0 ? b->G_ns_per_byte : NAN };
 	double eel[] = { e->eel_ns, e->o_s_ns, e->o_r_ns, e->g_ns, e->G_ns_per_byte };
 	char col[96];
 
@@ -357,14 +367,16 @@ static void print_bell(const struct opts *o, const struct bell *b, const struct 
 	else
 		printf("  %-10s %12s\n", "parameter", "MPI");
 	for (int i = 0; i < 5; i++) {
-		char p[16];
+		char p[16], m[24], x[24], d[24];
 
 		snprintf(p, sizeof(p), "%s (%s)", name[i], unit[i]);
+		cell(m, sizeof(m), mpi[i], i == 4);
+		cell(x, sizeof(x), eel[i], i == 4);
+		cell(d, sizeof(d), mpi[i] - eel[i], i == 4);
 		if (o->e.uri)
-			printf(i == 4 ? "  %-10s %12.4f %18.4f %12.4f\n" : "  %-10s %12.1f %18.1f %12.1f\n", p, mpi[i],
-			       eel[i], mpi[i] - eel[i]);
+			printf("  %-10s %12s %18s %12s\n", p, m, x, d);
 		else
-			printf(i == 4 ? "  %-10s %12.4f\n" : "  %-10s %12.1f\n", p, mpi[i]);
+			printf("  %-10s %12s\n", p, m);
 	}
 	if (o->e.uri)
 		printf("  MPI adds %.1f ns to EEL and %.1f ns to o_s\n", mpi[0] - eel[0], mpi[1] - eel[1]);

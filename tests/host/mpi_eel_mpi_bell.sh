@@ -36,7 +36,7 @@ def check(ok, what):
         bad.append(what)
 def pos(v):
     return isinstance(v, (int, float)) and math.isfinite(v) and v > 0
-check(doc.get("schema") == "eel.mpi" and doc.get("schema_version") == 1, "schema eel.mpi, version 1")
+check(doc.get("schema") == "eel.mpi" and doc.get("schema_version") == 2, "schema eel.mpi, version 2")
 for k in ("eel_version", "command", "ranks", "options", "tiers", "bell", "eel", "netpipe"):
     check(k in doc, "top-level key " + k)
 t = doc["tiers"]

@@ -216,4 +216,15 @@ for p in signature bulk_time bulk_bw tail; do
 done
 grep -q 'not measured: the run has no signature section' "$d/v1-report/index.html" || bad "v1: no reason given"
 echo "ok: version 1: $(tr '\n' ' ' <"$d/out")"
+
+# ---- a G the flood could not measure (schema 11: null with why): the page says why, no 0 or nan for it
+jq '.parameters.G.ns_per_byte = null | .parameters.G.why = "no size bandwidth-bound here" |
+    .parameters.G.from_size = null | .parameters.G.runs = null | .parameters.bandwidth_bytes_per_ns = null |
+    .parameters.bandwidth_runs = null | .parameters.M_bytes = null | .parameters.M_runs = null' \
+  "$d/run.json" >"$d/noG.json" || die "cannot make a document without G"
+"$R" "$d/noG.json" >"$d/out" 2>&1 || bad "eel-report of a run without G failed: $(cat "$d/out")"
+[ "$(grep -c 'no size bandwidth-bound here' "$d/noG-report/index.html")" -ge 2 ] ||
+  bad "a run without G: the headline and the parameters do not both say why"
+grep -qi '>nan\|nan GB/s\|0.0000 ns/B' "$d/noG-report/index.html" && bad "a run without G: a nan or 0 ns/B on the page"
+echo "ok: a run without G says why"
 exit $fail

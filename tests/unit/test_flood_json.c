@@ -3,8 +3,8 @@
  * (bench/flood_report.c, flood_json_parameters): a G the flood measured is
  * written with its bandwidth and M; a G it could not measure (the largest
  * messages no slower than the smallest: flood_derive leaves G 0) is null with
- * why, and so are the bandwidth and M derived from it, never 0 ns/B (a
- * bandwidth without bound) or 0 B/ns. */
+ * why, and so are the bandwidth and M derived from it and their figures run
+ * by run, never 0 ns/B (a bandwidth without bound), 0 B/ns or a stat of 0s. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +71,8 @@ int main(void)
 	      strstr(out, "\"from_size\": null"), "G not measured: bandwidth, M and from_size null, got\n%s", out);
 	CHECK(!strstr(out, "\"ns_per_byte\": 0") && !strstr(out, "\"bandwidth_bytes_per_ns\": 0"),
 	      "G not measured: no 0 ns/B or 0 B/ns, got\n%s", out);
+	CHECK(strstr(out, "\"runs\": null") && strstr(out, "\"bandwidth_runs\": null") && strstr(out, "\"M_runs\": null"),
+	      "G not measured: no stat of 0s run by run, got\n%s", out);
 	free(out);
 
 	out = json_of(slope, 2);

@@ -18,6 +18,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
@@ -195,7 +196,11 @@ static int read_figs(const char *path, struct eel_figs *f, char *msg)
 	const char *b = jr_str(r, "nic.backend");
 	int ok = r && jr_num(r, "parameters.eel.ns.min", &f->eel_ns) && overlap_fig(r, "o_s", &f->o_s_ns, &f->not_separable) &&
 		 overlap_fig(r, "o_r", &f->o_r_ns, &f->not_separable) && jr_num(r, "parameters.g.ns", &f->g_ns) &&
-		 jr_num(r, "parameters.G.ns_per_byte", &f->G_ns_per_byte);
+		 jr_get(r, "parameters.G");
+
+	/* G null where eel's flood could not measure it (schema 11): NAN, "-" in the table */
+	if (ok && !jr_num(r, "parameters.G.ns_per_byte", &f->G_ns_per_byte))
+		f->G_ns_per_byte = NAN;
 
 	if (!d)
 		snprintf(msg, MSG, "-d: eel-bench's JSON: %.250s", err);

@@ -10,7 +10,7 @@
 #include "fig2.h"
 #include "model.h"
 
-#define MPI_SCHEMA_VERSION 1
+#define MPI_SCHEMA_VERSION 2
 
 struct mpi_run {
 	int ranks;

@@ -185,8 +185,9 @@ static void headline(struct sbuf *h, const struct jr_val *root)
 	}
 	if (jr_get(p, "g"))
 		headline_row(h, root, "g", "g", num_at(p, "g.ns"), jr_get(g8, "ns_per_msg"), "ns", NULL);
-	if (jr_get(p, "G"))
-		headline_row(h, root, "G", "G", num_at(p, "G.ns_per_byte"), jr_get(p, "G.runs"), "ns/B", NULL);
+	if (jr_get(p, "G")) /* schema 11: null with why where the flood could not measure it */
+		headline_row(h, root, "G", "G", num_at(p, "G.ns_per_byte"), jr_get(p, "G.runs"), "ns/B",
+			     isfinite(num_at(p, "G.ns_per_byte")) ? NULL : jr_str(p, "G.why"));
 	if (jr_get(p, "L"))
 		headline_row(h, root, "L", "L", num_at(p, "L.ns"), NULL, "ns", derived_text(jr_get(p, "L"), dt, sizeof(dt)));
 	sb_printf(h, "</table>\n<p class=\"note\">as eel-bench's table prints them: min over runs (Bell et al. 2003), "
@@ -231,8 +232,11 @@ static void parameters(struct sbuf *h, const struct jr_val *root)
 		param_row(h, "g", num_at(p, "g.ns"), NAN, NAN, num_at(p, "g.cycles"), "ns", how);
 	}
 	if (jr_get(p, "G")) {
-		snprintf(how, sizeof(how), "= %.3g GB/s bandwidth (1/G); %s", num_at(p, "bandwidth_bytes_per_ns"),
-			 jr_str(p, "G.method") ? jr_str(p, "G.method") : "");
+		if (isfinite(num_at(p, "bandwidth_bytes_per_ns")))
+			snprintf(how, sizeof(how), "= %.3g GB/s bandwidth (1/G); %s", num_at(p, "bandwidth_bytes_per_ns"),
+				 jr_str(p, "G.method") ? jr_str(p, "G.method") : "");
+		else
+			snprintf(how, sizeof(how), "not measured: %s", jr_str(p, "G.why") ? jr_str(p, "G.why") : "");
 		param_row(h, "G", num_at(p, "G.ns_per_byte"), NAN, NAN, NAN, "ns/B", how);
 	}
 	if (jr_num(p, "M_bytes", &x))
