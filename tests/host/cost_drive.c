@@ -4,14 +4,14 @@
  * one thread, a ping-pong of 8-byte puts (eel-bench -t pingpong's: flags 0,
  * the source in registered memory, one 64-byte slot a round).
  *
- *   cost_drive [send|wire|recv N]   no arguments: 1000 rounds, each checked
+ *   cost_drive [put|wire|recv N]   no arguments: 1000 rounds, each checked
  *
  * With one thread doing both ends, a put's frame is on the wire before the
  * peer looks, so no pass finds the wire empty and no count depends on
  * timing: stamps off (stamp_every 0), the retransmission timer 10 s away.
  * callgrind counts (--collect-atstart=no) only what lies between
  * CALLGRIND_TOGGLE_COLLECT pairs, around N rounds after N warm-up ones:
- *   send: eel_put, from the call to its return, the frame on the wire (the
+ *   put:  eel_put, from the call to its return, the frame on the wire (the
  *         firmware runs at the doorbell: engine_put -> fw_doorbell), then
  *         what the pass does after it (the ACK received applied, the timer);
  *   wire: eel_put, from the call to the frame on the wire: the shared-memory
@@ -45,7 +45,7 @@ extern int eel_cost_wire_mark; /* userlib/softnic/wire_shm.c */
 static int eel_cost_wire_mark; /* a build without the mark: "wire" refused */
 #endif
 
-enum count { COUNT_NONE, COUNT_SEND, COUNT_WIRE, COUNT_RECV };
+enum count { COUNT_NONE, COUNT_PUT, COUNT_WIRE, COUNT_RECV };
 
 #define URI "softnic:inline?rto_us=10000000"
 #define REGION 4096
@@ -135,7 +135,7 @@ static int one_way(struct end *from, struct end *to, uint32_t r, uint64_t v, enu
 	int rc;
 
 	*src = v;
-	if (c == COUNT_SEND)
+	if (c == COUNT_PUT)
 		rc = put_to_return(from, to, src, slot);
 	else if (c == COUNT_WIRE)
 		rc = put_to_wire(from, to, src, slot);
@@ -170,11 +170,11 @@ int main(int argc, char **argv)
 	int rc;
 
 	if (argc == 3 && atoi(argv[2]) > 0)
-		c = !strcmp(argv[1], "send") ? COUNT_SEND
+		c = !strcmp(argv[1], "put") ? COUNT_PUT
 		    : !strcmp(argv[1], "wire") ? COUNT_WIRE
 		    : !strcmp(argv[1], "recv") ? COUNT_RECV : COUNT_NONE;
 	if (argc != 1 && c == COUNT_NONE) {
-		fprintf(stderr, "usage: cost_drive [send|wire|recv N]   (N rounds counted after N warm-up ones)\n");
+		fprintf(stderr, "usage: cost_drive [put|wire|recv N]   (N rounds counted after N warm-up ones)\n");
 		return 2;
 	}
 #ifndef EEL_COST_MARKS

@@ -5,7 +5,7 @@
 
 #include "userlib/softnic/wire_shm.h"
 
-#ifdef EEL_COST_MARKS
+#ifdef EEL_COST_MARKS /* VALGRIND=1 builds, which need valgrind's headers (tools/setup build) */
 #include <valgrind/callgrind.h>
 /* tools/eel-cost's mark, in its VALGRIND=1 build only: its driver
  * (tests/host/cost_drive.c) sets it before a put whose instructions up to
