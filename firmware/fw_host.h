@@ -31,7 +31,7 @@ static inline int fw_wants(uint32_t want, int stage)
 
 /* A counter moved: kept here, mirrored in the BAR for the host. Inline: a
  * handful a message, each a call and return more than its work. */
-static inline void fw_count(struct fw *fw, int counter, uint64_t n)
+static inline __attribute__((always_inline)) void fw_count(struct fw *fw, int counter, uint64_t n)
 {
 	fw->cnt[counter] += n;
 	hal_reg_write64(&fw->hal, FW_REG(counters[counter]), fw->cnt[counter]);
@@ -39,7 +39,8 @@ static inline void fw_count(struct fw *fw, int counter, uint64_t n)
 
 /* A field of the status block in host memory (struct eel_fw_status). Inline:
  * once a message sent and once received. */
-static inline void fw_status_write(struct fw *fw, uint32_t field_off, const void *v, uint32_t len)
+static inline __attribute__((always_inline)) void fw_status_write(struct fw *fw, uint32_t field_off, const void *v,
+							    uint32_t len)
 {
 	hal_dma_write(&fw->hal, fw->status_base + field_off, v, len);
 }
@@ -49,7 +50,7 @@ static inline void fw_status_write(struct fw *fw, uint32_t field_off, const void
  * E-registers get their status; the host learns the freed SQ slots. Inline:
  * once a message sent, at its ACK, and its call was ~10 of the ~30
  * instructions an unsignalled put's completion takes. */
-static inline void fw_complete(struct fw *fw, struct fw_msg *m, uint32_t status)
+static inline __attribute__((always_inline)) void fw_complete(struct fw *fw, struct fw_msg *m, uint32_t status)
 {
 	if (m->kind == FW_MSG_SQE) {
 		if ((m->flags & EEL_FW_SQE_SIGNALED) || status != EEL_FW_OK)

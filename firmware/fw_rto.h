@@ -55,7 +55,7 @@ static inline uint64_t fw_rto_of(const struct fw *fw)
 }
 
 /* An RTT sample r, in ticks (§2.2, §2.3). */
-static inline void fw_rto_sample(struct fw *fw, uint64_t r)
+static inline __attribute__((always_inline)) void fw_rto_sample(struct fw *fw, uint64_t r)
 {
 	if (!r)
 		r = 1;
@@ -81,7 +81,7 @@ static inline void fw_rto_sample(struct fw *fw, uint64_t r)
  * when a backoff moved it, as nothing else does between samples. Inline, as
  * the sample and RTO arithmetic: once a ping-pong's put, and their calls
  * were a fifth of it. */
-static inline void fw_rto_acked(struct fw *fw, uint32_t ack)
+static inline __attribute__((always_inline)) void fw_rto_acked(struct fw *fw, uint32_t ack)
 {
 	if (fw->rtt_on && fw_psn_before(fw->rtt_psn, ack)) {
 		fw->rtt_on = 0;

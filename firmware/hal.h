@@ -164,7 +164,7 @@ static inline void hal_reg_write32(const struct fw_hal *h, uint32_t off, uint32_
 		h->ops->reg_write32(h->ctx, off, v);
 }
 
-static inline void hal_reg_write64(const struct fw_hal *h, uint32_t off, uint64_t v)
+static inline __attribute__((always_inline)) void hal_reg_write64(const struct fw_hal *h, uint32_t off, uint64_t v)
 {
 	if (h->regs)
 		hal_regs_write64(h->regs, off, v);
@@ -196,7 +196,7 @@ static inline void hal_dma_read(const struct fw_hal *h, void *dst, uint64_t bus,
 }
 
 /* In order after every earlier write (a release fence: PCIe's posted writes). */
-static inline void hal_dma_write(const struct fw_hal *h, uint64_t bus, const void *src, uint32_t len)
+static inline __attribute__((always_inline)) void hal_dma_write(const struct fw_hal *h, uint64_t bus, const void *src, uint32_t len)
 {
 	if (h->dma_direct)
 		hal_dma_direct_write(bus, src, len);

@@ -107,6 +107,7 @@ static struct eel_fw_sqe traced(void);
 static void run(const struct lone_case *c)
 {
 	struct fn_pair *l = pair_new(c), *g = pair_new(c);
+	uint32_t cap = l->ab.cap; /* the wire's room, given back after a case that shut it */
 	int took;
 
 	if (c->before) {
@@ -132,7 +133,7 @@ static void run(const struct lone_case *c)
 	CHECK(same_fw(&l->a.fw, &g->a.fw), "%s: the sender's state differs", c->what);
 	if (c->wire_shut) { /* the put waits in the message table, then goes as the general path's */
 		CHECK(l->ab.n == 0 && l->a.fw.snd_nxt != l->a.fw.psn_next, "%s: the put did not wait", c->what);
-		l->ab.cap = g->ab.cap = 512;
+		l->ab.cap = g->ab.cap = cap;
 		fw_send(&l->a.fw);
 		fw_send(&g->a.fw);
 		CHECK(l->ab.n == 1 && same_frames(&l->ab, &g->ab), "%s: the frames sent once the wire opened differ",
@@ -288,6 +289,23 @@ static void eget(struct fn_pair *p) /* an E-register load rung, not the send que
 	fn_ereg(&p->a, 0, EEL_FW_EREG_GET, rkey, mem, 0);
 }
 
+/* A put in flight, not acknowledged, after FW_MSGS puts whose second was
+ * signalled: the next message's slot in the table (FW_MSGS + 1, the
+ * second's) holds a signalled put's kind and flags until it is filled. The
+ * lone put's ACK request (ack_wanted) reads its own: none here (not alone
+ * in flight, not signalled), where the slot's old flags would ask for one. */
+static void stale_slot(struct fn_pair *p)
+{
+	for (uint32_t i = 0; i < FW_MSGS; i++) {
+		ring(p, fn_put_desc(lkey, src, 8, rkey, mem, i == 1 ? EEL_FW_SQE_SIGNALED : 0, 100 + i, 0));
+		fn_settle(p, 3000);
+	}
+	ring(p, put8());
+	fw_doorbell(&p->a.fw);
+	CHECK(p->a.fw.snd_nxt - p->a.fw.snd_una == 1 && p->a.fw.msg_tail == FW_MSGS + 1,
+	      "stale_slot: %u in flight, message %u next", p->a.fw.snd_nxt - p->a.fw.snd_una, p->a.fw.msg_tail);
+}
+
 static const struct lone_case cases[] = {
 	{ "first put", 1, 0, 0, 0, NULL, put8, 1, 0 },
 	{ "after a round trip", 1, 0, 0, 0, one_round, put8, 1, 0 },
@@ -300,6 +318,7 @@ static const struct lone_case cases[] = {
 	{ "no room on the wire for the put", 1, 0, 0, 0, NULL, put8, 1, 1 },
 	{ "no room on the wire for a traced put", 1, 0, 0, 0, NULL, traced, 1, 1 },
 	{ "no room on the wire, inline", 1, 0, 0, 0, one_round, put_inline, 1, 1 },
+	{ "a put in flight, the next slot a signalled put's", 1, 0, 0, 0, stale_slot, put8, 1, 0 },
 	{ "a resend marked", 1, 0, 0, 0, resend_marked, put8, 0, 0 },
 	{ "probes owed", 1, 0, 0, 0, probes_owed, put8, 0, 0 },
 	{ "the window full", 1, 0, 0, 0, window_full, put8, 0, 0 },
