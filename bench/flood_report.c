@@ -11,6 +11,19 @@
 #include "bench/report/json.h"
 #include "bench/report/report.h"
 
+/* A figure's median and spread run by run for the table, "-" where no run
+ * gave one (G measured from the minimum timings, but no single run's slope) */
+static void runs_cells(const struct stat *st, const char *fmt, char med[24], char spr[16])
+{
+	if (st->n) {
+		snprintf(med, 24, fmt, st->median);
+		snprintf(spr, 16, "%6.1f %%", 100 * st->spread);
+	} else {
+		snprintf(med, 24, "-");
+		snprintf(spr, 16, "-");
+	}
+}
+
 void flood_table_rows(FILE *f, const struct session *s, const struct results *r)
 {
 	const struct flood_point *g8 = NULL;
@@ -28,15 +41,20 @@ void flood_table_rows(FILE *f, const struct session *s, const struct results *r)
 	if (r->fl.G_ns_per_byte > 0) {
 		/* the first column: from the minimum timings (Bell et al. 2003), as g's; then the
 		 * median and spread of the same taken run by run */
-		fprintf(f, "  %-20s %8.4f ns/B %8.4f ns/B %6.1f %%  %8s   least squares, flood %u..%u B at %sq=%u, "
-			"%s memory (4.2)\n", "G", r->fl.G_ns_per_byte, r->fl.G_runs.median, 100 * r->fl.G_runs.spread,
+		char med[3][24], spr[3][16];
+
+		runs_cells(&r->fl.G_runs, "%8.4f ns/B", med[0], spr[0]);
+		runs_cells(&r->fl.bw_runs, "%8.2f GB/s", med[1], spr[1]);
+		runs_cells(&r->fl.M_runs, "%10.0f B ", med[2], spr[2]);
+		fprintf(f, "  %-20s %8.4f ns/B %13s %8s  %8s   least squares, flood %u..%u B at %sq=%u, "
+			"%s memory (4.2)\n", "G", r->fl.G_ns_per_byte, med[0], spr[0],
 			"", r->fl.G_min_size, s->plan.sizes[s->plan.nsizes - 1],
 			r->fl.G_q == r->fl.g_q ? "g's " : "the next best ", r->fl.G_q,
 			s->plan.flood_cold ? "cold" : "warm");
-		fprintf(f, "  %-20s %8.2f GB/s %8.2f GB/s %6.1f %%  %8s   1/G\n", "bandwidth",
-			r->fl.bw_bytes_per_ns, r->fl.bw_runs.median, 100 * r->fl.bw_runs.spread, "");
-		fprintf(f, "  %-20s %10.0f B  %10.0f B  %6.1f %%  %8s   g/G: larger messages are bandwidth-bound (5.5)\n",
-			"M = g/G", r->fl.M_bytes, r->fl.M_runs.median, 100 * r->fl.M_runs.spread, "");
+		fprintf(f, "  %-20s %8.2f GB/s %13s %8s  %8s   1/G\n", "bandwidth",
+			r->fl.bw_bytes_per_ns, med[1], spr[1], "");
+		fprintf(f, "  %-20s %10.0f B  %13s %8s  %8s   g/G: larger messages are bandwidth-bound (5.5)\n",
+			"M = g/G", r->fl.M_bytes, med[2], spr[2], "");
 		if (r->pci.payload_bytes_per_ns > 0)
 			fprintf(f, "  %-20s %8.2f GB/s %13s %8s  %8s   modelled from the PCI facts: at most, over "
 				"the link (MPS %u B, 24 B a TLP); 1/G is %.0f%% of it\n", "PCIe payload",

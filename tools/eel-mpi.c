@@ -340,11 +340,11 @@ static int bell_pair(int rank, const struct opts *o, struct bell *b)
 	return rc;
 }
 
-/* A figure of the Bell table: "-" where it was not measured (a G no flood
- * could measure: 0 from bell_flood_derive, NAN from eel's JSON) */
+/* A figure of the Bell table: "-" where it was not measured (NAN: a G no
+ * flood could measure) */
 static void cell(char *buf, size_t n, double v, int per_byte)
 {
-	if (!isfinite(v) || (per_byte && v == 0))
+	if (!isfinite(v))
 		snprintf(buf, n, "-");
 	else
 		snprintf(buf, n, per_byte ? "%.4f" : "%.1f", v);

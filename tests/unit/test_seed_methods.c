@@ -201,6 +201,13 @@ static void bulk_fits(void)
 	bulk_fit(b, &r);
 	CHECK(!b->have_loggp && isnan(b->err_loggp) && !b->valid_loggp, "LogGP without a signature");
 	r.sig.done = 1;
+	/* a flood that could not measure G (0: no size bandwidth-bound): no LogGP
+	 * line drawn with G = 0, no error claimed */
+	r.fl.G_ns_per_byte = 0;
+	bulk_fit(b, &r);
+	CHECK(!b->have_loggp && isnan(b->err_loggp) && !b->valid_loggp, "LogGP without a G: have %d, error %g",
+	      b->have_loggp, b->err_loggp);
+	r.fl.G_ns_per_byte = G;
 	/* measured points a third of every fit's prediction (a 200% error): the
 	 * curve is not of the fits' form, and no fit is valid; T(n) still on its line */
 	for (int i = 0; i < VALIDATE_SIZES; i++)

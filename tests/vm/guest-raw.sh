@@ -147,8 +147,9 @@ if [ -s "$J" ]; then
     wait $server2; src2=$?
     sed 's/^/      client| /' "$OUT/client2.log"
     sed 's/^/      server| /' "$OUT/server2.log"
-    [ $crc2 = 0 ] && [ $src2 = 0 ] || bad "the flood alone: client exit $crc2, server exit $src2"
-    if jq -e '.parameters.G.ns_per_byte > 0' "$OUT/raw_flood.json" > /dev/null 2>&1; then
+    if [ $crc2 != 0 ] || [ $src2 != 0 ]; then
+      bad "the flood alone: client exit $crc2, server exit $src2"
+    elif jq -e '.parameters.G.ns_per_byte > 0' "$OUT/raw_flood.json" > /dev/null 2>&1; then
       ok "G > 0 (the flood alone: $(jq '.parameters.G.ns_per_byte' "$OUT/raw_flood.json") ns/B)"
     else
       bad "G > 0: not measured twice: $(jq -c '.parameters.G' "$OUT/raw_flood.json" 2>&1)"

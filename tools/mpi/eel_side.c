@@ -198,8 +198,9 @@ static int read_figs(const char *path, struct eel_figs *f, char *msg)
 		 overlap_fig(r, "o_r", &f->o_r_ns, &f->not_separable) && jr_num(r, "parameters.g.ns", &f->g_ns) &&
 		 jr_get(r, "parameters.G");
 
-	/* G null where eel's flood could not measure it (schema 11): NAN, "-" in the table */
-	if (ok && !jr_num(r, "parameters.G.ns_per_byte", &f->G_ns_per_byte))
+	/* G null where eel's flood could not measure it (schema 11; 0 before):
+	 * NAN, "-" in the table */
+	if (ok && (!jr_num(r, "parameters.G.ns_per_byte", &f->G_ns_per_byte) || !(f->G_ns_per_byte > 0)))
 		f->G_ns_per_byte = NAN;
 
 	if (!d)

@@ -135,6 +135,14 @@ static void flags(struct sbuf *h, const struct jr_val *root, const char *fig)
 }
 
 /* One headline row: min, median, spread where the run has them, else what it says instead. */
+/* Why G has no figure: the run's why (schema 11), else what a 0 meant before */
+static const char *G_why(const struct jr_val *p)
+{
+	const char *why = jr_str(p, "G.why");
+
+	return why ? why : "the flood's largest messages were not slower than its smallest";
+}
+
 static void headline_row(struct sbuf *h, const struct jr_val *root, const char *name, const char *fig, double min,
 			 const struct jr_val *st, const char *unit, const char *instead)
 {
@@ -185,9 +193,9 @@ static void headline(struct sbuf *h, const struct jr_val *root)
 	}
 	if (jr_get(p, "g"))
 		headline_row(h, root, "g", "g", num_at(p, "g.ns"), jr_get(g8, "ns_per_msg"), "ns", NULL);
-	if (jr_get(p, "G")) /* schema 11: null with why where the flood could not measure it */
+	if (jr_get(p, "G")) /* not measured: null with why since schema 11, 0 before */
 		headline_row(h, root, "G", "G", num_at(p, "G.ns_per_byte"), jr_get(p, "G.runs"), "ns/B",
-			     isfinite(num_at(p, "G.ns_per_byte")) ? NULL : jr_str(p, "G.why"));
+			     num_at(p, "G.ns_per_byte") > 0 ? NULL : G_why(p));
 	if (jr_get(p, "L"))
 		headline_row(h, root, "L", "L", num_at(p, "L.ns"), NULL, "ns", derived_text(jr_get(p, "L"), dt, sizeof(dt)));
 	sb_printf(h, "</table>\n<p class=\"note\">as eel-bench's table prints them: min over runs (Bell et al. 2003), "
@@ -232,12 +240,13 @@ static void parameters(struct sbuf *h, const struct jr_val *root)
 		param_row(h, "g", num_at(p, "g.ns"), NAN, NAN, num_at(p, "g.cycles"), "ns", how);
 	}
 	if (jr_get(p, "G")) {
-		if (isfinite(num_at(p, "bandwidth_bytes_per_ns")))
+		if (num_at(p, "G.ns_per_byte") > 0)
 			snprintf(how, sizeof(how), "= %.3g GB/s bandwidth (1/G); %s", num_at(p, "bandwidth_bytes_per_ns"),
 				 jr_str(p, "G.method") ? jr_str(p, "G.method") : "");
 		else
-			snprintf(how, sizeof(how), "not measured: %s", jr_str(p, "G.why") ? jr_str(p, "G.why") : "");
-		param_row(h, "G", num_at(p, "G.ns_per_byte"), NAN, NAN, NAN, "ns/B", how);
+			snprintf(how, sizeof(how), "not measured: %s", G_why(p));
+		param_row(h, "G", num_at(p, "G.ns_per_byte") > 0 ? num_at(p, "G.ns_per_byte") : NAN, NAN, NAN, NAN,
+			  "ns/B", how);
 	}
 	if (jr_num(p, "M_bytes", &x))
 		param_row(h, "M = g/G", x, NAN, NAN, NAN, "B", "messages larger than this are bandwidth-bound (Bell et al. 2003 5.5)");
