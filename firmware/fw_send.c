@@ -690,7 +690,7 @@ static __attribute__((noinline)) int lone_traced(struct fw *fw, const struct eel
  * writes) are always inline: once the frame went out before the message
  * was filled, gcc's size limits stopped inlining them here (+12.5 instructions
  * a put, tools/eel-cost; flattening the function instead cost 2 more and
- * 3 KB of the riscv64 build, 5 KB more with the traced instance). */
+ * 2 KB of the riscv64 build, 5 KB more with the traced instance). */
 int fw_send_lone(struct fw *fw)
 {
 	const struct eel_fw_sqe *d;
