@@ -91,6 +91,8 @@ static void runs_obj(struct json *j, const char *key, const struct stat *st)
 
 void flood_json_parameters(struct json *j, const struct session *s, const struct results *r)
 {
+	int measured = r->fl.G_ns_per_byte > 0; /* else G, its bandwidth and M are null */
+
 	if (!r->fl.done)
 		return;
 	json_obj(j, "g");
@@ -101,7 +103,7 @@ void flood_json_parameters(struct json *j, const struct session *s, const struct
 	json_str(j, "method", "Bell et al. 2003 4.2: flood, min over runs, best queue depth");
 	json_obj_end(j);
 	json_obj(j, "G");
-	if (r->fl.G_ns_per_byte > 0) {
+	if (measured) {
 		json_num(j, "ns_per_byte", r->fl.G_ns_per_byte);
 		json_u64(j, "q", r->fl.G_q);
 		json_u64(j, "from_size", r->fl.G_min_size);
@@ -118,9 +120,9 @@ void flood_json_parameters(struct json *j, const struct session *s, const struct
 		 "bandwidth-bound sizes (from_size up) at the depth that gave g");
 	runs_obj(j, "runs", &r->fl.G_runs);
 	json_obj_end(j);
-	json_num(j, "bandwidth_bytes_per_ns", r->fl.G_ns_per_byte > 0 ? r->fl.bw_bytes_per_ns : NAN);
+	json_num(j, "bandwidth_bytes_per_ns", measured ? r->fl.bw_bytes_per_ns : NAN);
 	runs_obj(j, "bandwidth_runs", &r->fl.bw_runs);
-	json_num(j, "M_bytes", r->fl.G_ns_per_byte > 0 ? r->fl.M_bytes : NAN);
+	json_num(j, "M_bytes", measured ? r->fl.M_bytes : NAN);
 	runs_obj(j, "M_runs", &r->fl.M_runs);
 }
 

@@ -134,7 +134,6 @@ static void flags(struct sbuf *h, const struct jr_val *root, const char *fig)
 	sb_printf(h, "</td>");
 }
 
-/* One headline row: min, median, spread where the run has them, else what it says instead. */
 /* Why G has no figure: the run's why (schema 11), else what a 0 meant before */
 static const char *G_why(const struct jr_val *p)
 {
@@ -143,6 +142,7 @@ static const char *G_why(const struct jr_val *p)
 	return why ? why : "the flood's largest messages were not slower than its smallest";
 }
 
+/* One headline row: min, median, spread where the run has them, else what it says instead. */
 static void headline_row(struct sbuf *h, const struct jr_val *root, const char *name, const char *fig, double min,
 			 const struct jr_val *st, const char *unit, const char *instead)
 {
@@ -240,13 +240,14 @@ static void parameters(struct sbuf *h, const struct jr_val *root)
 		param_row(h, "g", num_at(p, "g.ns"), NAN, NAN, num_at(p, "g.cycles"), "ns", how);
 	}
 	if (jr_get(p, "G")) {
-		if (num_at(p, "G.ns_per_byte") > 0)
+		double G = num_at(p, "G.ns_per_byte"); /* not measured: null since schema 11, 0 before */
+
+		if (G > 0)
 			snprintf(how, sizeof(how), "= %.3g GB/s bandwidth (1/G); %s", num_at(p, "bandwidth_bytes_per_ns"),
 				 jr_str(p, "G.method") ? jr_str(p, "G.method") : "");
 		else
 			snprintf(how, sizeof(how), "not measured: %s", G_why(p));
-		param_row(h, "G", num_at(p, "G.ns_per_byte") > 0 ? num_at(p, "G.ns_per_byte") : NAN, NAN, NAN, NAN,
-			  "ns/B", how);
+		param_row(h, "G", G > 0 ? G : NAN, NAN, NAN, NAN, "ns/B", how);
 	}
 	if (jr_num(p, "M_bytes", &x))
 		param_row(h, "M = g/G", x, NAN, NAN, NAN, "B", "messages larger than this are bandwidth-bound (Bell et al. 2003 5.5)");
