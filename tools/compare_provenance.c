@@ -43,9 +43,10 @@ int provenance_diff(const struct run *A, const struct run *B, FILE *f)
 	int ha = jr_get(A->root, "provenance") != NULL, hb = jr_get(B->root, "provenance") != NULL, n = 0;
 
 	if (!ha || !hb) {
-		fprintf(f, "provenance unknown: %s records no firmware, driver or eel commit (schema %d; eel-bench "
+		fprintf(f, "provenance unknown: %s firmware, driver or eel commit (schema %d; eel-bench "
 			"writes them from schema 8): a difference there cannot be named\n",
-			!ha && !hb ? "neither A nor B" : !ha ? "A" : "B", !ha ? A->version : B->version);
+			!ha && !hb ? "neither A nor B records a" : !ha ? "A records no" : "B records no",
+			!ha ? A->version : B->version);
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {

@@ -113,6 +113,21 @@ static int both(struct cmp *c, int ha, int hb)
 
 /* A single value; where both runs say how far it is known (schema 3: o_s and
  * o_r over their sweeps, G, 1/G and g/G run by run: noise_path), that noise. */
+/* G, the bandwidth 1/G and M = g/G are figures only where the flood measured
+ * G (Bell et al. 2003 section 4.2): null with G.why from schema 11, 0 before
+ * (an eel-bench before schema 11 wrote 0 ns/B for "not measured"), so a 0
+ * there is a figure left unmeasured, not one to compare. */
+static int g_figure(const char *path)
+{
+	return !strcmp(path, "parameters.G.ns_per_byte") || !strcmp(path, "parameters.bandwidth_bytes_per_ns") ||
+	       !strcmp(path, "parameters.M_bytes");
+}
+
+static int num_of(const struct jr_val *v, const char *path, double *x)
+{
+	return jr_num(v, path, x) && (!g_figure(path) || *x > 0);
+}
+
 static void num_item(struct cmp *c, const char *name, const struct jr_val *a, const struct jr_val *b,
 		     const char *path, const char *unit, enum cmp_dir d, const char *noise_path)
 {
@@ -120,7 +135,7 @@ static void num_item(struct cmp *c, const char *name, const struct jr_val *a, co
 	struct stat5 nx, ny;
 	struct item *it;
 
-	if (!both(c, jr_num(a, path, &x), jr_num(b, path, &y)))
+	if (!both(c, num_of(a, path, &x), num_of(b, path, &y)))
 		return;
 	it = add(c, name, unit, d);
 	if (!it)
@@ -547,7 +562,7 @@ static int compare_hosts(const struct run *A, const struct run *B, double thr)
 		noise_print(stdout, refused, nrefused);
 	}
 	if (c->only_a || c->only_b)
-		printf("\n  not compared: %d figure%s only in A, %d only in B (tests or sizes run in one only, or a figure one left unmeasured: null)\n", c->only_a,
+		printf("\n  not compared: %d figure%s only in A, %d only in B (tests or sizes run in one only, or a figure one left unmeasured: null, or a G of 0 before schema 11)\n", c->only_a,
 		       c->only_a == 1 ? "" : "s", c->only_b);
 	if (worse) {
 		int k = 0;

@@ -13,6 +13,7 @@ set -uo pipefail
 # min), eiqr (EEL p75-p25), os (o_s), osiqr (schema 3: p75-p25 of o_s over its
 # sweeps), bw (bandwidth B/ns), M, g, giqr, wire (the stamped wire stage: all its
 # quantiles), wmean (its mean, which the breakdown shows; default wire),
+# G (G ns/B: 0 is an eel-bench before schema 11's G not measured, null one's from 11),
 # sig (1: a signature section), t8k (bulk T(8192) min), stampused (the breakdown's
 # in-place stamp cost, against 11 ns alone; none by default), dpost (decompose's
 # stamped post, the mean of the breakdown's post, whose p25..p75 is 10..20 ns),
@@ -22,7 +23,7 @@ set -uo pipefail
 # note (the same, of kind stamps: not noise)
 doc() {
   local f=$1; shift
-  local v=2 eel=400 eiqr=4 os=300 osiqr=0 bw=8 M=1600 g=200 giqr=2 wire=320 wmean= sig=1 t8k=1500 stampused= dpost=12 ddet=20
+  local v=2 eel=400 eiqr=4 os=300 osiqr=0 bw=8 M=1600 G=0.125 g=200 giqr=2 wire=320 wmean= sig=1 t8k=1500 stampused= dpost=12 ddet=20
   local p99= p999=20000 tmax=90000
   local noise= note= warnings="" wfig=""
   local kv; for kv in "$@"; do local "$kv"; done
@@ -60,7 +61,7 @@ doc() {
    "o_s": {"ns": $os, "cycles": 630, "g_ns": 770, "dmax_ns": 470, "rose_at_first": false, "method": "Bell et al. 2003 4.3"$ossw},
    "o_r": {"ns": 700, "cycles": 1470, "g_ns": 766, "dmax_ns": 66, "rose_at_first": false, "method": "Bell et al. 2003 4.3"},
    "g": {"ns": $g, "cycles": 420, "size": 8, "q": 64, "method": "Bell et al. 2003 4.2"},
-   "G": {"ns_per_byte": 0.125, "q": 1, "method": "Bell et al. 2003 4.2"},
+   "G": {"ns_per_byte": $G, "q": 1, "method": "Bell et al. 2003 4.2"},
    "bandwidth_bytes_per_ns": $bw, "M_bytes": $M, "overlap_potential_ns": -600$Lsec$tailsec},
  "breakdown": {"samples": 3000, "clock": "host tsc", "parts": [
    {"name": "post", "what": "host software", "method": "stamped", "ns": {"min": 10, "p25": 10, "median": 10, "p75": 20, "max": 50, "mean": 12, "spread": 1, "n": 3000, "outliers": 0}},
@@ -126,6 +127,8 @@ doc "$d/tail999.json" p99=500 p999=26000          # p99.9 +30 %, inside its own 
 doc "$d/tailmax.json" p99=500 tmax=900000         # the max x10: one round, changed at most
 doc "$d/slownoisy.json" eel=480 eiqr=2 noise=eel,g  # EEL +20 %, in a run that warned of noise on EEL and g
 doc "$d/slownote.json" eel=480 eiqr=2 note=eel    # the same, warned of something else (stamps)
+doc "$d/noG0.json" G=0 bw=0 M=0                   # G not measured, as an eel-bench before schema 11 wrote it
+doc "$d/noGnull.json" G=null bw=null M=null       # ... and as schema 11 writes it
 
 # identical runs: every figure the same, exit 0
 expect 0 '^  EEL +400\.0 ns +400\.0 ns +\+0\.0 % .* same$' '^  o_s .* same$' '^  bandwidth \(1/G\) .* same$' \
@@ -196,6 +199,14 @@ expect 0 '^  EEL tail p99 .* \+10\.0 % .* same \(below threshold\)$' '^  EEL tai
 expect 0 '^  EEL tail p99 .* \+40\.0 % .* same \(below threshold\)$' 'p99 and p99\.9 at 50 %' -- "$d/tail.json" "$d/tail40.json" --threshold 50
 expect 0 '^  EEL tail p99\.9 .* \+30\.0 % .* same \(within noise\)$' -- "$d/tail.json" "$d/tail999.json"
 expect 0 '^  EEL tail max .* \+900\.0 % .* changed$' -- "$d/tail.json" "$d/tailmax.json"
+# a G the flood could not measure (0 before schema 11, null from it): G, 1/G and M not
+# compared, either way round, never a regression of -100 %
+for nog in noG0 noGnull; do
+  expect 0 'no regression' '3 figures only in A, 0 only in B' -- "$d/a.json" "$d/$nog.json"
+  expect 0 'no regression' '0 figures only in A, 3 only in B' -- "$d/$nog.json" "$d/a.json"
+  if grep -qE '^  (G|bandwidth \(1/G\)|M = g/G) ' "$d/out"; then echo "FAILED: $nog: a G not measured compared"; fail=1; fi
+done
+
 # a run without the tail against one with it: not compared, counted
 expect 0 'only in B' -- "$d/a.json" "$d/tail.json"
 if grep -q 'EEL tail' "$d/out"; then echo "FAILED: a tail compared with a run that has none"; fail=1; fi
