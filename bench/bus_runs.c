@@ -175,6 +175,28 @@ static void bw_note(FILE *f, const struct bus_run *b, int n)
 	}
 }
 
+int bus_membus_calibration(const struct limit_res *lim, char *extra, size_t n, char *why, size_t wn)
+{
+	const struct stat *ow = &lim->one_way;
+
+	extra[0] = why[0] = '\0';
+	if (!lim->done || lim->floor || !(ow->median > 0))
+		snprintf(why, wn, "no cache-line limit measured here (it needs --pair)");
+	else if (ow->spread > BUS_CAL_SPREAD)
+		snprintf(why, wn, "the cache-line limit's runs disagree (%.1f ns one way, their interquartile range "
+			 "%.0f%% of it, over %.0f%%: a busy machine, or vCPUs moving; pin with --cpu)", ow->median,
+			 100 * ow->spread, 100 * BUS_CAL_SPREAD);
+	else if (ow->median > BUS_CAL_LINE_MAX_NS)
+		snprintf(why, wn, "the cache-line limit took %.1f ns one way, more than %.0f ns, which no line takes "
+			 "between two running cores (a busy machine: the peer was not running; pin with --cpu)",
+			 ow->median, BUS_CAL_LINE_MAX_NS);
+	else {
+		snprintf(extra, n, "&posted_ns=%.1f&read_rtt_ns=%.1f", ow->median, 2 * ow->median);
+		return 1;
+	}
+	return 0;
+}
+
 double bus_link_gbps(const struct eel_bus *p, uint32_t len)
 {
 	double rd = eel_bus_read_stream_gbps(p, len), wr = eel_bus_write_stream_gbps(p, len);

@@ -43,6 +43,20 @@ double bus_bw_gbps(const struct flood_point *pt);
 double bus_link_gbps(const struct eel_bus *p, uint32_t len);
 /* parameters.bandwidth_64k, where the flood measured 64 KiB */
 void bus_bw_json(struct json *j, const struct results *r);
+/* The membus presets' calibration (docs/bus.md, "Presets"): a posted write
+ * is one cache line moving between two cores, the limit's one-way median, a
+ * read two. Writes the URI's "&posted_ns=..&read_rtt_ns=.." into extra and
+ * returns 1 when lim is such a line; else returns 0 with why the preset's
+ * own figures stand (why: one line, for stderr): no limit measured, the
+ * NIC's floor, runs that disagree by more than BUS_CAL_SPREAD (their
+ * interquartile range over the median), or a median above BUS_CAL_LINE_MAX_NS,
+ * which no cache line takes between two running cores (a same-socket line
+ * 40-42 ns, one from the other socket ~100 ns more: docs/bus.md, the preset table;
+ * two vCPUs of this project's VM 250-320 ns; a peer that was not running,
+ * on a busy machine, microseconds). */
+#define BUS_CAL_SPREAD 0.25
+#define BUS_CAL_LINE_MAX_NS 1000.0
+int bus_membus_calibration(const struct limit_res *lim, char *extra, size_t n, char *why, size_t wn);
 /* total_s: the whole --bus run, the calibration included */
 void bus_table(FILE *f, const struct bus_run *b, int n, double total_s);
 

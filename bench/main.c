@@ -589,7 +589,7 @@ static int run_buses(struct cli *c, int argc, char **argv)
 	static struct bus_run runs[MAX_BUSES];
 	static struct results cal;
 	struct session cs;
-	char uri[512], extra[128] = "";
+	char uri[512], extra[128] = "", why[256] = "no cache-line limit measured here (it needs --pair)";
 	int need_cal = 0;
 	struct timespec t0, t1;
 
@@ -611,13 +611,11 @@ static int run_buses(struct cli *c, int argc, char **argv)
 		cc.plan.tests = T_LIMIT;
 		if (measure(&cc, c->uri, &cs, &cal, uri, sizeof(uri)))
 			return 1;
-		if (cal.lim.done && !cal.lim.floor && cal.lim.one_way.median > 0)
-			snprintf(extra, sizeof(extra), "&posted_ns=%.1f&read_rtt_ns=%.1f", cal.lim.one_way.median,
-				 2 * cal.lim.one_way.median);
+		bus_membus_calibration(&cal.lim, extra, sizeof(extra), why, sizeof(why));
 	}
 	if (need_cal && !extra[0])
-		fprintf(stderr, "eel-bench: --bus membus: no cache-line limit measured here (it needs --pair): the "
-			"preset's Broadwell figures are used (docs/bus.md)\n");
+		fprintf(stderr, "eel-bench: --bus membus: %s: the preset's Broadwell figures are used (docs/bus.md)\n",
+			why);
 	for (int i = 0; i < c->nbus; i++) {
 		struct cli ci = *c;
 

@@ -535,8 +535,44 @@ static void test_link_tags(void)
 	}
 }
 
+/* The membus presets' calibration from -t limit (bench/bus_runs.c): a line
+ * of a quiet machine (302 ns, this VM's two vCPUs) calibrates posted_ns and
+ * read_rtt_ns; runs that disagree, a median no line takes (1298 ns: a busy
+ * machine, a peer not running), the NIC's floor or no limit do not, and say
+ * why. (Before, any median above 0 calibrated: the busy machine's 1298 ns
+ * became a memory bus's posted write.) */
+static void test_membus_calibration(void)
+{
+	struct limit_res lim = { .done = 1 };
+	char extra[128], why[256];
+
+	lim.one_way.median = 302.0;
+	lim.one_way.spread = 0.03;
+	CHECK(bus_membus_calibration(&lim, extra, sizeof(extra), why, sizeof(why)) == 1, "a quiet line calibrates");
+	CHECK(!strcmp(extra, "&posted_ns=302.0&read_rtt_ns=604.0") && !why[0], "calibrated as '%s' (why '%s')", extra,
+	      why);
+	lim.one_way.median = 1298.0;
+	CHECK(bus_membus_calibration(&lim, extra, sizeof(extra), why, sizeof(why)) == 0 && !extra[0],
+	      "a 1298-ns line calibrated: '%s'", extra);
+	CHECK(strstr(why, "1298.0 ns") && strstr(why, "more than 1000 ns"), "why: %s", why);
+	lim.one_way.median = 302.0;
+	lim.one_way.spread = 0.4;
+	CHECK(bus_membus_calibration(&lim, extra, sizeof(extra), why, sizeof(why)) == 0 && !extra[0],
+	      "runs 40%% apart calibrated: '%s'", extra);
+	CHECK(strstr(why, "disagree") && strstr(why, "40%"), "why: %s", why);
+	lim.one_way.spread = 0.03;
+	lim.floor = 1;
+	CHECK(bus_membus_calibration(&lim, extra, sizeof(extra), why, sizeof(why)) == 0 && strstr(why, "--pair"),
+	      "the NIC's floor calibrated: '%s'", extra);
+	lim.floor = 0;
+	lim.done = 0;
+	CHECK(bus_membus_calibration(&lim, extra, sizeof(extra), why, sizeof(why)) == 0 && strstr(why, "--pair"),
+	      "no limit calibrated: '%s'", extra);
+}
+
 int main(void)
 {
+	test_membus_calibration();
 	test_path();
 	test_link();
 	test_link_tags();
