@@ -230,6 +230,22 @@ static void L_note(FILE *f, const struct bus_run *b, int n)
 		}
 }
 
+/* Each bus's run's warnings (report_warnings: noise, a machine that changed,
+ * a G not measured), as a run's own table prints them: a column of the
+ * table is only as good as its run. */
+static void warnings_note(FILE *f, const struct bus_run *b, int n)
+{
+	static struct warning w[MAX_WARNINGS];
+	int first = 1;
+
+	for (int i = 0; i < n; i++) {
+		int nw = report_warnings(&b[i].s, &b[i].r, w, MAX_WARNINGS);
+
+		for (int k = 0; k < nw; k++, first = 0)
+			fprintf(f, "%s  warning (%s): %s\n", first ? "\n" : "", b[i].bus.name, w[k].text);
+	}
+}
+
 void bus_table(FILE *f, const struct bus_run *b, int n, double total_s)
 {
 	char d[200];
@@ -290,6 +306,7 @@ void bus_table(FILE *f, const struct bus_run *b, int n, double total_s)
 	bw_note(f, b, n);
 	link_note(f, b, n);
 	L_note(f, b, n);
+	warnings_note(f, b, n);
 	fprintf(f, "\n  the memory bus against the I/O bus, and the published comparisons (lower is better):\n");
 	ratio_line(f, b, n, "membus", "pcie-gen3x8", "Mukherjee et al. 1996: 64-byte round trip 37% lower on the "
 		   "memory bus (0.63)");

@@ -63,5 +63,17 @@ if grep -qE '^  L +' "$d/sig"; then
   bad "the table prints an L row where L is not separable: $(grep -E '^  L +' "$d/sig")"
 fi
 grep -q '^  (L -: not separable here: the NIC runs on the host' "$d/sig" || bad "the table does not say why L has no figure"
+# each bus's run's warnings under the table, named by bus, as a run's own table
+# prints them (the table printed none: a column from a run that warned looked
+# like any other): thread mode on two cores warns on every run
+if command -v taskset >/dev/null && [ "$(nproc --all)" -ge 2 ]; then
+  taskset -c 0,1 "$B/eel-bench" -d 'softnic:thread?oversubscribe=1' --bus none,pcie-gen3x8 -t pingpong -n 300 \
+    --warmup 30 -r 2 >"$d/thr" 2>&1 || { cat "$d/thr"; bad "eel-bench --bus on softnic:thread"; }
+  for b in none pcie-gen3x8; do
+    grep -qE "^  warning \($b\): thread mode on 2 cores: " "$d/thr" || bad "the --bus table does not give $b's warning"
+  done
+else
+  echo "skip: no taskset (util-linux) or one core: the --bus table's warnings not checked"
+fi
 [ $fail -eq 0 ] && echo "ok: --bus $buses: BW 64K in the table ($(sed 's/  */ /g' <<<"$row")), in buses[], and a bar per bus on eel-report's page"
 exit $fail
