@@ -475,6 +475,7 @@ static int compare_launched(const struct run *A, const struct run *B, double thr
 		mesh_cmp_free(m);
 		return 2;
 	}
+	provenance_diff(A, B, stdout);
 	head(A, B);
 	printf("  threshold %.3g %%\n", thr);
 	worse = mesh_cmp_print(m, stdout);

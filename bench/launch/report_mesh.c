@@ -9,6 +9,7 @@
 #include "bench/report/outfile.h"
 #include "bench/report/report.h"
 #include "bench/report/safe_text.h"
+#include "bench/provenance.h"
 
 /* Pairs far from the rest: beyond the pairs' median + k x MAD (the median
  * absolute deviation), for EEL's and g's medians alike. */
@@ -252,6 +253,22 @@ static void curve_json(struct json *j, const char *key, const char *role, const 
 	json_obj_end(j);
 }
 
+/* Where the figures come from (bench/provenance.c), rank 0's, as a pair's
+ * run gives its client's: eel's build, the kernel, rank 0's NIC (the first
+ * of its connections' devices: one per peer, the same NIC). Without it,
+ * eel-compare could not name a difference of firmware or build between two
+ * launched runs. */
+static void provenance_of_rank0(struct json *j, const struct mesh *m)
+{
+	struct eel_nic_info info;
+
+	memset(&info, 0, sizeof(info));
+	for (int p = 1; p < m->size; p++)
+		if (m->s[p].dev && !eel_nic_info(m->s[p].dev, &info))
+			break;
+	provenance_json(j, &info);
+}
+
 int report_mesh_json(const char *path, const struct mesh *m, const struct cli *c, const struct rank_res *all,
 		     int argc, char **argv)
 {
@@ -267,6 +284,7 @@ int report_mesh_json(const char *path, const struct mesh *m, const struct cli *c
 	json_str(&j, "uri", c->uri);
 	json_str(&j, "name", m->ep[0].nic);
 	json_obj_end(&j);
+	provenance_of_rank0(&j, m);
 	json_obj(&j, "launch");
 	json_str(&j, "by", "pmix");
 	json_u64(&j, "ranks", (uint64_t)m->size);

@@ -51,6 +51,13 @@ if run 0 "A against A" "$d/a.json" "$d/a.json"; then
     [ "$(grep -cE '^ +[0-9]+ .* same$' "$d/out")" -eq 6 ] || { echo "FAILED: A against A: not every row same"; fail=1; }
 fi
 
+# where the figures come from (rank 0's provenance): a firmware changed is named
+# first, as for two pairs' runs (launched runs had none to compare)
+jq '.provenance.nic.fw_version = "16.35.1012"' "$d/a.json" >"$d/fw.json"
+if run 0 "A against A on another firmware" "$d/a.json" "$d/fw.json"; then
+  has "two launched runs: a different firmware named" '^different firmware: eel .* vs 16\.35\.1012'
+fi
+
 # one pair's EEL doubled (its distribution: min, median, p99, Bell's), flagged as eel-bench
 # would: the pair with the tightest spread, so that doubling is beyond its noise (it may be
 # flagged in A already: a busy machine makes any pair an outlier)

@@ -30,6 +30,10 @@ cat "$out/p4.out"
 if [ $rc -ne 0 ]; then echo "FAILED: mpirun -np 4 exited $rc"; cat "$out/p4.err"; exit 1; fi
 check "schema 11, 4 ranks" '.schema == "eel.run" and .schema_version == 11 and .launch.ranks == 4 and
   (.launch.ranks_at | length) == 4' "$out/p4.json"
+# where the figures come from, rank 0's, as a pair's run gives them (launched
+# runs wrote none: eel-compare could not name a firmware or build difference)
+check "provenance: eel's commit, the kernel, rank 0's NIC firmware" '(.provenance.eel.commit | length) > 0 and
+  (.provenance.kernel.release | length) > 0 and (.provenance.nic.fw_version | test("^eel "))' "$out/p4.json"
 check "allpairs: all 12 ordered pairs measured, each once" '(.allpairs.pairs | length) == 12 and
   ([.allpairs.pairs[] | select(.measured)] | length) == 12 and
   ([.allpairs.pairs[] | "\(.from)-\(.to)"] | unique | length) == 12 and
