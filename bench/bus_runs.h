@@ -43,7 +43,7 @@ double bus_bw_gbps(const struct flood_point *pt);
 double bus_link_gbps(const struct eel_bus *p, uint32_t len);
 /* parameters.bandwidth_64k, where the flood measured 64 KiB */
 void bus_bw_json(struct json *j, const struct results *r);
-/* The membus presets' calibration (docs/bus.md, "Presets"): a posted write
+/* The membus presets' calibration (docs/bus.md, the preset table): a posted write
  * is one cache line moving between two cores, the limit's one-way median, a
  * read two. Writes the URI's "&posted_ns=..&read_rtt_ns=.." into extra and
  * returns 1 when lim is such a line; else returns 0 with why the preset's

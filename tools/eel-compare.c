@@ -111,8 +111,6 @@ static int both(struct cmp *c, int ha, int hb)
 	return ha && hb;
 }
 
-/* A single value; where both runs say how far it is known (schema 3: o_s and
- * o_r over their sweeps, G, 1/G and g/G run by run: noise_path), that noise. */
 /* G, the bandwidth 1/G and M = g/G are figures only where the flood measured
  * G (Bell et al. 2003 section 4.2): null with G.why from schema 11, 0 before
  * (an eel-bench before schema 11 wrote 0 ns/B for "not measured"), so a 0
@@ -128,6 +126,8 @@ static int num_of(const struct jr_val *v, const char *path, double *x)
 	return jr_num(v, path, x) && (!g_figure(path) || *x > 0);
 }
 
+/* A single value; where both runs say how far it is known (schema 3: o_s and
+ * o_r over their sweeps, G, 1/G and g/G run by run: noise_path), that noise. */
 static void num_item(struct cmp *c, const char *name, const struct jr_val *a, const struct jr_val *b,
 		     const char *path, const char *unit, enum cmp_dir d, const char *noise_path)
 {
