@@ -111,14 +111,15 @@ static int both(struct cmp *c, int ha, int hb)
 	return ha && hb;
 }
 
-/* G, the bandwidth 1/G and M = g/G are figures only where the flood measured
- * G (Bell et al. 2003 section 4.2): null with G.why from schema 11, 0 before
+/* G, the bandwidth 1/G and M = g/G (and the bulk LogGP fit's G, which takes
+ * it) are figures only where the flood measured G (Bell et al. 2003 section
+ * 4.2): null with G.why from schema 11 (no LogGP fit), 0 before
  * (an eel-bench before schema 11 wrote 0 ns/B for "not measured"), so a 0
  * there is a figure left unmeasured, not one to compare. */
 static int g_figure(const char *path)
 {
 	return !strcmp(path, "parameters.G.ns_per_byte") || !strcmp(path, "parameters.bandwidth_bytes_per_ns") ||
-	       !strcmp(path, "parameters.M_bytes");
+	       !strcmp(path, "parameters.M_bytes") || !strcmp(path, "bulk.fits.loggp.G_ns_per_byte");
 }
 
 static int num_of(const struct jr_val *v, const char *path, double *x)
