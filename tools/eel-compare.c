@@ -571,7 +571,7 @@ static int compare_hosts(const struct run *A, const struct run *B, double thr)
 
 		printf("\neel-compare: %d regression%s beyond %.3g %% and the noise:", worse, worse == 1 ? "" : "s", thr);
 		for (int i = 0; i < c->n; i++)
-			if (!strcmp(c->it[i].v.word, "worse"))
+			if (c->it[i].v.word && !strcmp(c->it[i].v.word, "worse")) /* none: not compared (noise) */
 				printf("%s %s %+.1f %%", k++ ? "," : "", c->it[i].name, c->it[i].v.pct);
 		printf("\n");
 		rc = 1;

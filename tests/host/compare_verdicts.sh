@@ -127,6 +127,7 @@ doc "$d/tail999.json" p99=500 p999=26000          # p99.9 +30 %, inside its own 
 doc "$d/tailmax.json" p99=500 tmax=900000         # the max x10: one round, changed at most
 doc "$d/slownoisy.json" eel=480 eiqr=2 noise=eel,g  # EEL +20 %, in a run that warned of noise on EEL and g
 doc "$d/slownote.json" eel=480 eiqr=2 note=eel    # the same, warned of something else (stamps)
+doc "$d/slowg.json" eel=480 eiqr=2 noise=g         # EEL +20 %, in a run that warned of noise on g only
 doc "$d/noG0.json" G=0 bw=0 M=0                   # G not measured, as an eel-bench before schema 11 wrote it
 doc "$d/noGnull.json" G=null bw=null M=null       # ... and as schema 11 writes it
 
@@ -148,6 +149,10 @@ expect 0 '^  EEL +400\.0 ns +480\.0 ns +not compared \(noise\)$' '^  g .* not co
 if grep -qE '^  EEL .* (worse|better|same)' "$d/out"; then echo "FAILED: a figure warned of noise got a verdict"; fail=1; fi
 expect 0 '^  EEL .* not compared \(noise\)$' "^  EEL, g, M = g/G: not compared: run A warned" -- "$d/slownoisy.json" "$d/a.json"
 expect 1 '^  EEL .* \+20\.0 % .* worse$' -- "$d/a.json" "$d/slownote.json"
+# a regression beside a figure not compared for noise: listed, exit 1 (it crashed:
+# the list read the verdict of the figure not compared, which has none)
+expect 1 '^  g .* not compared \(noise\)$' '^eel-compare: 1 regression beyond 5 % and the noise: EEL \+20\.0 %$' \
+  -- "$d/a.json" "$d/slowg.json"
 # a clearly slower EEL with a tight spread: worse, exit 1, listed
 expect 1 '^  EEL +400\.0 ns +480\.0 ns +\+20\.0 % .* worse$' '1 regression beyond 5 % and the noise: EEL \+20\.0 %' \
   -- "$d/a.json" "$d/slow.json"
