@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "bench/report/outfile.h"
 #include "bench/launch/launch.h"
 #include "bench/report/safe_text.h"
 #include "method/longopt.h"
@@ -513,6 +514,14 @@ static void checks(struct cli *c)
 		c->pair = 1;
 	else if (!c->host && !c->pair)
 		c->server = 1;
+	if (c->pair && c->cpu[0] >= 0 && c->cpu[0] == c->cpu[1]) {
+		char cores[32];
+
+		snprintf(cores, sizeof(cores), "%d,%d", c->cpu[0], c->cpu[1]);
+		bad("--cpu %s: both ends of the pair on one core take turns on it (each waits for the scheduler to "
+		    "run the other: milliseconds a round trip, not a NIC's figures)", cores,
+		    "give two cores, e.g. --cpu 0,1 (or one, for this end alone)");
+	}
 	if (c->nbus && (c->csv || (p->tests & T_SWEEP)))
 		bad("%s", "--bus with --csv or the size sweep: the buses' table has neither",
 		    "run the size sweep (and --csv) with one bus in the NIC's URI (-d 'softnic?bus=NAME')");
@@ -554,6 +563,9 @@ static void checks(struct cli *c)
 			bad("a flood of %s-byte puts needs more than 8 GiB of buffers at each end", size,
 			    "keep --sizes at 64 MiB (67108864) or below");
 		}
+	if (c->json && c->csv && out_same_file(c->json, c->csv))
+		bad("--json and --csv both write %s: the second would replace the first", c->json,
+		    "give each its own file (e.g. --json run.json --csv run.csv)");
 	if (c->quiet && !c->json && !c->csv)
 		bad("%s", "--quiet prints nothing", "give --json FILE (or --csv FILE) to keep the results");
 }

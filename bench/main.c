@@ -458,6 +458,11 @@ static int pair_start(struct cli *c, const char *uri_in, struct session *s, stru
 	int cpu_s = c->cpu[1] >= 0 ? c->cpu[1] : nth_cpu(1);
 	int gate[2];
 
+	/* --cpu A alone, A the core the server would take: the server takes
+	 * the first other one (cli.c refuses --cpu A,A) */
+	if (c->cpu[1] < 0 && cpu_s == cpu_c && c->cpu[0] >= 0)
+		cpu_s = nth_cpu(0) != cpu_c ? nth_cpu(0) : -1;
+
 	if (eel_oob_listen("127.0.0.1", 0, l)) {
 		bench_fail("setting up the pair");
 		return 1;

@@ -216,3 +216,10 @@ void out_check_stdout_at_exit(void)
 {
 	atexit(stdout_check);
 }
+
+int out_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !strcmp(a, b) || (!stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
+}

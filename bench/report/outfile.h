@@ -33,5 +33,8 @@ void out_abort(struct out *o);
 /* At exit, a failed write to standard output is said in one line and the
  * exit status made 1. Called once, first thing in main. */
 void out_check_stdout_at_exit(void);
+/* a and b name one file: the same text, or the same existing file (a link,
+ * another path to it) */
+int out_same_file(const char *a, const char *b);
 
 #endif

@@ -37,6 +37,9 @@ expect 2 "--runs 0 is out of range" -r 0
 expect 2 "--iters: 'ten' is not a whole number" -n ten
 expect 2 "unknown option '--bogus'" --bogus
 expect 2 "unknown test 'nonsense'" -t nonsense
+expect 2 "--cpu 1,1: both ends of the pair on one core" --cpu 1,1 -t pingpong
+expect 2 "--json and --csv both write $out/same: the second would replace the first" --quick -t pingpong --json "$out/same" --csv "$out/same"
+[ -e "$out/same" ] && { echo "FAILED: --json and --csv on one path left $out/same"; fail=1; }
 expect 2 "needs a value" --json
 expect 2 "give --json FILE" -q
 expect 2 "unexpected argument" host1 host2
