@@ -613,7 +613,7 @@ int main(int argc, char **argv)
 	double thr = 5;
 	struct run A, B;
 	char err[1024];
-	static const char shortopts[] = "t:Vh";
+	static const char shortopts[] = ":t:Vh";
 	char msg[400];
 	int o, rc;
 
@@ -622,6 +622,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "eel-compare: %s: see eel-compare --help\n", msg);
 		return 2;
 	}
+	opterr = 0; /* its messages are ours, one line each */
 	while ((o = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		char *end;
 
@@ -640,8 +641,14 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case ':':
+			fprintf(stderr, "eel-compare: %s needs a value: see eel-compare --help\n", argv[optind - 1]);
+			return 2;
 		default:
-			fprintf(stderr, "eel-compare: see eel-compare --help\n");
+			if (optopt)
+				fprintf(stderr, "eel-compare: unknown option '-%c': see eel-compare --help\n", optopt);
+			else
+				fprintf(stderr, "eel-compare: unknown option '%s': see eel-compare --help\n", argv[optind - 1]);
 			return 2;
 		}
 	}

@@ -152,7 +152,7 @@ static void parse(int rank, int argc, char **argv, struct opts *o)
 	};
 	static const uint32_t qdef[] = { 1, 2, 4, 8, 16, 32, 64 };
 	static const uint32_t def[] = { 0, 8, 64, 512, 4096, 32768, 262144, 1048576 };
-	static const char shortopts[] = "Vhd:";
+	static const char shortopts[] = ":Vhd:";
 	char msg[400];
 	int c;
 
@@ -186,7 +186,7 @@ static void parse(int rank, int argc, char **argv, struct opts *o)
 		case 'Q': o->b.ndepths = parse_list(rank, "--depths", optarg, o->b.depth, BELL_MAX_DEPTHS, 1, 1024); break;
 		case 'M': o->b.flood_msgs = (int)num(rank, "--flood-msgs", optarg, 2, 100000000); break;
 		case 'B': o->b.flood_bytes = (uint32_t)num(rank, "--flood-bytes", optarg, 16, 1L << 30); break;
-		case 'O': o->b.ov_msgs = (int)num(rank, "--overlap-msgs", optarg, 2, 100000000); break;
+		case 'O': o->b.ov_msgs = (int)num(rank, "--overlap-msgs", optarg, 16, 10000000); break; /* eel-bench's */
 		case 'P': o->b.ov_runs = (int)num(rank, "--overlap-runs", optarg, 1, BELL_MAX_RUNS); break;
 		case 'X': o->b.ov_sweeps = (int)num(rank, "--overlap-sweeps", optarg, 1, BELL_MAX_SWEEPS); break;
 		case 'd':
@@ -204,6 +204,7 @@ static void parse(int rank, int argc, char **argv, struct opts *o)
 				fputs(usage, stdout);
 			MPI_Finalize();
 			exit(0);
+		case ':': die(rank, "%s needs a value: see eel-mpi --help", argv[optind - 1]); break;
 		default: die(rank, "unknown option '%s': see eel-mpi --help", argv[optind - 1]);
 		}
 	}

@@ -90,7 +90,7 @@ static int parse_args(int argc, char **argv, const char **out, const char **hist
 		{ "output", required_argument, 0, 'o' }, { "historical", required_argument, 0, 'H' },
 		{ "version", no_argument, 0, 'V' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 	};
-	static const char shortopts[] = "o:Vh";
+	static const char shortopts[] = ":o:Vh";
 	char msg[400];
 	int o;
 
@@ -98,6 +98,7 @@ static int parse_args(int argc, char **argv, const char **out, const char **hist
 		fprintf(stderr, "eel-report: %s: see eel-report --help\n", msg);
 		return 2;
 	}
+	opterr = 0; /* its messages are ours, one line each */
 	while ((o = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		switch (o) {
 		case 'o':
@@ -116,8 +117,14 @@ static int parse_args(int argc, char **argv, const char **out, const char **hist
 		case 'h':
 			usage(stdout);
 			return 0;
+		case ':':
+			fprintf(stderr, "eel-report: %s needs a value: see eel-report --help\n", argv[optind - 1]);
+			return 2;
 		default:
-			fprintf(stderr, "eel-report: see eel-report --help\n");
+			if (optopt)
+				fprintf(stderr, "eel-report: unknown option '-%c': see eel-report --help\n", optopt);
+			else
+				fprintf(stderr, "eel-report: unknown option '%s': see eel-report --help\n", argv[optind - 1]);
 			return 2;
 		}
 	}

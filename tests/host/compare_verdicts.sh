@@ -226,6 +226,8 @@ sed 's/"schema_version": 2/"schema_version": "two"/' "$d/a.json" >"$d/vstr.json"
 printf '{"schema": "eel.run", "schema_version": 2, "nic": {"uri": "x"}}' >"$d/empty.json"
 : >"$d/zero.json"
 bad "cannot open: No such file or directory: check the path" "$d/a.json" "$d/nothere.json"
+bad "-t needs a value: see eel-compare --help" "$d/a.json" "$d/a2.json" -t
+bad "unknown option '-x': see eel-compare --help" -x "$d/a.json" "$d/a2.json"
 bad "truncated at byte 700" "$d/a.json" "$d/cut.json"
 bad "run eel-bench --json again" "$d/cut.json" "$d/a.json"
 bad "malformed at byte 3 (line 1, column 4): invalid token near 'eel'" "$d/a.json" "$d/text.json"

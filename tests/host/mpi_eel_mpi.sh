@@ -44,6 +44,18 @@ timeout 60 "${MPI[@]}" -np 1 "$B/eel-mpi" >"$out/o" 2>"$out/e"
 timeout 60 "${MPI[@]}" -np 2 "$B/eel-mpi" --reps 0 >"$out/o" 2>"$out/e"
 [ $? -ne 0 ] && grep -q "\-\-reps: '0' is not a whole number from 1" "$out/e" && [ "$(grep -c eel-mpi "$out/e")" -eq 1 ] &&
   echo "ok: --reps 0" || { echo "FAILED: --reps 0"; cat "$out/e"; fail=1; }
+# refused before anything is measured, one line each: an option without its value (was
+# "unknown option"), --json naming a folder (was found at the end, after the run), an
+# --overlap-msgs the eel-bench it runs refuses (was taken, then eel-bench stopped)
+for a in "--sizes" "--json $out" "--overlap-msgs 10"; do
+  # shellcheck disable=SC2086
+  timeout 60 "${MPI[@]}" -np 2 "$B/eel-mpi" $a >"$out/o" 2>"$out/e"
+  rc=$?
+  case $a in --sizes) want="--sizes needs a value" ;; --json*) want="is a folder: give a file in it" ;;
+    *) want="--overlap-msgs: '10' is not a whole number from 16" ;; esac
+  [ $rc -ne 0 ] && grep -qF -- "$want" "$out/e" && [ "$(grep -c eel-mpi "$out/e")" -eq 1 ] && ! grep -q "ns at 8 B" "$out/o" &&
+    echo "ok: $a -> $(grep eel-mpi "$out/e")" || { echo "FAILED: eel-mpi $a: exit $rc"; cat "$out/e"; fail=1; }
+done
 
 # the benchmark: NetPIPE then eel-mpi, the same two ranks, one after the other
 timeout 120 mpirun -np 2 NPopenmpi -l 8 -u 1048576 -p 0 -n 50 -o "$out/np.out" >/dev/null 2>&1 ||

@@ -58,6 +58,9 @@ echo keep >"$w/notmine/file"
 echo 'a file' >"$w/afile"
 
 expect 2 "nothere.json: cannot open: No such file or directory: check the path" nothere.json
+# options: one line (getopt's own message came first, two lines)
+expect 2 "-o needs a value: see eel-report --help" good.json -o
+expect 2 "unknown option '-q': see eel-report --help" -q good.json
 expect 2 "cut.json: truncated at byte 150" cut.json
 expect 2 "run eel-bench --json again" cut.json
 expect 2 "table.txt: malformed at byte 3 (line 1, column 4): invalid token near 'EEL'" table.txt

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <eel/eel.h>
@@ -251,6 +252,13 @@ static json_t *document(const struct mpi_run *r)
 }
 
 /* a new temporary file beside path (its name in *tmp): its FILE, or NULL with err said */
+static int is_folder(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
 static FILE *beside(const char *path, char **tmp, char *err, size_t errlen)
 {
 	size_t n = strlen(path);
@@ -279,8 +287,13 @@ static FILE *beside(const char *path, char **tmp, char *err, size_t errlen)
 int mpi_json_check(const char *path, char *err, size_t errlen)
 {
 	char *tmp;
-	FILE *f = beside(path, &tmp, err, errlen);
+	FILE *f;
 
+	if (is_folder(path)) {
+		snprintf(err, errlen, "--json %s is a folder: give a file in it, e.g. --json %s/mpi.json", path, path);
+		return -1;
+	}
+	f = beside(path, &tmp, err, errlen);
 	if (!f)
 		return -1;
 	fclose(f);
