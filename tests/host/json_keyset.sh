@@ -26,6 +26,9 @@ new=$(comm -13 "$d/allowed" "$d/have")
 [ -z "$new" ] || { echo "FAILED: keys new in the JSON (a schema change: bump schema_version, docs/json.md, and $want):"
   echo "$new" | sed 's/^/    /'; fail=1; }
 schema=$(sed -n '1s/.*(schema \(eel\.run [0-9]*\)).*/\1/p' "$want")
+# docs/json.md's top-level table says the version written (it said 9 at 11)
+grep -qF "| \`schema\`, \`schema_version\` | \`\"eel.run\"\`, \`$(jq .schema_version "$d/r.json")\` " docs/json.md ||
+  { echo "FAILED: docs/json.md's top-level table does not give schema_version $(jq .schema_version "$d/r.json")"; fail=1; }
 [ "$(jq -r '.schema + " " + (.schema_version | tostring)' "$d/r.json")" = "$schema" ] ||
   { echo "FAILED: schema $(jq -c '[.schema, .schema_version]' "$d/r.json"), want $schema ($want)"; fail=1; }
 [ $fail -eq 0 ] && echo "ok: $(wc -l <"$d/have") key paths, the same as before ($(wc -l <"$d/required") required)"
