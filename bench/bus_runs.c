@@ -12,6 +12,7 @@
 #include <eel/fw_abi.h>
 
 #include "bus_runs.h"
+#include "derived.h"
 #include "bench/report/json.h"
 #include "bench/report/report.h"
 
@@ -116,15 +117,24 @@ void bus_bw_json(struct json *j, const struct results *r)
 #define NAMED_ROWS 7
 static const char *const row_name[NAMED_ROWS] = { "EEL", "o_s", "o_r", "g", "G", "BW 64K", "L" };
 
-/* A row's figure for one run, NAN where it was not measured. */
-static double figure(const struct results *r, int row)
+/* o_s and o_r are one bus's figures only where they are separable on its
+ * NIC (derived.c), as its run's own table and JSON say. */
+static int overheads_of(const struct bus_run *b)
 {
+	return b->r.ov.done && b->s.caps && overheads_separable(b->s.caps, NULL);
+}
+
+/* A row's figure for one bus's run, NAN where it was not measured or is
+ * not separable. */
+static double figure(const struct bus_run *b, int row)
+{
+	const struct results *r = &b->r;
 	const struct flood_point *bw = bus_bw_point(&r->fl);
 
 	switch (row) {
 	case 0: return r->pp.done ? r->pp.eel.min : NAN;
-	case 1: return r->ov.done ? r->ov.os_sweeps.median : NAN;
-	case 2: return r->ov.done ? r->ov.or_sweeps.median : NAN;
+	case 1: return overheads_of(b) ? r->ov.os_sweeps.median : NAN;
+	case 2: return overheads_of(b) ? r->ov.or_sweeps.median : NAN;
 	case 3: return r->fl.done ? r->fl.g_ns : NAN;
 	case 4: return r->fl.done && r->fl.G_ns_per_byte > 0 ? r->fl.G_ns_per_byte : NAN;
 	case 5: return bw ? bus_bw_gbps(bw) : NAN;
@@ -150,11 +160,18 @@ static const struct bus_run *bus_named(const struct bus_run *b, int n, const cha
 	return NULL;
 }
 
+static int ratio_known(const struct bus_run *b, int n, const char *num, const char *den)
+{
+	const struct bus_run *x = bus_named(b, n, num), *y = bus_named(b, n, den);
+
+	return x && y && x->r.pp.done && y->r.pp.done;
+}
+
 static void ratio_line(FILE *f, const struct bus_run *b, int n, const char *num, const char *den, const char *paper)
 {
 	const struct bus_run *x = bus_named(b, n, num), *y = bus_named(b, n, den);
 
-	if (!x || !y || !x->r.pp.done || !y->r.pp.done)
+	if (!ratio_known(b, n, num, den))
 		return;
 	fprintf(f, "    EEL(%s) / EEL(%s) = %.2f (%+.0f%%)   beside %s\n", x->bus.name, y->bus.name,
 		x->r.pp.eel.min / y->r.pp.eel.min, (x->r.pp.eel.min / y->r.pp.eel.min - 1) * 100, paper);
@@ -209,7 +226,7 @@ double bus_link_gbps(const struct eel_bus *p, uint32_t len)
 static void link_note(FILE *f, const struct bus_run *b, int n)
 {
 	for (int i = 0; i < n; i++) {
-		double bw = figure(&b[i].r, 5), link = bus_link_gbps(&b[i].bus, 4096);
+		double bw = figure(&b[i], 5), link = bus_link_gbps(&b[i].bus, 4096);
 
 		if (!isnan(bw) && link > 0)
 			fprintf(f, "  (BW 64K on %s: %.0f%% of the link's %.2f Gb/s, the lesser of the model's streams of "
@@ -228,6 +245,27 @@ static void L_note(FILE *f, const struct bus_run *b, int n)
 				b[i].r.sig.L.why);
 			return;
 		}
+}
+
+/* o_s and o_r where the NIC runs on the host's CPU: not separable (Bell et
+ * al. 2003 4.3's g(q=1) - D_max holds the NIC's work too), said once with
+ * that figure of each bus, as a run's own table says it (overlap_report.c). */
+static void overheads_note(FILE *f, const struct bus_run *b, int n)
+{
+	const char *why = NULL;
+
+	for (int i = 0; i < n && !why; i++)
+		if (b[i].r.ov.done && b[i].s.caps && !overheads_separable(b[i].s.caps, &why))
+			break;
+	if (!why)
+		return;
+	fprintf(f, "  (o_s, o_r -: not separable here: %s;\n   the CPU-overlap test's g(q=1) - D_max, the host's and "
+		"the NIC's work, sending/receiving:", why);
+	for (int i = 0; i < n; i++)
+		if (b[i].r.ov.done)
+			fprintf(f, "%s %s %.0f/%.0f ns", i ? "," : "", b[i].bus.name, b[i].r.ov.os_sweeps.median,
+				b[i].r.ov.or_sweeps.median);
+	fprintf(f, ")\n");
 }
 
 /* Each bus's run's warnings (report_warnings: noise, a machine that changed,
@@ -272,16 +310,16 @@ void bus_table(FILE *f, const struct bus_run *b, int n, double total_s)
 	fprintf(f, "\n");
 	for (int row = 0; row < NAMED_ROWS + STAGE_PARTS; row++) {
 		const char *name = row < NAMED_ROWS ? row_name[row] : b[0].r.bd.name[row - NAMED_ROWS];
-		double v0 = figure(&b[0].r, row);
+		double v0 = figure(&b[0], row);
 		int any = 0;
 
 		for (int i = 0; i < n; i++)
-			any |= !isnan(figure(&b[i].r, row));
+			any |= !isnan(figure(&b[i], row));
 		if (!any || !name[0])
 			continue;
 		fprintf(f, "  %-10s", name);
 		for (int i = 0; i < n; i++) {
-			double v = figure(&b[i].r, row);
+			double v = figure(&b[i], row);
 
 			if (isnan(v))
 				fprintf(f, " %14s", "-");
@@ -293,7 +331,7 @@ void bus_table(FILE *f, const struct bus_run *b, int n, double total_s)
 				fprintf(f, " %11.1f ns", v);
 		}
 		for (int i = 1; i < n; i++) {
-			double v = figure(&b[i].r, row);
+			double v = figure(&b[i], row);
 
 			if (isnan(v) || isnan(v0) || fabs(v0) < 1e-9)
 				fprintf(f, " %9s", "-");
@@ -305,9 +343,11 @@ void bus_table(FILE *f, const struct bus_run *b, int n, double total_s)
 	fprintf(f, "  (EEL: the minimum over the runs; o_s, o_r: the median sweep; breakdown parts: means)\n");
 	bw_note(f, b, n);
 	link_note(f, b, n);
+	overheads_note(f, b, n);
 	L_note(f, b, n);
 	warnings_note(f, b, n);
-	fprintf(f, "\n  the memory bus against the I/O bus, and the published comparisons (lower is better):\n");
+	if (ratio_known(b, n, "membus", "pcie-gen3x8") || ratio_known(b, n, "cxl", "pcie-gen3x8"))
+		fprintf(f, "\n  the memory bus against the I/O bus, and the published comparisons (lower is better):\n");
 	ratio_line(f, b, n, "membus", "pcie-gen3x8", "Mukherjee et al. 1996: 64-byte round trip 37% lower on the "
 		   "memory bus (0.63)");
 	ratio_line(f, b, n, "membus", "pcie-gen3x8", "CC-NIC (ASPLOS 2024): minimum latency 77% lower than PCIe NICs "

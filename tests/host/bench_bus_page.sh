@@ -63,6 +63,20 @@ if grep -qE '^  L +' "$d/sig"; then
   bad "the table prints an L row where L is not separable: $(grep -E '^  L +' "$d/sig")"
 fi
 grep -q '^  (L -: not separable here: the NIC runs on the host' "$d/sig" || bad "the table does not say why L has no figure"
+# o_s and o_r: not separable on the software NIC (overlap_report.c, as the run's own table
+# says): no row of figures, the reason under the table with each bus's g(q=1) - D_max
+# (the table printed them as o_s and o_r); no heading of published comparisons without
+# a memory bus or CXL column beside pcie-gen3x8 (it printed an empty one)
+"$B/eel-bench" --bus none,pcie-gen3x8 -t pingpong,overlap -n 300 --warmup 30 -r 2 --overlap-msgs 200 --overlap-runs 2 \
+  --overlap-sweeps 1 >"$d/ov" 2>&1 || { cat "$d/ov"; bad "eel-bench --bus none,pcie-gen3x8 -t pingpong,overlap"; }
+if grep -qE '^  o_[sr] +[0-9]' "$d/ov"; then
+  bad "the table prints o_s or o_r where they are not separable: $(grep -E '^  o_[sr] ' "$d/ov" | tr -s ' ')"
+fi
+grep -qE '^  \(o_s, o_r -: not separable here: the NIC runs on the host' "$d/ov" &&
+  grep -qE '^   the CPU-overlap test.s g\(q=1\) - D_max, .*: none [0-9]+/[0-9]+ ns, pcie-gen3x8 [0-9]+/[0-9]+ ns\)$' "$d/ov" ||
+  bad "the table does not say why o_s and o_r have no figure, with each bus's g(q=1) - D_max"
+if grep -q 'the memory bus against the I/O bus' "$d/ov"; then bad "a heading of comparisons with none under it"; fi
+
 # each bus's run's warnings under the table, named by bus, as a run's own table
 # prints them (the table printed none: a column from a run that warned looked
 # like any other): thread mode on two cores warns on every run
