@@ -662,13 +662,21 @@ static void machine(struct sbuf *h, const struct jr_val *root)
 	text(h, jr_str(caps, "clock"));
 	sb_printf(h, "</td></tr>\n<tr><th>machine</th><td>");
 	text(h, jr_str(root, "machine.cpu_model"));
-	sb_printf(h, ", %.0f cores, kernel ", num_at(root, "machine.cores_online"));
+	/* each figure only where the document has it (a schema-1 run has no
+	 * resolution_ns: the page said "ticks of nan ns") */
+	if (isfinite(num_at(root, "machine.cores_online")))
+		sb_printf(h, ", %.0f cores", num_at(root, "machine.cores_online"));
+	sb_printf(h, ", kernel ");
 	text(h, jr_str(root, "machine.kernel"));
 	sb_printf(h, "</td></tr>\n<tr><th>counter</th><td>");
 	text(h, jr_str(root, "machine.clock.source"));
-	sb_printf(h, " at %.1f MHz, ticks of %.1f ns, a read costs %.1f ns</td></tr>\n",
-		  num_at(root, "machine.clock.hz") / 1e6, num_at(root, "machine.clock.resolution_ns"),
-		  num_at(root, "machine.clock.timer_ns"));
+	if (isfinite(num_at(root, "machine.clock.hz")))
+		sb_printf(h, " at %.1f MHz", num_at(root, "machine.clock.hz") / 1e6);
+	if (isfinite(num_at(root, "machine.clock.resolution_ns")))
+		sb_printf(h, ", ticks of %.1f ns", num_at(root, "machine.clock.resolution_ns"));
+	if (isfinite(num_at(root, "machine.clock.timer_ns")))
+		sb_printf(h, ", a read costs %.1f ns", num_at(root, "machine.clock.timer_ns"));
+	sb_printf(h, "</td></tr>\n");
 	sb_printf(h, "</table>\n");
 	if (jr_len(loc, "")) {
 		sb_printf(h, "<details><summary>NIC counters</summary>\n<table>\n<tr><th>counter</th><th>local</th>"
