@@ -365,6 +365,33 @@ static void bulk(struct cmp *c)
 	}
 }
 
+/* The size sweep (perftest's ib_write_lat and ib_write_bw columns), size by
+ * size where both runs have the size: the typical one-way time (the median,
+ * perftest's t_typical) and the flood's bandwidth; the threshold alone (one
+ * histogram and one flood a size: no spread over runs). */
+static void sweep(struct cmp *c)
+{
+	const struct jr_val *pa = jr_get(c->A->root, "sweep.sizes"), *pb = jr_get(c->B->root, "sweep.sizes");
+	char name[64];
+
+	for (size_t i = 0; i < jr_len(pa, ""); i++) {
+		double n;
+		const struct jr_val *qb;
+
+		if (!jr_num(jr_at(pa, i), "bytes", &n))
+			continue;
+		qb = cmp_by_num(pb, "bytes", n, NULL, 0);
+		if (!qb) {
+			c->only_a++;
+			continue;
+		}
+		snprintf(name, sizeof(name), "sweep t_typical, %.0f B", n);
+		num_item(c, name, jr_at(pa, i), qb, "t_typical_ns", "ns", CMP_LOWER, NULL);
+		snprintf(name, sizeof(name), "sweep BW, %.0f B", n);
+		num_item(c, name, jr_at(pa, i), qb, "bw_avg_gbit_per_s", "Gb/s", CMP_HIGHER, NULL);
+	}
+}
+
 static void collect(struct cmp *c)
 {
 	const struct jr_val *a = c->A->root, *b = c->B->root;
@@ -428,6 +455,7 @@ static void collect(struct cmp *c)
 			parts(c, "decompose.parts", "decompose", 0);
 	}
 	bulk(c);
+	sweep(c);
 }
 
 /* The two runs, and what a reader must know before trusting the comparison. */

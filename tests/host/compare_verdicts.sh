@@ -212,6 +212,18 @@ for nog in noG0 noGnull; do
   if grep -qE '^  (G|bandwidth \(1/G\)|M = g/G) ' "$d/out"; then echo "FAILED: $nog: a G not measured compared"; fail=1; fi
 done
 
+# the size sweep (perftest's columns), size by size: a sweep-only run against itself
+# (it stopped: "no parameter in common"), and one whose 8-byte t_typical is +25 %
+jq '{schema, schema_version, eel_version, created, machine, nic, sweep: {method: "m", sizes: [
+      {bytes: 8, iterations: 1000, t_min_ns: 300, t_typical_ns: 320, t_avg_ns: 330, t_99_ns: 400, t_99_9_ns: 500,
+       t_max_ns: 600, bw_messages: 5000, bw_depth: 64, bw_ns_per_msg: 100, bw_avg_gbit_per_s: 0.64, msg_rate_mpps: 10},
+      {bytes: 4096, iterations: 1000, t_min_ns: 900, t_typical_ns: 1000, t_avg_ns: 1100, t_99_ns: 1400, t_99_9_ns: 1500,
+       t_max_ns: 1600, bw_messages: 5000, bw_depth: 64, bw_ns_per_msg: 700, bw_avg_gbit_per_s: 46.8, msg_rate_mpps: 1.43}]}}' \
+  "$d/a.json" >"$d/sw.json"
+jq '.sweep.sizes[0].t_typical_ns = 400' "$d/sw.json" >"$d/swslow.json"
+expect 0 '^  sweep t_typical, 8 B .* same$' '^  sweep BW, 4096 B .* same$' 'no regression' -- "$d/sw.json" "$d/sw.json"
+expect 1 '^  sweep t_typical, 8 B .* \+25\.0 % .* worse$' '^  sweep BW, 8 B .* same$' -- "$d/sw.json" "$d/swslow.json"
+
 # a run without the tail against one with it: not compared, counted
 expect 0 'only in B' -- "$d/a.json" "$d/tail.json"
 if grep -q 'EEL tail' "$d/out"; then echo "FAILED: a tail compared with a run that has none"; fail=1; fi
