@@ -231,4 +231,14 @@ jq '.parameters.G.ns_per_byte = null | .parameters.G.why = "no size bandwidth-bo
   bad "a run without G: the headline and the parameters do not both say why"
 grep -qi '>nan\|nan GB/s\|0.0000 ns/B' "$d/noG-report/index.html" && bad "a run without G: a nan or 0 ns/B on the page"
 echo "ok: a run without G says why"
+
+# ---- a size sweep alone (-s, -a): its table, perftest's columns, a row per size (the page
+# had nothing of it: "0 plots", no table)
+"$B/eel-bench" -s 8 -n 200 -q --json "$d/sw.json" || die "eel-bench -s 8 failed"
+"$R" "$d/sw.json" >"$d/out" 2>&1 || bad "eel-report of a sweep-only run failed: $(cat "$d/out")"
+grep -q '<section id="sweep"><h2>Size sweep' "$d/sw-report/index.html" &&
+  grep -q '<th>t_typical</th>' "$d/sw-report/index.html" &&
+  [ "$(grep -o '<tr><td class="num">8 B</td>' "$d/sw-report/index.html" | wc -l)" -eq 1 ] ||
+  bad "a sweep-only run: no sweep table with its 8-byte row on the page"
+echo "ok: a sweep-only run's table"
 exit $fail

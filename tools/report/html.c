@@ -554,6 +554,40 @@ static void bulk(struct sbuf *h, const struct jr_val *root)
 	sb_printf(h, "</section>\n");
 }
 
+/* The size sweep (-s, -a): perftest's ib_write_lat and ib_write_bw columns,
+ * size by size (docs/json.md, sweep). */
+static void sweep(struct sbuf *h, const struct jr_val *root)
+{
+	const struct jr_val *pts = jr_get(root, "sweep.sizes");
+
+	if (!jr_len(pts, ""))
+		return;
+	sb_printf(h, "<section id=\"sweep\"><h2>Size sweep (perftest's columns)</h2>\n<table>\n<tr><th>bytes</th>"
+		     "<th>iterations</th><th>t_min</th><th>t_typical</th><th>t_avg</th><th>t_99</th><th>t_99.9</th>"
+		     "<th>t_max</th><th>BW average</th><th>MsgRate</th></tr>\n");
+	for (size_t i = 0; i < jr_len(pts, ""); i++) {
+		const struct jr_val *p = jr_at(pts, i);
+
+		sb_printf(h, "<tr>");
+		td(h, num_at(p, "bytes"), "%.0f", "B");
+		td(h, num_at(p, "iterations"), "%.0f", "");
+		td(h, num_at(p, "t_min_ns"), "%.1f", "ns");
+		td(h, num_at(p, "t_typical_ns"), "%.1f", "ns");
+		td(h, num_at(p, "t_avg_ns"), "%.1f", "ns");
+		td(h, num_at(p, "t_99_ns"), "%.1f", "ns");
+		td(h, num_at(p, "t_99_9_ns"), "%.1f", "ns");
+		td(h, num_at(p, "t_max_ns"), "%.1f", "ns");
+		td(h, num_at(p, "bw_avg_gbit_per_s"), "%.2f", "Gb/s");
+		td(h, num_at(p, "msg_rate_mpps"), "%.3f", "Mpps");
+		sb_printf(h, "</tr>\n");
+	}
+	sb_printf(h, "</table>\n<p>");
+	text(h, jr_str(root, "sweep.method") ? jr_str(root, "sweep.method")
+					      : "one way: each round trip timed alone / 2; BW and MsgRate: a flood of "
+						"that size");
+	sb_printf(h, "</p></section>\n");
+}
+
 static void limit(struct sbuf *h, const struct jr_val *root)
 {
 	const struct jr_val *l = jr_get(root, "limit");
@@ -803,6 +837,7 @@ int html_write(const char *dir, const struct report *r, const struct plot_out *o
 	decompose(&h, root);
 	signature(&h, root);
 	bulk(&h, root);
+	sweep(&h, root);
 	limit(&h, root);
 	compare_history(&h, r);
 	machine(&h, root);
