@@ -73,6 +73,9 @@ struct cmp {
 	struct item it[MAX_ITEMS];
 	int n;
 	int only_a, only_b;
+	/* the first figure present with the wrong type: a damaged document */
+	const struct run *bad_run;
+	const char *bad_path, *bad_type;
 };
 
 static double noise_of(const struct stat5 *s)
@@ -102,6 +105,31 @@ static struct item *add(struct cmp *c, const char *name, const char *unit, enum 
 }
 
 /* present in one only: counted, not compared */
+/* A figure at path that is there but of the wrong type (a string, a bool,
+ * an array where a number is; a stat whose min is not a number) is a
+ * damaged document, not a figure left unmeasured (null or absent), which
+ * would compare as "only in A": noted in c, the first one (eel-compare then
+ * stops, exit 2). stat: the figure is a stat (an object with min). */
+static void check_type(struct cmp *c, const struct run *r, const struct jr_val *v, const char *path, int stat)
+{
+	const struct jr_val *o = jr_get(v, path), *m = stat && o && o->type == JR_OBJ ? jr_key(o, "min") : NULL;
+	const char *bad = NULL;
+
+	if (!o || o->type == JR_NULL || c->bad_path)
+		return;
+	if (!stat && o->type != JR_NUM)
+		bad = jr_type_name(o->type);
+	else if (stat && o->type != JR_OBJ)
+		bad = jr_type_name(o->type);
+	else if (stat && m && m->type != JR_NUM && m->type != JR_NULL)
+		bad = jr_type_name(m->type);
+	if (bad) {
+		c->bad_run = r;
+		c->bad_path = path;
+		c->bad_type = bad;
+	}
+}
+
 static int both(struct cmp *c, int ha, int hb)
 {
 	if (ha && !hb)
@@ -136,6 +164,8 @@ static void num_item(struct cmp *c, const char *name, const struct jr_val *a, co
 	struct stat5 nx, ny;
 	struct item *it;
 
+	check_type(c, c->A, a, path, 0);
+	check_type(c, c->B, b, path, 0);
 	if (!both(c, num_of(a, path, &x), num_of(b, path, &y)))
 		return;
 	it = add(c, name, unit, d);
@@ -157,6 +187,8 @@ static void stat_item(struct cmp *c, const char *name, const struct jr_val *a, c
 	struct stat5 x, y;
 	struct item *it;
 
+	check_type(c, c->A, a, path, 1);
+	check_type(c, c->B, b, path, 1);
 	if (!both(c, stat_at(a, path, &x), stat_at(b, path, &y)))
 		return;
 	it = add(c, name, unit, d);
@@ -237,6 +269,8 @@ static void g_item(struct cmp *c)
 	struct item *it;
 	const struct jr_val *pa, *pb;
 
+	check_type(c, c->A, a, "parameters.g.ns", 0);
+	check_type(c, c->B, b, "parameters.g.ns", 0);
 	if (!both(c, jr_num(a, "parameters.g.ns", &ga), jr_num(b, "parameters.g.ns", &gb)))
 		return;
 	it = add(c, "g", "ns", CMP_LOWER);
@@ -529,6 +563,13 @@ static int compare_hosts(const struct run *A, const struct run *B, double thr)
 	c->A = A;
 	c->B = B;
 	collect(c);
+	if (c->bad_path) {
+		fprintf(stderr, "eel-compare: %s: %s%s is %s, not a number: the document is damaged: compare the file "
+			"eel-bench --json wrote\n", c->bad_run->path, c->bad_path,
+			jr_get(c->bad_run->root, c->bad_path)->type == JR_OBJ ? ".min" : "", c->bad_type);
+		free(c);
+		return 2;
+	}
 	if (L)
 		mesh_describe(L, what, sizeof(what));
 	if (c->n == 0 && L) {

@@ -238,6 +238,12 @@ sed 's/"schema_version": 2/"schema_version": "two"/' "$d/a.json" >"$d/vstr.json"
 printf '{"schema": "eel.run", "schema_version": 2, "nic": {"uri": "x"}}' >"$d/empty.json"
 : >"$d/zero.json"
 bad "cannot open: No such file or directory: check the path" "$d/a.json" "$d/nothere.json"
+# a figure there with the wrong type is a damaged document, not one unmeasured (it compared as
+# "1 figure only in B", exit 0: a CI gate passed on a garbled EEL)
+jq '.parameters.eel.ns.min = "abc"' "$d/a.json" >"$d/garbled.json"
+bad "garbled.json: parameters.eel.ns.min is a string, not a number: the document is damaged" "$d/a.json" "$d/garbled.json"
+jq '.parameters.g.ns = true' "$d/a.json" >"$d/garbled2.json"
+bad "garbled2.json: parameters.g.ns is a boolean, not a number" "$d/garbled2.json" "$d/a.json"
 bad "-t needs a value: see eel-compare --help" "$d/a.json" "$d/a2.json" -t
 bad "unknown option '-x': see eel-compare --help" -x "$d/a.json" "$d/a2.json"
 bad "truncated at byte 700" "$d/a.json" "$d/cut.json"
