@@ -103,18 +103,24 @@ int out_open_as(const char *opt, const char *path, struct out *o, int check)
 	char dir[4096];
 	int fd, exists;
 
+	/* the example file name: the option's own kind (--csv: run.csv) */
+	const char *eg = opt && strstr(opt, "csv") ? "give the file to write, e.g. run.csv" :
+						     "give the file to write, e.g. run.json";
+	const char *egin = opt && strstr(opt, "csv") ? "give a file name inside it, e.g. run.csv" :
+						       "give a file name inside it, e.g. run.json";
+
 	memset(o, 0, sizeof(*o));
 	o->opt = opt;
 	if (!*path)
-		return out_fail(o, "''", "an empty name", "give the file to write, e.g. run.json");
+		return out_fail(o, "''", "an empty name", eg);
 	if (path[strlen(path) - 1] == '/')
-		return out_fail(o, path, "names a folder", "give a file name inside it, e.g. run.json");
+		return out_fail(o, path, "names a folder", egin);
 	if (name_too_long(o, path))
 		return -1;
 	exists = !lstat(path, &st);
 	if (exists && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
 		if (S_ISDIR(st.st_mode))
-			return out_fail(o, path, "is a folder", "give a file name inside it, e.g. run.json");
+			return out_fail(o, path, "is a folder", egin);
 		if (!S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode))
 			return out_fail(o, path, "is a block device or a socket, which eel does not write",
 					"give a regular file");
