@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include <eel/eel.h>
+
 #include "check.h"
 #include "userlib/core/dev.h"
 
@@ -117,8 +119,23 @@ static void test_lookups(void)
 	}
 }
 
+/* The library returns errors, NULL arguments too (they crashed: eel_open
+ * wrote through out before looking, eel_connect read the channel). */
+static void test_null_args(void)
+{
+	struct eel_dev *dev = (struct eel_dev *)1;
+
+	CHECK(eel_open("softnic", NULL, NULL) == -EINVAL && strstr(eel_errmsg(), "out is NULL"), "eel_open(out NULL): %s",
+	      eel_errmsg());
+	CHECK(eel_open(NULL, NULL, &dev) == -EINVAL && !dev && strstr(eel_errmsg(), "URI is NULL"),
+	      "eel_open(uri NULL): %s", eel_errmsg());
+	CHECK(eel_connect(NULL, NULL) == -EINVAL && strstr(eel_errmsg(), "the NIC is NULL"), "eel_connect(NULL): %s",
+	      eel_errmsg());
+}
+
 int main(void)
 {
+	test_null_args();
 	test_shapes();
 	test_errors();
 	test_lookups();

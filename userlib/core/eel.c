@@ -25,7 +25,11 @@ int eel_open(const char *uri, const struct eel_opts *opts, struct eel_dev **out)
 	uint64_t v;
 	int rc;
 
+	if (!out)
+		return eel_err(-EINVAL, "eel_open: out is NULL: pass the address of a struct eel_dev pointer");
 	*out = NULL;
+	if (!uri)
+		return eel_err(-EINVAL, "eel_open: the NIC's URI is NULL: give one, e.g. \"softnic\"");
 	rc = eel_uri_parse(uri, &u);
 	if (rc)
 		return rc;
@@ -118,9 +122,12 @@ int eel_connect(struct eel_dev *dev, struct eel_oob *oob)
 	enum { OOB_CONN = 2 };
 	uint8_t mine[EEL_CONN_INFO_MAX], theirs[EEL_CONN_INFO_MAX];
 	uint32_t n = 0, m = 0;
-	int server = eel_oob_is_server(oob);
-	int rc;
+	int server, rc;
 
+	if (!dev || !oob)
+		return eel_err(-EINVAL, "eel_connect: the %s is NULL: open the NIC (eel_open) and its out-of-band "
+			       "channel (eel_oob_listen and eel_oob_accept, or eel_oob_connect) first", dev ? "channel" : "NIC");
+	server = eel_oob_is_server(oob);
 	rc = eel_conn_info(dev, server, mine, sizeof(mine), &n);
 	if (!rc)
 		rc = eel_oob_send(oob, OOB_CONN, mine, n);
