@@ -331,8 +331,10 @@ static void print_json(const struct eel_pci_facts *list, size_t n, bool dump)
 	int ns = dump ? 0 : probe_soft_rdma(soft, PROBE_MAX);
 	size_t i;
 
-	printf("{\"eel_probe_version\": %d, \"functions\": [\n",
-	       PROBE_JSON_VERSION);
+	/* schema and schema_version, as every eel document names itself;
+	 * eel_probe_version, the same number, for readers of version 2 */
+	printf("{\"schema\": \"eel.probe\", \"schema_version\": %d, \"eel_probe_version\": %d, \"functions\": [\n",
+	       PROBE_JSON_VERSION, PROBE_JSON_VERSION);
 	for (i = 0; i < n; i++) {
 		print_json_one(&list[i]);
 		print_json_map(&list[i], dump);

@@ -61,6 +61,7 @@ dump-json)
   j() { jq -r "$1" "$BUILD/probe-dump.json" 2>&1; }
   f() { j ".functions[] | select(.address==\"$1\") | $2"; }
   is "valid JSON, version 2" "$(j .eel_probe_version)" 2
+  is "named as every eel document: schema, schema_version" "$(j '"\(.schema) \(.schema_version)"')" "eel.probe 2"
   is "a dump has no map: netdevs, rdma, uris, soft_rdma null" "$(j '[.functions[] | select(.netdevs != null or .rdma != null or .uris != null)] | length') $(j .soft_rdma)" "0 null"
   is "e1000 identity" "$(f 0000:00:03.0 '"\(.vendor_id):\(.device_id) \(.subsystem_vendor_id):\(.subsystem_device_id) \(.class) \(.revision)"')" "8086:100e 1af4:1100 020000 3"
   is "e1000 names" "$(f 0000:00:03.0 '"\(.vendor)|\(.device)|\(.class_name)"')" "Intel Corporation|82540EM Gigabit Ethernet Controller|Ethernet controller"
@@ -121,7 +122,7 @@ probe-bad-input)
   refuse "not an address" 2 "'00:3' is not a PCI address: use DDDD:BB:DD.F or BB:DD.F" $PROBE 00:3
   refuse "device number out of range" 2 "not a PCI address: device is 00..1f" $PROBE 00:20.0
   refuse "no such function (dump)" 1 "no PCI function 0000:00:09.7 here: list them with .eel-probe --all." $PROBE --dump "$DUMP" 00:09.7
-  refuse "missing dump file" 1 "cannot read the dump file /nonexistent: No such file" $PROBE --dump /nonexistent
+  refuse "missing dump file" 1 "cannot read the dump file /nonexistent: No such file or directory: give a file that \`lspci -xxx\` wrote" $PROBE --dump /nonexistent
   refuse "a dump that is not one" 1 "holds no PCI function: make one with .lspci -xxx" $PROBE --dump tests/probe/check.sh --all
   refuse "a malformed dump" 1 "libpci: dump: Malformed line: is tests/probe/malformed-lspci.txt the output of .lspci -xxx.\?" $PROBE --dump tests/probe/malformed-lspci.txt
   refuse "unknown option" 2 "unknown option '--bogus': see .eel-probe --help." $PROBE --bogus

@@ -363,7 +363,8 @@ static int scan(const struct eel_pci_facts_opts *opts, struct scan *sc)
 		if (err == -EISDIR || err == -EINVAL || err == -ENODATA || err == -EFBIG)
 			return fail(err, "the dump file %s: make one with `lspci -xxx > FILE`", eel_errmsg());
 		if (err)   /* the open's own error, worded as before */
-			return fail(err, "cannot read the dump file %s: %s", opts->dump_file, strerror(-err));
+			return fail(err, "cannot read the dump file %s: %s: give a file that `lspci -xxx` wrote",
+				    opts->dump_file, strerror(-err));
 		fclose(fp);
 	}
 	facts_jmp = &env;
