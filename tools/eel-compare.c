@@ -130,6 +130,7 @@ static void check_type(struct cmp *c, const struct run *r, const struct jr_val *
 	}
 }
 
+
 static int both(struct cmp *c, int ha, int hb)
 {
 	if (ha && !hb)
@@ -548,6 +549,32 @@ static int compare_launched(const struct run *A, const struct run *B, double thr
 
 /* Two runs between two hosts (or one of them launched: its pairs and curves
  * have nothing to meet in the other). */
+/* Nothing to compare, said on one line (1): a damaged document, or no
+ * figure in common (L: the one launched run, if any). */
+static int refused_whole(const struct cmp *c, const struct run *L)
+{
+	char what[120];
+
+	if (c->bad_path) {
+		fprintf(stderr, "eel-compare: %s: %s%s is %s, not a number: the document is damaged: compare the file "
+			"eel-bench --json wrote\n", c->bad_run->path, c->bad_path,
+			jr_get(c->bad_run->root, c->bad_path)->type == JR_OBJ ? ".min" : "", c->bad_type);
+		return 1;
+	}
+	if (c->n)
+		return 0;
+	if (L) {
+		mesh_describe(L, what, sizeof(what));
+		fprintf(stderr, "eel-compare: %s is a launched run (%s) and %s a run between two hosts: they have no "
+			"section in common: compare two launched runs (mpirun or srun eel-bench) or two runs between two "
+			"hosts\n", L->path, what, L == c->A ? c->B->path : c->A->path);
+	} else {
+		fprintf(stderr, "eel-compare: %s and %s have no parameter in common: compare two runs of the same tests "
+			"(eel-bench -t)\n", c->A->path, c->B->path);
+	}
+	return 1;
+}
+
 static int compare_hosts(const struct run *A, const struct run *B, double thr)
 {
 	struct cmp *c = calloc(1, sizeof(*c));
@@ -563,28 +590,12 @@ static int compare_hosts(const struct run *A, const struct run *B, double thr)
 	c->A = A;
 	c->B = B;
 	collect(c);
-	if (c->bad_path) {
-		fprintf(stderr, "eel-compare: %s: %s%s is %s, not a number: the document is damaged: compare the file "
-			"eel-bench --json wrote\n", c->bad_run->path, c->bad_path,
-			jr_get(c->bad_run->root, c->bad_path)->type == JR_OBJ ? ".min" : "", c->bad_type);
+	if (refused_whole(c, L)) {
 		free(c);
 		return 2;
 	}
 	if (L)
 		mesh_describe(L, what, sizeof(what));
-	if (c->n == 0 && L) {
-		fprintf(stderr, "eel-compare: %s is a launched run (%s) and %s a run between two hosts: they have no "
-			"section in common: compare two launched runs (mpirun or srun eel-bench) or two runs between two "
-			"hosts\n", L->path, what, L == A ? B->path : A->path);
-		free(c);
-		return 2;
-	}
-	if (c->n == 0) {
-		fprintf(stderr, "eel-compare: %s and %s have no parameter in common: compare two runs of the same tests "
-			"(eel-bench -t)\n", A->path, B->path);
-		free(c);
-		return 2;
-	}
 	provenance_diff(A, B, stdout);
 	head(A, B);
 	if (L)

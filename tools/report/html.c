@@ -42,6 +42,20 @@ static void td(struct sbuf *h, double v, const char *fmt, const char *unit)
 	sb_printf(h, "</td>");
 }
 
+/* A table's column: the key of each row's object, its format and unit. */
+struct col {
+	const char *key, *fmt, *unit;
+};
+
+/* One row of numbers, a cell per column, from the object p. */
+static void num_row(struct sbuf *h, const struct jr_val *p, const struct col *c, size_t n)
+{
+	sb_printf(h, "<tr>");
+	for (size_t k = 0; k < n; k++)
+		td(h, num_at(p, c[k].key), c[k].fmt, c[k].unit);
+	sb_printf(h, "</tr>\n");
+}
+
 static void td_text(struct sbuf *h, const char *s)
 {
 	sb_printf(h, "<td>");
@@ -473,6 +487,9 @@ static int fit_not_model(struct sbuf *h, const struct jr_val *f, const char *key
 
 static void bulk(struct sbuf *h, const struct jr_val *root)
 {
+	static const struct col bulk_cols[] = { { "size", "%.0f", "B" }, { "t_ns.min", "%.1f", "ns" },
+						{ "bw_bytes_per_ns", "%.4g", "B/ns" }, { "echo_ns.min", "%.1f", "ns" },
+						{ "o_s_ns", "%.1f", "ns" } };
 	const struct jr_val *b = jr_get(root, "bulk"), *pts = jr_get(b, "points"), *f = jr_get(b, "fits");
 	const struct jr_val *v = jr_get(f, "validation");
 
@@ -480,17 +497,8 @@ static void bulk(struct sbuf *h, const struct jr_val *root)
 		return;
 	sb_printf(h, "<section id=\"bulk\"><h2>Bulk transfers (seeds 002, 003, 004)</h2>\n<table>\n<tr><th>n</th>"
 		     "<th>T(n) min</th><th>BW(n) = n/T(n)</th><th>echo min</th><th>o_s(n)</th></tr>\n");
-	for (size_t i = 0; i < jr_len(pts, ""); i++) {
-		const struct jr_val *p = jr_at(pts, i);
-
-		sb_printf(h, "<tr>");
-		td(h, num_at(p, "size"), "%.0f", "B");
-		td(h, num_at(p, "t_ns.min"), "%.1f", "ns");
-		td(h, num_at(p, "bw_bytes_per_ns"), "%.4g", "B/ns");
-		td(h, num_at(p, "echo_ns.min"), "%.1f", "ns");
-		td(h, num_at(p, "o_s_ns"), "%.1f", "ns");
-		sb_printf(h, "</tr>\n");
-	}
+	for (size_t i = 0; i < jr_len(pts, ""); i++)
+		num_row(h, jr_at(pts, i), bulk_cols, sizeof(bulk_cols) / sizeof(bulk_cols[0]));
 	sb_printf(h, "</table>\n<h3>Fits</h3>\n<table>\n<tr><th>model</th><th>parameters</th><th>error</th><th>on</th>"
 		     "<th>method</th></tr>\n");
 	if (jr_get(f, "t0r") && !fit_not_model(h, f, "t0r", "T0 + n/R")) {
@@ -538,17 +546,12 @@ static void bulk(struct sbuf *h, const struct jr_val *root)
 	if (jr_len(v, "")) {
 		sb_printf(h, "<details><summary>validation: %zu sizes</summary>\n<table>\n<tr><th>n</th><th>measured</th>"
 			     "<th>Hockney</th><th>Taboada et al. 2003</th><th>LogGP</th></tr>\n", jr_len(v, ""));
-		for (size_t i = 0; i < jr_len(v, ""); i++) {
-			const struct jr_val *p = jr_at(v, i);
+		static const struct col cols[] = { { "size", "%.0f", "B" }, { "measured_ns", "%.1f", "ns" },
+						   { "hockney_ns", "%.1f", "ns" }, { "model003_ns", "%.1f", "ns" },
+						   { "loggp_ns", "%.1f", "ns" } };
 
-			sb_printf(h, "<tr>");
-			td(h, num_at(p, "size"), "%.0f", "B");
-			td(h, num_at(p, "measured_ns"), "%.1f", "ns");
-			td(h, num_at(p, "hockney_ns"), "%.1f", "ns");
-			td(h, num_at(p, "model003_ns"), "%.1f", "ns");
-			td(h, num_at(p, "loggp_ns"), "%.1f", "ns");
-			sb_printf(h, "</tr>\n");
-		}
+		for (size_t i = 0; i < jr_len(v, ""); i++)
+			num_row(h, jr_at(v, i), cols, sizeof(cols) / sizeof(cols[0]));
 		sb_printf(h, "</table></details>\n");
 	}
 	sb_printf(h, "</section>\n");
@@ -558,6 +561,12 @@ static void bulk(struct sbuf *h, const struct jr_val *root)
  * size by size (docs/json.md, sweep). */
 static void sweep(struct sbuf *h, const struct jr_val *root)
 {
+	static const struct col cols[] = {
+		{ "bytes", "%.0f", "B" }, { "iterations", "%.0f", "" }, { "t_min_ns", "%.1f", "ns" },
+		{ "t_typical_ns", "%.1f", "ns" }, { "t_avg_ns", "%.1f", "ns" }, { "t_99_ns", "%.1f", "ns" },
+		{ "t_99_9_ns", "%.1f", "ns" }, { "t_max_ns", "%.1f", "ns" }, { "bw_avg_gbit_per_s", "%.2f", "Gb/s" },
+		{ "msg_rate_mpps", "%.3f", "Mpps" },
+	};
 	const struct jr_val *pts = jr_get(root, "sweep.sizes");
 
 	if (!jr_len(pts, ""))
@@ -565,22 +574,8 @@ static void sweep(struct sbuf *h, const struct jr_val *root)
 	sb_printf(h, "<section id=\"sweep\"><h2>Size sweep (perftest's columns)</h2>\n<table>\n<tr><th>bytes</th>"
 		     "<th>iterations</th><th>t_min</th><th>t_typical</th><th>t_avg</th><th>t_99</th><th>t_99.9</th>"
 		     "<th>t_max</th><th>BW average</th><th>MsgRate</th></tr>\n");
-	for (size_t i = 0; i < jr_len(pts, ""); i++) {
-		const struct jr_val *p = jr_at(pts, i);
-
-		sb_printf(h, "<tr>");
-		td(h, num_at(p, "bytes"), "%.0f", "B");
-		td(h, num_at(p, "iterations"), "%.0f", "");
-		td(h, num_at(p, "t_min_ns"), "%.1f", "ns");
-		td(h, num_at(p, "t_typical_ns"), "%.1f", "ns");
-		td(h, num_at(p, "t_avg_ns"), "%.1f", "ns");
-		td(h, num_at(p, "t_99_ns"), "%.1f", "ns");
-		td(h, num_at(p, "t_99_9_ns"), "%.1f", "ns");
-		td(h, num_at(p, "t_max_ns"), "%.1f", "ns");
-		td(h, num_at(p, "bw_avg_gbit_per_s"), "%.2f", "Gb/s");
-		td(h, num_at(p, "msg_rate_mpps"), "%.3f", "Mpps");
-		sb_printf(h, "</tr>\n");
-	}
+	for (size_t i = 0; i < jr_len(pts, ""); i++)
+		num_row(h, jr_at(pts, i), cols, sizeof(cols) / sizeof(cols[0]));
 	sb_printf(h, "</table>\n<p>");
 	text(h, jr_str(root, "sweep.method") ? jr_str(root, "sweep.method")
 					      : "one way: each round trip timed alone / 2; BW and MsgRate: a flood of "
