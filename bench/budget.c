@@ -45,15 +45,20 @@ static double sig_point_s(const struct plan *p, double rt)
 	return s < most ? s : most;
 }
 
-/* the sweep: at each size its round trips (and a tenth more untimed) at the
- * ping-pong's cost, its flood's messages at the flood's (a NIC bound by
- * bytes at large sizes is estimated short, as the flood) */
+/* the sweep: at each size its round trips (and sweep_warm's untimed) at the
+ * ping-pong's cost, its flood's messages at the flood's (the first size's
+ * twice: once untimed; a NIC bound by bytes at large sizes is estimated
+ * short, as the flood) */
 static double sweep_reps(const struct plan *p)
 {
 	double n = 0;
 
-	for (uint32_t i = 0; i < p->nsweep; i++)
-		n += K_PINGPONG * 1.1 * sweep_iters(p, p->sweep_sizes[i]) + K_FLOOD * sweep_msgs(p, p->sweep_sizes[i]);
+	for (uint32_t i = 0; i < p->nsweep; i++) {
+		uint32_t iters = sweep_iters(p, p->sweep_sizes[i]);
+
+		n += K_PINGPONG * (iters + sweep_warm(p, iters, i == 0)) +
+		     K_FLOOD * sweep_msgs(p, p->sweep_sizes[i]) * (i == 0 ? 2 : 1);
+	}
 	return n;
 }
 

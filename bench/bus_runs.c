@@ -261,9 +261,9 @@ static void overheads_note(FILE *f, const struct bus_run *b, int n)
 		return;
 	fprintf(f, "  (o_s, o_r -: not separable here: %s;\n   the CPU-overlap test's g(q=1) - D_max, the host's and "
 		"the NIC's work, sending/receiving:", why);
-	for (int i = 0; i < n; i++)
+	for (int i = 0, k = 0; i < n; i++)
 		if (b[i].r.ov.done)
-			fprintf(f, "%s %s %.0f/%.0f ns", i ? "," : "", b[i].bus.name, b[i].r.ov.os_sweeps.median,
+			fprintf(f, "%s %s %.0f/%.0f ns", k++ ? "," : "", b[i].bus.name, b[i].r.ov.os_sweeps.median,
 				b[i].r.ov.or_sweeps.median);
 	fprintf(f, ")\n");
 }

@@ -594,7 +594,7 @@ static int run_buses(struct cli *c, int argc, char **argv)
 	static struct bus_run runs[MAX_BUSES];
 	static struct results cal;
 	struct session cs;
-	char uri[512], extra[128] = "", why[256] = "no cache-line limit measured here (it needs --pair)";
+	char uri[512], extra[128] = "", why[256] = "";
 	int need_cal = 0;
 	struct timespec t0, t1;
 
@@ -616,8 +616,9 @@ static int run_buses(struct cli *c, int argc, char **argv)
 		cc.plan.tests = T_LIMIT;
 		if (measure(&cc, c->uri, &cs, &cal, uri, sizeof(uri)))
 			return 1;
-		bus_membus_calibration(&cal.lim, extra, sizeof(extra), why, sizeof(why));
 	}
+	if (need_cal) /* without --pair cal has no limit: why says so */
+		bus_membus_calibration(&cal.lim, extra, sizeof(extra), why, sizeof(why));
 	if (need_cal && !extra[0])
 		fprintf(stderr, "eel-bench: --bus membus: %s: the preset's Broadwell figures are used (docs/bus.md)\n",
 			why);

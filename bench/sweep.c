@@ -50,17 +50,11 @@ static int wait_one(struct session *s, uint32_t size, uint32_t i, uint32_t *bad)
 	return rc;
 }
 
-/* Warm-up round trips before a size's timed ones: a tenth of them; before
- * the sweep's first size, --warmup's (at most ten times the size's own), as
- * the ping-pong's before its runs: the first milliseconds of a pair are
- * slow on this VM (-s 4096 -n 100 timed 8.9-9.4 us a round trip at the
- * least, 0.85 once warm). The server counts the same (its plan is the
- * client's). */
+/* Warm-up round trips before a size's timed ones (sweep_warm). The server
+ * counts the same: its plan is the client's. */
 static uint32_t warm_rounds(const struct session *s, uint32_t iters, int first)
 {
-	uint32_t warm = iters / 10, plan = s->plan.warmup < 10 * iters ? s->plan.warmup : 10 * iters;
-
-	return first && plan > warm ? plan : warm;
+	return sweep_warm(&s->plan, iters, first);
 }
 
 /* The client: warm-up rounds, then `iters` round trips each timed alone into h. */

@@ -12,7 +12,7 @@ const char *noise_item_figures(const char *item)
 		{ "EEL - (o_s + o_r)", "eel,o_s,o_r" }, { "EEL", "eel" }, { "o_s", "o_s" }, { "o_r", "o_r" },
 		{ "g", "g" }, { "G", "G" }, { "bandwidth", "G" }, { "M = g/G", "g,G" }, { "L", "L" },
 		{ "limit", "limit" }, { "stage ", "breakdown" }, { "decompose", "decompose" },
-		{ "signature ", "signature" }, { "fit ", "bulk" }, { "bulk ", "bulk" },
+		{ "signature ", "signature" }, { "fit ", "bulk" }, { "bulk ", "bulk" }, { "sweep ", "sweep" },
 	};
 
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {

@@ -44,7 +44,7 @@ int provenance_diff(const struct run *A, const struct run *B, FILE *f)
 
 	if (!ha || !hb) {
 		fprintf(f, "provenance unknown: %s firmware, driver or eel commit (schema %d; eel-bench "
-			"writes them from schema 8): a difference there cannot be named\n",
+			"writes them from schema 8, a launched run's from 12): a difference there cannot be named\n",
 			!ha && !hb ? "neither A nor B records a" : !ha ? "A records no" : "B records no",
 			!ha ? A->version : B->version);
 		return 0;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tools/eel-compare.c — compares two eel-bench runs (JSON, schema eel.run 1..3)
+/* tools/eel-compare.c — compares two eel-bench runs (JSON, schema eel.run 1..12)
  * for a lab's CI: `eel-compare baseline.json new.json || exit 1`.
  *
  * For every parameter present in both runs it prints A, B, the change in %
@@ -18,7 +18,11 @@
  *   - decompose's parts obtained by stamps bring the noise of the stamped
  *     stage of the same name (they are its mean);
  *   - any other single value (L, the signature's and the fits' parameters,
- *     decompose's other parts) has no noise of its own: the threshold alone decides.
+ *     decompose's other parts, the size sweep's t_typical and BW per size)
+ *     has no noise of its own: the threshold alone decides.
+ *   - a figure unmeasured (null or absent; a G of 0 before schema 11) is
+ *     counted as only in one run; one there with the wrong type (a string
+ *     where a number is) is a damaged document: one line, exit 2.
  *   - EEL's tail (schema 8) is one histogram per run, no spread over runs:
  *     p99 and p99.9 bring their order statistics' interval (compare_tail.h)
  *     and a threshold of TAIL_THRESHOLD at least; the max is "changed" at most.
@@ -75,7 +79,9 @@ struct cmp {
 	int only_a, only_b;
 	/* the first figure present with the wrong type: a damaged document */
 	const struct run *bad_run;
+	char bad_name[80];
 	const char *bad_path, *bad_type;
+	int bad_min; /* the stat's min is what is wrong */
 };
 
 static double noise_of(const struct stat5 *s)
@@ -104,13 +110,13 @@ static struct item *add(struct cmp *c, const char *name, const char *unit, enum 
 	return it;
 }
 
-/* present in one only: counted, not compared */
 /* A figure at path that is there but of the wrong type (a string, a bool,
  * an array where a number is; a stat whose min is not a number) is a
  * damaged document, not a figure left unmeasured (null or absent), which
  * would compare as "only in A": noted in c, the first one (eel-compare then
  * stops, exit 2). stat: the figure is a stat (an object with min). */
-static void check_type(struct cmp *c, const struct run *r, const struct jr_val *v, const char *path, int stat)
+static void check_type(struct cmp *c, const struct run *r, const struct jr_val *v, const char *path, int stat,
+		       const char *name)
 {
 	const struct jr_val *o = jr_get(v, path), *m = stat && o && o->type == JR_OBJ ? jr_key(o, "min") : NULL;
 	const char *bad = NULL;
@@ -125,12 +131,14 @@ static void check_type(struct cmp *c, const struct run *r, const struct jr_val *
 		bad = jr_type_name(m->type);
 	if (bad) {
 		c->bad_run = r;
+		snprintf(c->bad_name, sizeof(c->bad_name), "%s", name);
 		c->bad_path = path;
 		c->bad_type = bad;
+		c->bad_min = stat && o->type == JR_OBJ;
 	}
 }
 
-
+/* present in one only: counted, not compared */
 static int both(struct cmp *c, int ha, int hb)
 {
 	if (ha && !hb)
@@ -165,8 +173,8 @@ static void num_item(struct cmp *c, const char *name, const struct jr_val *a, co
 	struct stat5 nx, ny;
 	struct item *it;
 
-	check_type(c, c->A, a, path, 0);
-	check_type(c, c->B, b, path, 0);
+	check_type(c, c->A, a, path, 0, name);
+	check_type(c, c->B, b, path, 0, name);
 	if (!both(c, num_of(a, path, &x), num_of(b, path, &y)))
 		return;
 	it = add(c, name, unit, d);
@@ -188,8 +196,8 @@ static void stat_item(struct cmp *c, const char *name, const struct jr_val *a, c
 	struct stat5 x, y;
 	struct item *it;
 
-	check_type(c, c->A, a, path, 1);
-	check_type(c, c->B, b, path, 1);
+	check_type(c, c->A, a, path, 1, name);
+	check_type(c, c->B, b, path, 1, name);
 	if (!both(c, stat_at(a, path, &x), stat_at(b, path, &y)))
 		return;
 	it = add(c, name, unit, d);
@@ -270,8 +278,8 @@ static void g_item(struct cmp *c)
 	struct item *it;
 	const struct jr_val *pa, *pb;
 
-	check_type(c, c->A, a, "parameters.g.ns", 0);
-	check_type(c, c->B, b, "parameters.g.ns", 0);
+	check_type(c, c->A, a, "parameters.g.ns", 0, "g");
+	check_type(c, c->B, b, "parameters.g.ns", 0, "g");
 	if (!both(c, jr_num(a, "parameters.g.ns", &ga), jr_num(b, "parameters.g.ns", &gb)))
 		return;
 	it = add(c, "g", "ns", CMP_LOWER);
@@ -375,56 +383,70 @@ static void parts(struct cmp *c, const char *arr, const char *label, int is_stat
 	}
 }
 
-static void bulk(struct cmp *c)
+/* One figure of a section measured per size (bulk's points, the sweep's
+ * sizes): its name before ", n = SIZE B", its key, unit and direction, and
+ * whether it is a stat (compared at its minimum) or a single value. */
+struct size_fig {
+	const char *label, *key, *unit;
+	enum cmp_dir d;
+	int stat;
+};
+
+/* The figures of each size both runs have (arr: the section's array, size
+ * its key of the size); a size in one run only counts its figures as only
+ * in that run. */
+static void by_size(struct cmp *c, const char *arr, const char *size, const struct size_fig *f, int nf)
 {
-	const struct jr_val *pa = jr_get(c->A->root, "bulk.points"), *pb = jr_get(c->B->root, "bulk.points");
-	char name[64];
+	const struct jr_val *pa = jr_get(c->A->root, arr), *pb = jr_get(c->B->root, arr);
+	char name[96];
+	double n;
 
 	for (size_t i = 0; i < jr_len(pa, ""); i++) {
-		double n;
-		const struct jr_val *qb;
+		const struct jr_val *qa = jr_at(pa, i), *qb;
 
-		if (!jr_num(jr_at(pa, i), "size", &n))
+		if (!jr_num(qa, size, &n))
 			continue;
-		qb = cmp_by_num(pb, "size", n, NULL, 0);
-		if (!qb) {
-			c->only_a++;
+		if (!(qb = cmp_by_num(pb, size, n, NULL, 0))) {
+			c->only_a += nf;
 			continue;
 		}
-		snprintf(name, sizeof(name), "bulk T(n), n = %.0f B", n);
-		stat_item(c, name, jr_at(pa, i), qb, "t_ns", "ns", CMP_LOWER);
-		snprintf(name, sizeof(name), "bulk echo, n = %.0f B", n);
-		stat_item(c, name, jr_at(pa, i), qb, "echo_ns", "ns", CMP_LOWER);
-		snprintf(name, sizeof(name), "bulk o_s(n), n = %.0f B", n);
-		num_item(c, name, jr_at(pa, i), qb, "o_s_ns", "ns", CMP_LOWER, NULL);
+		for (int k = 0; k < nf; k++) {
+			snprintf(name, sizeof(name), "%s, n = %.0f B", f[k].label, n);
+			if (f[k].stat)
+				stat_item(c, name, qa, qb, f[k].key, f[k].unit, f[k].d);
+			else
+				num_item(c, name, qa, qb, f[k].key, f[k].unit, f[k].d, NULL);
+		}
 	}
+	for (size_t i = 0; i < jr_len(pb, ""); i++)
+		if (jr_num(jr_at(pb, i), size, &n) && !cmp_by_num(pa, size, n, NULL, 0))
+			c->only_b += nf;
+}
+
+/* Bulk's points (Culler et al. 1996): T(n) and the echo at their minima, o_s(n). */
+static void bulk(struct cmp *c)
+{
+	static const struct size_fig f[] = {
+		{ "bulk T(n)", "t_ns", "ns", CMP_LOWER, 1 },
+		{ "bulk echo", "echo_ns", "ns", CMP_LOWER, 1 },
+		{ "bulk o_s(n)", "o_s_ns", "ns", CMP_LOWER, 0 },
+	};
+
+	by_size(c, "bulk.points", "size", f, 3);
 }
 
 /* The size sweep (perftest's ib_write_lat and ib_write_bw columns), size by
- * size where both runs have the size: the typical one-way time (the median,
- * perftest's t_typical) and the flood's bandwidth; the threshold alone (one
- * histogram and one flood a size: no spread over runs). */
+ * size: the typical one-way time (the median, perftest's t_typical) and the
+ * flood's bandwidth; the threshold alone (one histogram and one flood a
+ * size: no spread over runs). */
 static void sweep(struct cmp *c)
 {
-	const struct jr_val *pa = jr_get(c->A->root, "sweep.sizes"), *pb = jr_get(c->B->root, "sweep.sizes");
-	char name[64];
+	static const struct size_fig f[] = {
+		{ "sweep t_typical", "t_typical_ns", "ns", CMP_LOWER, 0 },
+		{ "sweep BW", "bw_avg_gbit_per_s", "Gb/s", CMP_HIGHER, 0 },
+	};
 
-	for (size_t i = 0; i < jr_len(pa, ""); i++) {
-		double n;
-		const struct jr_val *qb;
-
-		if (!jr_num(jr_at(pa, i), "bytes", &n))
-			continue;
-		qb = cmp_by_num(pb, "bytes", n, NULL, 0);
-		if (!qb) {
-			c->only_a++;
-			continue;
-		}
-		snprintf(name, sizeof(name), "sweep t_typical, %.0f B", n);
-		num_item(c, name, jr_at(pa, i), qb, "t_typical_ns", "ns", CMP_LOWER, NULL);
-		snprintf(name, sizeof(name), "sweep BW, %.0f B", n);
-		num_item(c, name, jr_at(pa, i), qb, "bw_avg_gbit_per_s", "Gb/s", CMP_HIGHER, NULL);
-	}
+	by_size(c, "sweep.sizes", "bytes", f, 2);
 }
 
 static void collect(struct cmp *c)
@@ -547,8 +569,6 @@ static int compare_launched(const struct run *A, const struct run *B, double thr
 	return worse ? 1 : 0;
 }
 
-/* Two runs between two hosts (or one of them launched: its pairs and curves
- * have nothing to meet in the other). */
 /* Nothing to compare, said on one line (1): a damaged document, or no
  * figure in common (L: the one launched run, if any). */
 static int refused_whole(const struct cmp *c, const struct run *L)
@@ -556,9 +576,9 @@ static int refused_whole(const struct cmp *c, const struct run *L)
 	char what[120];
 
 	if (c->bad_path) {
-		fprintf(stderr, "eel-compare: %s: %s%s is %s, not a number: the document is damaged: compare the file "
-			"eel-bench --json wrote\n", c->bad_run->path, c->bad_path,
-			jr_get(c->bad_run->root, c->bad_path)->type == JR_OBJ ? ".min" : "", c->bad_type);
+		fprintf(stderr, "eel-compare: %s: %s (its %s%s) is %s, not a number: the document is damaged: compare "
+			"the file eel-bench --json wrote\n", c->bad_run->path, c->bad_name, c->bad_path,
+			c->bad_min ? ".min" : "", c->bad_type);
 		return 1;
 	}
 	if (c->n)
@@ -575,6 +595,8 @@ static int refused_whole(const struct cmp *c, const struct run *L)
 	return 1;
 }
 
+/* Two runs between two hosts (or one of them launched: its pairs and curves
+ * have nothing to meet in the other). */
 static int compare_hosts(const struct run *A, const struct run *B, double thr)
 {
 	struct cmp *c = calloc(1, sizeof(*c));

@@ -223,9 +223,34 @@ void out_check_stdout_at_exit(void)
 	atexit(stdout_check);
 }
 
+/* path's folder resolved (realpath) and its last name: one spelling of a
+ * file that may not exist yet; "" when its folder does not resolve */
+static void resolved(const char *path, char *out, size_t n)
+{
+	char dir[4096], real[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
+	if (!realpath(dir, real)) {
+		out[0] = 0;
+		return;
+	}
+	snprintf(out, n, "%s/%s", real, slash ? slash + 1 : path);
+}
+
 int out_same_file(const char *a, const char *b)
 {
 	struct stat sa, sb;
+	char ra[PATH_MAX + 256], rb[PATH_MAX + 256];
+	int ea = !stat(a, &sa), eb = !stat(b, &sb);
 
-	return !strcmp(a, b) || (!stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
+	/* what one write replaces: a regular file, or one not there yet (a
+	 * FIFO or a device, /dev/stdout, is written through, not replaced) */
+	if ((ea && !S_ISREG(sa.st_mode)) || (eb && !S_ISREG(sb.st_mode)))
+		return 0;
+	if (ea && eb)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	resolved(a, ra, sizeof(ra));
+	resolved(b, rb, sizeof(rb));
+	return !strcmp(a, b) || (ra[0] && !strcmp(ra, rb));
 }

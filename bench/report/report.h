@@ -15,7 +15,7 @@ int report_json_check(const char *path);
 /* schema "eel.run": 5 added the patterns of many ranks, 6 the bus what-if, 7 figures not separable
  * or not resolved are null with why, 8 tails/sweep/provenance, 9 the bus for bandwidth, 10 the
  * breakdown's closes and its EEL's uncertainty (docs/json.md) */
-#define SCHEMA_VERSION 11
+#define SCHEMA_VERSION 12
 struct json;
 void report_json_head(struct json *j, int argc, char **argv);
 struct out;
@@ -38,7 +38,7 @@ extern const char *const warn_kind_name[WK_KINDS];
 enum figure_bit {
 	FIG_EEL = 1u << 0, FIG_O_S = 1u << 1, FIG_O_R = 1u << 2, FIG_G = 1u << 3, FIG_GG = 1u << 4, FIG_L = 1u << 5,
 	FIG_BREAKDOWN = 1u << 6, FIG_SIGNATURE = 1u << 7, FIG_BULK = 1u << 8, FIG_DECOMPOSE = 1u << 9,
-	FIG_LIMIT = 1u << 10, FIGURES = 11, FIG_ALL = (1u << 11) - 1,
+	FIG_LIMIT = 1u << 10, FIG_SWEEP = 1u << 11, FIGURES = 12, FIG_ALL = (1u << 12) - 1,
 };
 extern const char *const figure_name[FIGURES];
 struct warning {

@@ -16,7 +16,7 @@
 const char *const warn_kind_name[WK_KINDS] = { "note", "noise", "clock", "stamps", "unmeasured", "budget",
 						       "placement" };
 const char *const figure_name[FIGURES] = { "eel", "o_s", "o_r", "g", "G", "L", "breakdown", "signature", "bulk",
-					   "decompose", "limit" };
+					   "decompose", "limit", "sweep" };
 
 struct warnings {
 	struct warning *w;
@@ -43,7 +43,8 @@ static uint32_t figures_of(uint32_t t)
 {
 	return (t & T_PINGPONG ? FIG_EEL | FIG_BREAKDOWN : 0) | (t & T_FLOOD ? FIG_G | FIG_GG : 0) |
 	       (t & T_OVERLAP ? FIG_O_S | FIG_O_R : 0) | (t & T_SIGNATURE ? FIG_SIGNATURE | FIG_L : 0) |
-	       (t & T_BULK ? FIG_BULK : 0) | (t & T_DECOMPOSE ? FIG_DECOMPOSE : 0) | (t & T_LIMIT ? FIG_LIMIT : 0);
+	       (t & T_BULK ? FIG_BULK : 0) | (t & T_DECOMPOSE ? FIG_DECOMPOSE : 0) | (t & T_LIMIT ? FIG_LIMIT : 0) |
+	       (t & T_SWEEP ? FIG_SWEEP : 0);
 }
 
 /* The rounds a breakdown wants (~128 a run with the default --stamp-every,

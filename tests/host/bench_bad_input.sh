@@ -40,6 +40,8 @@ expect 2 "unknown test 'nonsense'" -t nonsense
 expect 2 "--cpu 1,1: both ends of the pair on one core" --cpu 1,1 -t pingpong
 expect 2 "--json and --csv both write $out/same: the second would replace the first" --quick -t pingpong --json "$out/same" --csv "$out/same"
 [ -e "$out/same" ] && { echo "FAILED: --json and --csv on one path left $out/same"; fail=1; }
+expect 2 "--json and --csv both write $out/same: the second would replace the first" --quick -t pingpong --json "$out/same" --csv "$out/./same"
+[ -e "$out/same" ] && { echo "FAILED: --json and --csv on one path (two spellings) left $out/same"; fail=1; }
 expect 1 "--csv $out: is a folder: give a file name inside it, e.g. run.csv" --quick -t pingpong --csv "$out"
 expect 1 "--json $out: is a folder: give a file name inside it, e.g. run.json" --quick -t pingpong --json "$out"
 expect 2 "needs a value" --json

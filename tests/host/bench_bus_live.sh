@@ -39,7 +39,7 @@ measure
 case $B in *asan*) tol=0.15 ;; *) tol=0.05 ;; esac
 median() { printf '%s\n' "$@" | sort -g | sed -n 3p; }
 fail=0
-jq -e '.schema_version == 11 and (.buses | length) == 5 and .buses[0].nic.uri == "softnic?bus=none" and
+jq -e '.schema_version == 12 and (.buses | length) == 5 and .buses[0].nic.uri == "softnic?bus=none" and
        (.buses[1].bus.path.sum_ns > 0)' "$out/run1.json" >/dev/null || { echo "FAILED: the buses array"; fail=1; }
 step=$(jq '.machine.clock.resolution_ns' "$out/run1.json")
 stampc=$(jq '.machine.clock.stamp_ns' "$out/run1.json")

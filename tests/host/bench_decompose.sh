@@ -29,7 +29,7 @@ check() {
   jq -e "$1" "$out/d.json" >/dev/null || { echo "FAILED: $2 ($1)"; jq .decompose "$out/d.json"; exit 1; }
   echo "ok: $2"
 }
-check '.schema_version == 11 and (.decompose.parts | length) == 9' 'eight stamped stages and the turnaround on the software NIC'
+check '.schema_version == 12 and (.decompose.parts | length) == 9' 'eight stamped stages and the turnaround on the software NIC'
 check '[.decompose.parts[] | .method] | all(. == "stamped")' 'every part stamped'
 check '(.decompose.checks | length) == 2 and (.decompose.checks | all(.agrees))' 'both difference estimates agree with the stamps (10%)'
 # the stamped descriptor fetch is a difference of two stamped stages (the

@@ -24,7 +24,7 @@ check() {  # check 'jq expression' 'what it means'
   fi
   echo "ok: $2"
 }
-check '.schema == "eel.run" and .schema_version == 11' 'a versioned eel.run document' || return 1
+check '.schema == "eel.run" and .schema_version == 12' 'a versioned eel.run document' || return 1
 check '.nic.backend == "softnic" and .machine.clock.hz > 0 and .machine.clock.timer_ns > 0' 'machine and NIC facts' || return 1
 check '.parameters.eel.ns.min > 0 and .parameters.eel.ns.min <= .parameters.eel.ns.median' 'EEL measured, min <= median' || return 1
 check '.parameters.eel.cycles.min > 0' 'EEL in cycles' || return 1
@@ -103,7 +103,7 @@ check '.breakdown.perturbation_ns != null and .breakdown.residual_unc_ns > 0' 't
 check '.limit.one_way_ns.min > 0 and .limit.eel_over_limit > 0' 'the cache-line limit and EEL / limit' || return 1
 check '.counters.local.tx_messages > 0 and .counters.peer.rx_messages > 0' 'NIC counters from both ends' || return 1
 check '.parameters.eel_stamped.ns.n > 0' 'EEL with stamps on, in the same run' || return 1
-check '.schema_version == 11 and .signature.o_s_ns > 0 and .signature.g_ns > 0' 'Culler et al. 1996 signature: o_s > 0, g > 0' || return 1
+check '.schema_version == 12 and .signature.o_s_ns > 0 and .signature.g_ns > 0' 'Culler et al. 1996 signature: o_s > 0, g > 0' || return 1
 check '.signature.rtt_ns > 0 and (.signature.curves | length) == 4' 'the signature: RTT and four curves' || return 1
 check '(.bulk.points | length) == 6 and (.bulk.points | all(.t_ns.min > 0 and .echo_ns.min > 0))' 'bulk T(n) and echo per size' || return 1
 # (an error >= 0 held by construction: each fit now says whether it is a model of the curve)

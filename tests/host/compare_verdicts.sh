@@ -221,8 +221,21 @@ jq '{schema, schema_version, eel_version, created, machine, nic, sweep: {method:
        t_max_ns: 1600, bw_messages: 5000, bw_depth: 64, bw_ns_per_msg: 700, bw_avg_gbit_per_s: 46.8, msg_rate_mpps: 1.43}]}}' \
   "$d/a.json" >"$d/sw.json"
 jq '.sweep.sizes[0].t_typical_ns = 400' "$d/sw.json" >"$d/swslow.json"
-expect 0 '^  sweep t_typical, 8 B .* same$' '^  sweep BW, 4096 B .* same$' 'no regression' -- "$d/sw.json" "$d/sw.json"
-expect 1 '^  sweep t_typical, 8 B .* \+25\.0 % .* worse$' '^  sweep BW, 8 B .* same$' -- "$d/sw.json" "$d/swslow.json"
+expect 0 '^  sweep t_typical, n = 8 B .* same$' '^  sweep BW, n = 4096 B .* same$' 'no regression' -- "$d/sw.json" "$d/sw.json"
+expect 1 '^  sweep t_typical, n = 8 B .* \+25\.0 % .* worse$' '^  sweep BW, n = 8 B .* same$' -- "$d/sw.json" "$d/swslow.json"
+# a size one run has only: both its figures counted on that side, either way round
+jq '.sweep.sizes += [.sweep.sizes[1] | .bytes = 65536]' "$d/sw.json" >"$d/swmore.json"
+expect 0 '0 figures only in A, 2 only in B' -- "$d/sw.json" "$d/swmore.json"
+expect 0 '2 figures only in A, 0 only in B' -- "$d/swmore.json" "$d/sw.json"
+# a run that warned of its placement (thread mode on too few cores: every figure, sweep
+# among them, schema 12): its sweep is not compared (it was judged: worse, exit 1)
+jq '.warnings = ["thread mode on 2 cores"] | .warning_figures = [{text: "thread mode on 2 cores", kind: "placement",
+    figures: ["eel", "o_s", "o_r", "g", "G", "L", "breakdown", "signature", "bulk", "decompose", "limit", "sweep"]}]' \
+  "$d/swslow.json" >"$d/swplaced.json"
+expect 0 '^  sweep t_typical, n = 8 B .* not compared \(noise\)$' -- "$d/sw.json" "$d/swplaced.json"
+# a damaged figure inside a section: named by its row, exit 2 (it crashed: the key was
+# looked up again from the document's root)
+jq '.sweep.sizes[0].t_typical_ns = "x"' "$d/sw.json" >"$d/swbad.json"
 
 # a run without the tail against one with it: not compared, counted
 expect 0 'only in B' -- "$d/a.json" "$d/tail.json"
@@ -233,7 +246,7 @@ head -c 700 "$d/a.json" >"$d/cut.json"
 printf 'eel-bench 0.1.0 on softnic\n  EEL 404.8 ns\n' >"$d/text.json"
 printf '{"schema": "other.thing", "schema_version": 1}' >"$d/other.json"
 printf '[1, 2, 3]' >"$d/array.json"
-sed 's/"schema_version": 2/"schema_version": 12/' "$d/a.json" >"$d/v12.json"
+sed 's/"schema_version": 2/"schema_version": 13/' "$d/a.json" >"$d/v13.json"
 sed 's/"schema_version": 2/"schema_version": "two"/' "$d/a.json" >"$d/vstr.json"
 printf '{"schema": "eel.run", "schema_version": 2, "nic": {"uri": "x"}}' >"$d/empty.json"
 : >"$d/zero.json"
@@ -241,9 +254,10 @@ bad "cannot open: No such file or directory: check the path" "$d/a.json" "$d/not
 # a figure there with the wrong type is a damaged document, not one unmeasured (it compared as
 # "1 figure only in B", exit 0: a CI gate passed on a garbled EEL)
 jq '.parameters.eel.ns.min = "abc"' "$d/a.json" >"$d/garbled.json"
-bad "garbled.json: parameters.eel.ns.min is a string, not a number: the document is damaged" "$d/a.json" "$d/garbled.json"
+bad "garbled.json: EEL (its parameters.eel.ns.min) is a string, not a number: the document is damaged" "$d/a.json" "$d/garbled.json"
 jq '.parameters.g.ns = true' "$d/a.json" >"$d/garbled2.json"
-bad "garbled2.json: parameters.g.ns is a boolean, not a number" "$d/garbled2.json" "$d/a.json"
+bad "garbled2.json: g (its parameters.g.ns) is a boolean, not a number" "$d/garbled2.json" "$d/a.json"
+bad "swbad.json: sweep t_typical, n = 8 B (its t_typical_ns) is a string, not a number: the document is damaged" "$d/sw.json" "$d/swbad.json"
 bad "-t needs a value: see eel-compare --help" "$d/a.json" "$d/a2.json" -t
 bad "unknown option '-x': see eel-compare --help" -x "$d/a.json" "$d/a2.json"
 bad "truncated at byte 700" "$d/a.json" "$d/cut.json"
@@ -251,7 +265,7 @@ bad "run eel-bench --json again" "$d/cut.json" "$d/a.json"
 bad "malformed at byte 3 (line 1, column 4): invalid token near 'eel'" "$d/a.json" "$d/text.json"
 bad "not an eel.run document (its \"schema\" is \"other.thing\")" "$d/a.json" "$d/other.json"
 bad "not an eel.run document (the JSON is an array, not an object)" "$d/array.json" "$d/a.json"
-bad "schema_version 12 is newer than this eel-compare reads (1..11)" "$d/a.json" "$d/v12.json"
+bad "schema_version 13 is newer than this eel-compare reads (1..12)" "$d/a.json" "$d/v13.json"
 bad "\"schema_version\" is missing or not a whole number" "$d/a.json" "$d/vstr.json"
 bad "zero.json: is empty: give a file with something in it" "$d/zero.json" "$d/a.json"
 bad "is a folder" "$d" "$d/a.json"

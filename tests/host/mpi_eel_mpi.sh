@@ -46,13 +46,13 @@ timeout 60 "${MPI[@]}" -np 2 "$B/eel-mpi" --reps 0 >"$out/o" 2>"$out/e"
   echo "ok: --reps 0" || { echo "FAILED: --reps 0"; cat "$out/e"; fail=1; }
 # refused before anything is measured, one line each: an option without its value (was
 # "unknown option"), --json naming a folder (was found at the end, after the run), an
-# --overlap-msgs the eel-bench it runs refuses (was taken, then eel-bench stopped)
-for a in "--sizes" "--json $out" "--overlap-msgs 10"; do
+# --overlap-msgs the eel-bench -d runs refuses (was taken, then eel-bench stopped)
+for a in "--sizes" "--json $out" "-d softnic --overlap-msgs 10"; do
   # shellcheck disable=SC2086
   timeout 60 "${MPI[@]}" -np 2 "$B/eel-mpi" $a >"$out/o" 2>"$out/e"
   rc=$?
   case $a in --sizes) want="--sizes needs a value" ;; --json*) want="is a folder: give a file in it" ;;
-    *) want="--overlap-msgs: '10' is not a whole number from 16" ;; esac
+    *) want="--overlap-msgs 10 with -d: the eel-bench it runs takes 16 at least" ;; esac
   [ $rc -ne 0 ] && grep -qF -- "$want" "$out/e" && [ "$(grep -c eel-mpi "$out/e")" -eq 1 ] && ! grep -q "ns at 8 B" "$out/o" &&
     echo "ok: $a -> $(grep eel-mpi "$out/e")" || { echo "FAILED: eel-mpi $a: exit $rc"; cat "$out/e"; fail=1; }
 done

@@ -28,7 +28,7 @@ timeout 120 "${MPI[@]}" -np 4 "$B/eel-bench" -t allpairs,k-to-1,1-to-many "${SHO
 rc=$?
 cat "$out/p4.out"
 if [ $rc -ne 0 ]; then echo "FAILED: mpirun -np 4 exited $rc"; cat "$out/p4.err"; exit 1; fi
-check "schema 11, 4 ranks" '.schema == "eel.run" and .schema_version == 11 and .launch.ranks == 4 and
+check "schema 12, 4 ranks" '.schema == "eel.run" and .schema_version == 12 and .launch.ranks == 4 and
   (.launch.ranks_at | length) == 4' "$out/p4.json"
 # where the figures come from, rank 0's, as a pair's run gives them (launched
 # runs wrote none: eel-compare could not name a firmware or build difference)

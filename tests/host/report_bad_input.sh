@@ -43,7 +43,7 @@ printf 'EEL 404.8 ns\n' >"$w/table.txt"
 printf '{"schema": "eel.other", "schema_version": 1}' >"$w/other.json"
 printf '{"schema_version": 1, "parameters": {}}' >"$w/noschema.json"
 printf '"eel.run"' >"$w/string.json"
-printf '%s' "$good" | sed 's/"schema_version": 2/"schema_version": 12/' >"$w/v12.json"
+printf '%s' "$good" | sed 's/"schema_version": 2/"schema_version": 13/' >"$w/v13.json"
 printf '%s' "$good" | sed 's/"schema_version": 2/"schema_version": 1.5/' >"$w/v15.json"
 printf '{"schema": "eel.run", "schema_version": 2, "x": "\xff"}' >"$w/badutf8.json"
 printf '{"schema": "eel.run", "schema_version": 2,, }' >"$w/comma.json"
@@ -67,7 +67,7 @@ expect 2 "table.txt: malformed at byte 3 (line 1, column 4): invalid token near 
 expect 2 "not an eel.run document (its \"schema\" is \"eel.other\")" other.json
 expect 2 "not an eel.run document (it has no \"schema\")" noschema.json
 expect 2 "not an eel.run document (the JSON is a string, not an object)" string.json
-expect 2 "schema_version 12 is newer than this eel-report reads (1..11): use the eel-report of the eel that wrote it" v12.json
+expect 2 "schema_version 13 is newer than this eel-report reads (1..12): use the eel-report of the eel that wrote it" v13.json
 expect 2 "\"schema_version\" is missing or not a whole number" v15.json
 expect 2 "malformed at byte 49 (line 1, column 50): unable to decode byte 0xff near '\"' (a string must be UTF-8)" badutf8.json
 expect 2 "malformed at byte 43 (line 1, column 44): string or '}' expected near ','" comma.json

@@ -66,7 +66,7 @@ timeout 120 srun -n 4 --mpi=pmix "$B/eel-bench" -t allpairs,k-to-1 -n 200 -r 3 -
 rc=$?
 cat "$d/s.out"
 if [ $rc -ne 0 ]; then echo "FAILED: srun exited $rc"; cat "$d/s.err"; tail -5 "$d/d.log"; exit 1; fi
-jq -e '.schema_version == 11 and .launch.ranks == 4 and (.allpairs.pairs | length) == 12 and
+jq -e '.schema_version == 12 and .launch.ranks == 4 and (.allpairs.pairs | length) == 12 and
   all(.allpairs.pairs[]; .measured and .eel.min_ns > 0 and .eel.min_ns <= .eel.median_ns and
       .eel.median_ns <= .eel.p99_ns and .g.min_ns > 0) and
   (.k_to_1.points | length) == 3 and all(.k_to_1.points[]; (.g_ns | length) == .k)' "$d/s.json" >/dev/null ||

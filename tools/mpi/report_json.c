@@ -251,7 +251,7 @@ static json_t *document(const struct mpi_run *r)
 	return doc;
 }
 
-/* a new temporary file beside path (its name in *tmp): its FILE, or NULL with err said */
+/* path names an existing folder */
 static int is_folder(const char *path)
 {
 	struct stat st;
@@ -259,6 +259,7 @@ static int is_folder(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
+/* a new temporary file beside path (its name in *tmp): its FILE, or NULL with err said */
 static FILE *beside(const char *path, char **tmp, char *err, size_t errlen)
 {
 	size_t n = strlen(path);

@@ -9,7 +9,7 @@
 
 #include "tools/json_read.h"
 
-#define RUN_SCHEMA_MAX 11  /* the newest "eel.run" schema_version these tools read */
+#define RUN_SCHEMA_MAX 12  /* the newest "eel.run" schema_version these tools read */
 
 struct run {
 	const char *path;

@@ -695,10 +695,12 @@ static void machine(struct sbuf *h, const struct jr_val *root)
 	 * resolution_ns: the page said "ticks of nan ns") */
 	if (isfinite(num_at(root, "machine.cores_online")))
 		sb_printf(h, ", %.0f cores", num_at(root, "machine.cores_online"));
-	sb_printf(h, ", kernel ");
-	text(h, jr_str(root, "machine.kernel"));
+	if (jr_str(root, "machine.kernel")) {
+		sb_printf(h, ", kernel ");
+		text(h, jr_str(root, "machine.kernel"));
+	}
 	sb_printf(h, "</td></tr>\n<tr><th>counter</th><td>");
-	text(h, jr_str(root, "machine.clock.source"));
+	text(h, jr_str(root, "machine.clock.source") ? jr_str(root, "machine.clock.source") : "counter");
 	if (isfinite(num_at(root, "machine.clock.hz")))
 		sb_printf(h, " at %.1f MHz", num_at(root, "machine.clock.hz") / 1e6);
 	if (isfinite(num_at(root, "machine.clock.resolution_ns")))
