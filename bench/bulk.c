@@ -307,7 +307,7 @@ void bulk_fit(struct bulk_res *b, const struct results *r)
 	b->nstar_fit = b->m003_tb > 0 ? b->m003_t0 / b->m003_tb : NAN;
 	b->lat0_ns = b->m003_t0;
 	/* LogGP's line needs the flood's G: none where the flood could not measure it */
-	b->have_loggp = r->sig.done && r->fl.done && r->fl.G_ns_per_byte > 0;
+	b->have_loggp = r->sig.done && r->fl.done && flood_G_measured(&r->fl);
 	/* o_s + L + o_r: not separable where the NIC runs on the host's CPU (derived.c) */
 	b->loggp_separable = b->have_loggp && r->sig.L.separable;
 	if (b->have_loggp) {

@@ -136,7 +136,7 @@ static double figure(const struct bus_run *b, int row)
 	case 1: return overheads_of(b) ? r->ov.os_sweeps.median : NAN;
 	case 2: return overheads_of(b) ? r->ov.or_sweeps.median : NAN;
 	case 3: return r->fl.done ? r->fl.g_ns : NAN;
-	case 4: return r->fl.done && r->fl.G_ns_per_byte > 0 ? r->fl.G_ns_per_byte : NAN;
+	case 4: return r->fl.done && flood_G_measured(&r->fl) ? r->fl.G_ns_per_byte : NAN;
 	case 5: return bw ? bus_bw_gbps(bw) : NAN;
 	case 6: return r->sig.done && r->sig.L.resolved ? r->sig.L.ns : NAN; /* never a negative duration */
 	default: {

@@ -371,7 +371,7 @@ static void flood_runs_derive(struct flood_res *f, const struct plan *p)
 	memset(&f->G_runs, 0, sizeof(f->G_runs));
 	memset(&f->bw_runs, 0, sizeof(f->bw_runs));
 	memset(&f->M_runs, 0, sizeof(f->M_runs));
-	if (!g || !g->run || f->G_ns_per_byte <= 0)
+	if (!g || !g->run || !flood_G_measured(f))
 		return;
 	for (int r = 0; r < g->nrun; r++) {
 		double Gr = slope(f, p, f->G_q, f->G_min_size, r);
@@ -440,8 +440,8 @@ void flood_derive(const struct session *s, struct flood_res *f)
 	}
 	if (!f->G_ns_per_byte)
 		f->G_q = f->g_q;
-	f->bw_bytes_per_ns = f->G_ns_per_byte > 0 ? 1 / f->G_ns_per_byte : 0;
-	f->M_bytes = f->G_ns_per_byte > 0 ? f->g_ns / f->G_ns_per_byte : 0;
+	f->bw_bytes_per_ns = flood_G_measured(f) ? 1 / f->G_ns_per_byte : 0;
+	f->M_bytes = flood_G_measured(f) ? f->g_ns / f->G_ns_per_byte : 0;
 	flood_runs_derive(f, p);
 }
 

@@ -84,6 +84,13 @@ int flood_serve_many(struct session **s, int k, uint32_t size);
 int flood_send_many(struct session **s, int k, uint32_t size, uint32_t q, double *ns);
 /* g, G, bandwidth and M from the flood points (exposed for tests) */
 void flood_derive(const struct session *s, struct flood_res *f);
+/* Did the flood measure G? flood_derive leaves G_ns_per_byte 0 where no
+ * size's time grew with it (FLOOD_G_UNMEASURED): then G, its bandwidth and
+ * M are no figures, and nothing derived from them is either. */
+static inline int flood_G_measured(const struct flood_res *f)
+{
+	return f->G_ns_per_byte > 0;
+}
 
 /* flood_report.c: its rows in the table (g, G, bandwidth, M; the curves under -v)
  * and in the JSON (parameters: g, G, bandwidth, M; curves: flood) */

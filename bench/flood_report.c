@@ -38,7 +38,7 @@ void flood_table_rows(FILE *f, const struct session *s, const struct results *r)
 		 s->plan.depths[0], s->plan.depths[s->plan.ndepths - 1], r->fl.g_q);
 	if (g8)
 		row_stat(f, s, "g", &g8->t, how);
-	if (r->fl.G_ns_per_byte > 0) {
+	if (flood_G_measured(&r->fl)) {
 		/* the first column: from the minimum timings (Bell et al. 2003), as g's; then the
 		 * median and spread of the same taken run by run */
 		char med[3][24], spr[3][16];
@@ -91,7 +91,7 @@ static void runs_obj(struct json *j, const char *key, const struct stat *st)
 
 void flood_json_parameters(struct json *j, const struct session *s, const struct results *r)
 {
-	int measured = r->fl.G_ns_per_byte > 0; /* else G, its bandwidth and M are null */
+	int measured = flood_G_measured(&r->fl); /* else G, its bandwidth and M are null */
 
 	if (!r->fl.done)
 		return;

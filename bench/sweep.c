@@ -50,17 +50,11 @@ static int wait_one(struct session *s, uint32_t size, uint32_t i, uint32_t *bad)
 	return rc;
 }
 
-/* Warm-up round trips before a size's timed ones (sweep_warm). The server
- * counts the same: its plan is the client's. */
-static uint32_t warm_rounds(const struct session *s, uint32_t iters, int first)
-{
-	return sweep_warm(&s->plan, iters, first);
-}
-
-/* The client: warm-up rounds, then `iters` round trips each timed alone into h. */
+/* The client: warm-up rounds (sweep_warm; the server counts the same: its
+ * plan is the client's), then `iters` round trips each timed alone into h. */
 static int client_lat(struct session *s, uint32_t size, uint32_t iters, int first, struct hist *h)
 {
-	uint32_t warm = warm_rounds(s, iters, first), bad = 0;
+	uint32_t warm = sweep_warm(&s->plan, iters, first), bad = 0;
 	uint64_t timer = s->clk->timer_cycles;
 	struct point_done d;
 
@@ -91,7 +85,7 @@ static int client_lat(struct session *s, uint32_t size, uint32_t iters, int firs
 static int server_lat(struct session *s, uint32_t size, uint32_t iters, int first)
 {
 	struct point_done d = { 0 };
-	uint32_t n = warm_rounds(s, iters, first) + iters;
+	uint32_t n = sweep_warm(&s->plan, iters, first) + iters;
 
 	*landing(s, size) = 0;
 	if (server_ready(s))

@@ -154,7 +154,7 @@ static void machine_warnings(struct warnings *ws, const struct session *s, const
 /* The flood's, the signature's and the budget's. */
 static void method_warnings(struct warnings *ws, const struct session *s, const struct results *r)
 {
-	if (r->fl.done && r->fl.G_ns_per_byte <= 0)
+	if (r->fl.done && !flood_G_measured(&r->fl))
 		warn(ws, WK_UNMEASURED, FIG_GG, "flood: " FLOOD_G_UNMEASURED);
 	for (int i = 0; r->fl.done && i < r->fl.npt; i++)
 		if (r->fl.pt[i].t.spread > 0.25) {
