@@ -361,7 +361,7 @@ static void cell(char *buf, size_t n, double v, int per_byte)
 static void print_bell(const struct opts *o, const struct bell *b, const struct eel_figs *e)
 {
 	const char *name[] = { "EEL", "o_s", "o_r", "g", "G" }, *unit[] = { "ns", "ns", "ns", "ns", "ns/B" };
-	double mpi[] = { b->eel_ns, b->os.o_ns, b->or_.o_ns, b->g_ns, b->G_ns_per_byte > 0 ? b->G_ns_per_byte : NAN };
+	double mpi[] = { b->eel_ns, b->os.o_ns, b->or_.o_ns, b->g_ns, b->G_ns_per_byte };
 	double eel[] = { e->eel_ns, e->o_s_ns, e->o_r_ns, e->g_ns, e->G_ns_per_byte };
 	char col[96];
 

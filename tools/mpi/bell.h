@@ -48,7 +48,7 @@ struct bell {
 	double eel_ns, eel_median_ns;     /* §4.1: RTT/2, the least and the median over runs of each run's mean */
 	double g_ns;                      /* §4.2: 8 B, the best queue depth */
 	uint32_t g_q;
-	double G_ns_per_byte;             /* §4.2: slope over the bandwidth-bound sizes at g's depth */
+	double G_ns_per_byte;             /* §4.2: slope over the bandwidth-bound sizes at g's depth; NAN: none */
 	uint32_t G_q, G_from;
 	int npt;
 	struct bell_flood_point pt[BELL_MAX_SIZES * BELL_MAX_DEPTHS];

@@ -14,6 +14,7 @@
  * MPI_Isend from a ring of q buffers; the receiver keeps q MPI_Irecv posted
  * so that it is never the reason a send waits.
  */
+#include <math.h>
 #include <string.h>
 
 #include "bell.h"
@@ -117,7 +118,8 @@ void bell_flood_derive(const struct bell_opts *o, struct bell *b)
 {
 	char tried[BELL_MAX_DEPTHS] = { 0 };
 
-	b->g_ns = b->G_ns_per_byte = 0;
+	b->g_ns = 0;
+	b->G_ns_per_byte = NAN; /* not measured until a depth gives a slope: null in the JSON, "-" in the table */
 	b->g_q = b->G_q = b->G_from = 0;
 	for (int k = 0; k < o->ndepths; k++) {
 		const struct bell_flood_point *p = point_at(b, o->size[0], o->depth[k]);

@@ -131,7 +131,7 @@ static json_t *bell(const struct mpi_run *r)
 	str(x, "method", "Bell et al. 2003 4.2: flood of 8-byte MPI_Isend, min over runs, best queue depth");
 	json_object_set_new(p, "g", x);
 	x = json_object();
-	num(x, "ns_per_byte", b->G_ns_per_byte > 0 ? b->G_ns_per_byte : NAN); /* null: no size was bandwidth-bound */
+	num(x, "ns_per_byte", b->G_ns_per_byte); /* null (NAN): no size was bandwidth-bound */
 	uint_(x, "q", b->G_q);
 	uint_(x, "from_size_bytes", b->G_from);
 	str(x, "method", "Bell et al. 2003 4.2: least-squares slope of the time per message over the "
@@ -172,7 +172,7 @@ static json_t *eel_side(const struct mpi_run *r)
 	num(d, "o_s_ns", b->os.o_ns - e->o_s_ns);
 	num(d, "o_r_ns", b->or_.o_ns - e->o_r_ns);
 	num(d, "g_ns", b->g_ns - e->g_ns);
-	num(d, "G_ns_per_byte", b->G_ns_per_byte > 0 ? b->G_ns_per_byte - e->G_ns_per_byte : NAN);
+	num(d, "G_ns_per_byte", b->G_ns_per_byte - e->G_ns_per_byte);
 	json_object_set_new(o, "mpi_minus_eel", d);
 	return o;
 }
