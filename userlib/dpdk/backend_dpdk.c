@@ -381,19 +381,7 @@ const struct eel_backend eel_backend_dpdk = {
 	.close = dpdk_close,
 	.conn_info = dpdk_conn_info,
 	.connect = dpdk_connect,
-	/* the firmware's data path, as every engine-hosting backend takes it
-	 * (engine_data.c, engine_mr.c, engine_trace.c); eel_floor: the bare echo
-	 * on this wire (engine_floor.c) */
-	.mr_reg = engine_mr_reg,
-	.mr_dereg = engine_mr_dereg,
-	.put = engine_put,
-	.eput = engine_eput,
-	.eget = engine_eget,
-	.poll = engine_poll,
-	.quiet = engine_quiet,
-	.wait_u64 = engine_wait_u64,
-	.floor = engine_floor,
-	.set_stamp_every = engine_set_stamp_every,
+	ENGINE_DATA_PATH, /* the firmware's data path (engine.h) */
 	.progress = dpdk_progress,
 	.trace_drain = dpdk_trace_drain,
 	.counters = dpdk_counters,

@@ -166,8 +166,9 @@ int engine_needs_caller(const struct engine *e);
 void engine_nic_info(const struct engine *e, struct eel_nic_info *info);
 
 /* The eel_backend operations, shared by every backend that hosts the engine:
- * each backend's struct eel_backend names them (.put = engine_put, ...) beside
- * its own open, close, conn_info, connect, progress, trace_drain and counters. */
+ * each backend's struct eel_backend takes them as ENGINE_DATA_PATH (below)
+ * beside its own open, close, conn_info, connect, progress, trace_drain,
+ * counters and nic_info. */
 int engine_mr_reg(struct eel_dev *dev, struct eel_mr *mr, unsigned access);
 int engine_mr_dereg(struct eel_dev *dev, struct eel_mr *mr);
 int engine_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, size_t len,
@@ -183,6 +184,17 @@ int engine_trace_drain(struct eel_dev *dev, enum eel_trace_dir dir, struct eel_t
 int engine_counters(struct eel_dev *dev, struct eel_counter *out, int max);
 /* engine_floor.c: eel_floor on the backend's own carrier, the firmware paused */
 int engine_floor(struct eel_dev *dev, int server, uint32_t iters, double *one_way_ns);
+
+/* The firmware's data path, as every engine-hosting backend's struct
+ * eel_backend names it (engine_data.c, engine_mr.c, engine_trace.c); eel_floor:
+ * the bare echo on the backend's wire (engine_floor.c). */
+#define ENGINE_DATA_PATH                                   \
+	.mr_reg = engine_mr_reg, .mr_dereg = engine_mr_dereg,  \
+	.put = engine_put, .eput = engine_eput,                \
+	.eget = engine_eget, .poll = engine_poll,              \
+	.quiet = engine_quiet, .wait_u64 = engine_wait_u64,    \
+	.floor = engine_floor,                                 \
+	.set_stamp_every = engine_set_stamp_every
 
 /* engine_hal.c: the HAL that hosts the firmware */
 extern const struct fw_hal_ops engine_hal_ops;
