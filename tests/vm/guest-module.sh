@@ -28,38 +28,8 @@ NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 PUB=$(mktemp -d) && chmod 755 "$PUB" || exit 2
 install -m 755 "$BIND" "$CHECK" "$PROBE" "$PUB/" || exit 2
 
-fails=0
-ok() { echo "ok    $*"; }
-bad() { echo "FAIL  $*"; fails=$((fails + 1)); }
-is() { if [ "$2" = "$3" ]; then ok "$1"; else bad "$1: got '$2', expected '$3'"; fi; }
-run() {   # run WHAT CMD...: CMD must exit 0; its output goes to the log, indented
-  local what=$1; shift
-  if "$@" > "$OUT/last.log" 2>&1; then ok "$what"; else bad "$what (exit $?)"; fi
-  sed 's/^/      /' "$OUT/last.log"
-}
+. "$(dirname "$0")/lib/guest-checks.sh" # section, ok, bad, is, run, state_of, refuse
 master_of() { local c; c=$(od -An -tx1 -j4 -N1 "$SYS/devices/$1/config" | tr -d ' '); echo $(((0x$c >> 2) & 1)); }
-driver_of() { local l; l=$(readlink "$SYS/devices/$1/driver" 2>/dev/null) && echo "${l##*/}"; }
-override_of() { local o; o=$(cat "$SYS/devices/$1/driver_override"); [ "$o" = "(null)" ] && o=""; echo "$o"; }
-state_of() { echo "driver=$(driver_of "$1") override=$(override_of "$1")"; }
-
-# refuse WHAT REGEX ADDR CMD...: CMD fails with one stderr line matching REGEX, and
-# leaves function ADDR (if not "-") as it found it.
-refuse() {
-  local what=$1 re=$2 addr=$3 before after rc lines; shift 3
-  [ "$addr" != - ] && before=$(state_of "$addr")
-  "$@" > "$OUT/stdout.log" 2> "$OUT/stderr.log"; rc=$?
-  lines=$(wc -l < "$OUT/stderr.log")
-  echo "      \$ $* -> exit $rc: $(cat "$OUT/stderr.log")"
-  if [ $rc = 0 ]; then bad "$what: exit 0"; return; fi
-  if [ "$lines" != 1 ] || ! grep -Eq -- "$re" "$OUT/stderr.log"; then
-    bad "$what: wanted one line matching /$re/"; return
-  fi
-  if [ "$addr" != - ]; then
-    after=$(state_of "$addr")
-    [ "$before" = "$after" ] || { bad "$what: left $addr changed ($before -> $after)"; return; }
-  fi
-  ok "$what"
-}
 
 find_id() {   # find_id VENDOR DEVICE: the first function with that ID
   local d

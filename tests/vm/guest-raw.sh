@@ -35,37 +35,7 @@ PORT=18611
 PLAN=(-t pingpong,flood,overlap,limit -n 200 -r 3 --warmup 50 --sizes 8..16384 --depths 1,8 --flood-runs 2
       --flood-msgs 64 --overlap-msgs 32 --overlap-runs 2 --timeout 60)
 
-fails=0
-section() { echo "== $* (at ${SECONDS}s)"; }
-ok() { echo "ok    $*"; }
-bad() { echo "FAIL  $*"; fails=$((fails + 1)); }
-run() {   # run WHAT CMD...: CMD must exit 0; its output goes to the log, indented
-  local what=$1; shift
-  if "$@" > "$OUT/last.log" 2>&1; then ok "$what"; else bad "$what (exit $?)"; fi
-  sed 's/^/      /' "$OUT/last.log"
-}
-driver_of() { local l; l=$(readlink "$SYS/devices/$1/driver" 2>/dev/null) && echo "${l##*/}"; }
-override_of() { local o; o=$(cat "$SYS/devices/$1/driver_override"); [ "$o" = "(null)" ] && o=""; echo "$o"; }
-state_of() { echo "driver=$(driver_of "$1") override=$(override_of "$1")"; }
-
-# refuse WHAT REGEX ADDR CMD...: CMD fails with a stderr line matching REGEX (the
-# library's message is one line) and leaves function ADDR (if not "-") as it found it.
-refuse() {
-  local what=$1 re=$2 addr=$3 before after rc lines; shift 3
-  [ "$addr" != - ] && before=$(state_of "$addr")
-  "$@" > "$OUT/stdout.log" 2> "$OUT/stderr.log"; rc=$?
-  lines=$(wc -l < "$OUT/stderr.log")
-  echo "      \$ ${*: -3} -> exit $rc: $(cat "$OUT/stderr.log")"
-  if [ $rc = 0 ]; then bad "$what: exit 0"; return; fi
-  if [ "$lines" != 1 ] || ! grep -Eq -- "$re" "$OUT/stderr.log"; then
-    bad "$what: wanted one line matching /$re/"; return
-  fi
-  if [ "$addr" != - ]; then
-    after=$(state_of "$addr")
-    [ "$before" = "$after" ] || { bad "$what: left $addr changed ($before -> $after)"; return; }
-  fi
-  ok "$what"
-}
+. "$(dirname "$0")/lib/guest-checks.sh" # section, ok, bad, is, run, state_of, refuse
 
 section "setup ($model, kernel $(uname -r))"
 read -r N0 N1 _ <<< "$EEL_VM_NIC_PCI"
