@@ -239,6 +239,22 @@ struct jr_doc *jr_parse(const char *buf, size_t len, const struct jr_limits *lim
 		snprintf(w.err, w.errlen, "truncated at %s: the document is empty", at);
 		return NULL;
 	}
+	if (!strchr("{[\"-0123456789tfn", buf[lead]) || !buf[lead]) {
+		char at[96];
+		unsigned char c = (unsigned char)buf[lead];
+
+		/* no JSON value begins so (RFC 8259 section 2): a binary or another
+		 * text file, not a document cut short */
+		where(buf, len, lead, at, sizeof(at));
+		if (len - lead >= 3 && !memcmp(buf + lead, "\xef\xbb\xbf", 3))
+			snprintf(w.err, w.errlen, "not JSON: it begins with a byte order mark at %s (RFC 8259 section 8.1: "
+				 "JSON text has none)", at);
+		else if (c > 0x20 && c < 0x7f)
+			snprintf(w.err, w.errlen, "not JSON: it begins with '%c' at %s", c, at);
+		else
+			snprintf(w.err, w.errlen, "not JSON: it begins with byte 0x%02x at %s (a binary file?)", c, at);
+		return NULL;
+	}
 	d = calloc(1, sizeof(*d));
 	if (!d) {
 		snprintf(w.err, w.errlen, "out of memory");

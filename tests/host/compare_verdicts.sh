@@ -262,7 +262,7 @@ bad "-t needs a value: see eel-compare --help" "$d/a.json" "$d/a2.json" -t
 bad "unknown option '-x': see eel-compare --help" -x "$d/a.json" "$d/a2.json"
 bad "truncated at byte 700" "$d/a.json" "$d/cut.json"
 bad "run eel-bench --json again" "$d/cut.json" "$d/a.json"
-bad "malformed at byte 3 (line 1, column 4): invalid token near 'eel'" "$d/a.json" "$d/text.json"
+bad "not JSON: it begins with 'e' at byte 0 (line 1, column 1)" "$d/a.json" "$d/text.json"
 bad "not an eel.run document (its \"schema\" is \"other.thing\")" "$d/a.json" "$d/other.json"
 bad "not an eel.run document (the JSON is an array, not an object)" "$d/array.json" "$d/a.json"
 bad "schema_version 13 is newer than this eel-compare reads (1..12)" "$d/a.json" "$d/v13.json"

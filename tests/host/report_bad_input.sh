@@ -63,7 +63,7 @@ expect 2 "-o needs a value: see eel-report --help" good.json -o
 expect 2 "unknown option '-q': see eel-report --help" -q good.json
 expect 2 "cut.json: truncated at byte 150" cut.json
 expect 2 "run eel-bench --json again" cut.json
-expect 2 "table.txt: malformed at byte 3 (line 1, column 4): invalid token near 'EEL'" table.txt
+expect 2 "table.txt: not JSON: it begins with 'E' at byte 0 (line 1, column 1)" table.txt
 expect 2 "not an eel.run document (its \"schema\" is \"eel.other\")" other.json
 expect 2 "not an eel.run document (it has no \"schema\")" noschema.json
 expect 2 "not an eel.run document (the JSON is a string, not an object)" string.json

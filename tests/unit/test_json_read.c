@@ -175,7 +175,11 @@ static void malformed(void)
 		{ "[\"\xe2\x82\"]", 6, "malformed at byte 2 (line 1, column 3): unable to decode byte 0xe2" },
 		{ "[\"\xe2\x82", 4, "truncated at byte 4 (line 1, column 5): the document ends too soon (unable to decode byte 0xe2" },
 		{ "[\"\x80\"]", 5, "malformed at byte 2 (line 1, column 3): unable to decode byte 0x80 near '\"' (a string must be UTF-8)" },
-		{ "\xef\xbb\xbf{}", 5, "malformed at byte 3 (line 1, column 4): invalid token near '?\?\?'" },
+		{ "\xef\xbb\xbf{}", 5, "not JSON: it begins with a byte order mark at byte 0 (line 1, column 1) (RFC 8259" },
+		/* no JSON value begins so: a binary or another text, not a document cut short */
+		{ "\0\1\2", 3, "not JSON: it begins with byte 0x00 at byte 0 (line 1, column 1) (a binary file?)" },
+		{ "\x7f" "ELF\2\1", 6, "not JSON: it begins with byte 0x7f at byte 0 (line 1, column 1) (a binary file?)" },
+		{ "\n Name:\tcat", 12, "not JSON: it begins with 'N' at byte 2 (line 2, column 2)" },
 		{ "[1]\0", 4, "malformed at byte 4 (line 1, column 5): end of file expected" },
 		{ "{\"a\":1}\n{", 9, "malformed at byte 9 (line 2, column 2): end of file expected near '{'" },
 		{ "{\"a\":1,\"a\":2}", 13, "malformed at byte 10 (line 1, column 11): duplicate object key near '\"a\"' (an object may not repeat a key)" },
@@ -291,6 +295,14 @@ static void files(void)
 	d = jr_parse_file(path, NULL, err, sizeof(err));
 	CHECK(d && jr_len(jr_root(d), "x") == 2, "a good file: %s", err);
 	jr_free(d);
+	/* a kernel's file says size 0 and is read as what it holds; an empty one is empty */
+	d = jr_parse_file("/proc/self/status", NULL, err, sizeof(err));
+	CHECK(!d && strstr(err, "/proc/self/status: not JSON: it begins with 'N' at byte 0"), "/proc file: %s", err);
+	f = fopen(path, "w");
+	REQUIRE(f, "fopen");
+	fclose(f);
+	d = jr_parse_file(path, NULL, err, sizeof(err));
+	CHECK(!d && strstr(err, "/run.json: is empty: give a file with something in it"), "empty file: %s", err);
 	unlink(path);
 	rmdir(dir);
 }

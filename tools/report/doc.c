@@ -32,11 +32,13 @@ int run_open(struct run *r, const char *path, const char *tool, char *err, size_
 	if (!r->doc) {
 		const char *fix = "give it the file eel-bench --json wrote";
 
-		if (strstr(e, ": truncated at "))
+		if (strstr(e, ": give "))   /* the file's open said its own fix */
+			fix = NULL;
+		else if (strstr(e, ": truncated at "))
 			fix = "the file was cut short (did the run stop while writing it?): run eel-bench --json again";
 		else if (strstr(e, ": cannot open: "))
 			fix = "check the path";
-		snprintf(err, errlen, "%s: %s: %s", tool, e, fix);
+		snprintf(err, errlen, "%s: %s%s%s", tool, e, fix ? ": " : "", fix ? fix : "");
 		return -1;
 	}
 	r->root = jr_root(r->doc);

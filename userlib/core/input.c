@@ -4,7 +4,9 @@
  * historical machines, a NetPIPE output, an lspci dump. Only a regular file
  * that is not empty and not larger than its reader expects is opened; a FIFO
  * is refused without waiting for a writer and a device (/dev/zero) without
- * reading it, so no input can block a program or spin it forever. */
+ * reading it, so no input can block a program or spin it forever. A
+ * kernel's file (/proc, /sys) whose size says 0 is opened when it has
+ * something to read, and read as far as its reader reads. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -32,6 +34,14 @@ static const char *what_is(mode_t m)
 {
 	return S_ISDIR(m) ? "a folder" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" :
 	       S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+/* Whether a file of size 0 gives a byte when read from its start. */
+static int has_data(int fd)
+{
+	char c;
+
+	return pread(fd, &c, 1, 0) == 1;
 }
 
 int eel_input_open(const char *path, size_t max_bytes, FILE **out)
@@ -62,7 +72,10 @@ int eel_input_open(const char *path, size_t max_bytes, FILE **out)
 		return eel_err(S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL, "%s: is %s, not a regular file: give a "
 			       "regular file", shown(path, p, sizeof(p)), what_is(st.st_mode));
 	}
-	if (st.st_size == 0) {
+	/* a kernel's file (/proc, /sys) says size 0 and reads as more: only a
+	 * file with nothing to read is empty (read while O_NONBLOCK: a kernel
+	 * file that waits for data, as tracefs's trace_pipe, gives none) */
+	if (st.st_size == 0 && !has_data(fd)) {
 		close(fd);
 		return eel_err(-ENODATA, "%s: is empty: give a file with something in it",
 			       shown(path, p, sizeof(p)));
