@@ -39,7 +39,8 @@ struct eel_oob_listener;
 
 /* The last error of this thread: one line naming the problem and the fix. */
 const char *eel_errmsg(void);
-/* A short name for a negative error code ("-ETIMEDOUT" -> "timed out"). */
+/* A short name for an error code, negative as eel returns it or positive
+ * ("-ETIMEDOUT" -> "timed out"): a static string, safe from any thread. */
 const char *eel_strerror(int err);
 
 /* ---- opening a NIC ---- */
@@ -198,7 +199,15 @@ struct eel_mr {
 	void *priv;            /* backend's */
 };
 
+/* Registers len bytes at addr for dev's NIC: a put's source (read), and with
+ * EEL_ACCESS_REMOTE_WRITE (REMOTE_READ) a window the peer may write (read).
+ * The memory must be mapped in this process, readable, and writable for
+ * REMOTE_WRITE: else -EFAULT and nothing registered (as ibv_reg_mr). Keep it
+ * mapped until eel_mr_dereg. */
 int eel_mr_reg(struct eel_dev *dev, void *addr, size_t len, unsigned access, struct eel_mr **mr);
+/* Deregisters mr on the device that registered it and frees it (mr is then
+ * gone: a second call with it is a use after free). A region of another
+ * device: -EINVAL, and it stays registered there, mr still valid. */
 int eel_mr_dereg(struct eel_dev *dev, struct eel_mr *mr);
 
 /* ---- out of band: TCP, perftest style ---- */
@@ -247,7 +256,9 @@ enum eel_put_flag {
 };
 
 /* Non-blocking RDMA write of len bytes from src (inside lmr) to
- * dst->addr + dst_off. -EAGAIN when the send queue is full: poll, then retry. */
+ * dst->addr + dst_off. -EAGAIN when the send queue is full: poll, then retry.
+ * dev and dst must be valid (the data path's pointers are not checked, as
+ * ibv_post_send's are not); lmr, src and len are. */
 int eel_put(struct eel_dev *dev, const struct eel_mr *lmr, const void *src, size_t len,
 	    const struct eel_window *dst, uint64_t dst_off, unsigned flags, uint64_t wr_id,
 	    uint32_t imm);
@@ -274,7 +285,8 @@ int eel_poll(struct eel_dev *dev, struct eel_cqe *cqe, int max);
 /* Block until every put and eput posted on dev is delivered at the peer. */
 int eel_quiet(struct eel_dev *dev);
 /* Block until *addr == value: how a receiver detects a put (as perftest polls
- * the last byte). Keeps the NIC making progress while it waits. */
+ * the last byte). Keeps the NIC making progress while it waits. addr must
+ * be valid (the data path's, not checked). */
 int eel_wait_u64(struct eel_dev *dev, const volatile uint64_t *addr, uint64_t value);
 /* Let the NIC make progress without waiting. Returns 1 when the NIC needs the
  * caller's thread to run (the software NIC inline), 0 when it runs by itself. */

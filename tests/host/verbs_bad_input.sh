@@ -30,5 +30,5 @@ expect "bad port 'x' in verbs:rxe0:x: give the port number, e.g. verbs:rxe0:1" -
 expect "bad port '0' in verbs:rxe0:0" -d verbs:rxe0:0
 expect "unknown option 'bogus' for verbs: known options are gid_index" -d 'verbs:rxe0?bogus=1'
 expect "option gid_index=999: give a whole number from 0 to 255" -d 'verbs:rxe0?gid_index=999'
-expect "bad options: timeout_ms must be > 0 and sq_depth a power of two" -d 'verbs:rxe0?sq_depth=100'
+expect "bad options: sq_depth 100: give a power of two from 16 to 4096" -d 'verbs:rxe0?sq_depth=100'
 exit $fail

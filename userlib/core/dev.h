@@ -53,6 +53,12 @@ struct eel_dev {
 /* Errors: set this thread's message and return code (negative errno). */
 int eel_err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Whether [addr, addr + len) is memory this process has mapped, readable
+ * (and writable when write): 0, or -EFAULT (-EINVAL for a range that wraps)
+ * with the message naming call and the first byte that is not
+ * (mem_check.c). */
+int eel_mem_check(const void *addr, size_t len, int write, const char *call);
+
 /* A blocking loop's deadline and peer watch (wait.c). Call eel_wait_start
  * once, then eel_wait_check every iteration: it is cheap, and every ~1 ms it
  * looks at the clock and the peer. */

@@ -57,8 +57,15 @@ int eel_open(const char *uri, const struct eel_opts *opts, struct eel_dev **out)
 		goto fail;
 	if (rc == 0)
 		dev->opts.sq_depth = (uint32_t)v;
-	if (!dev->opts.timeout_ms || !dev->opts.sq_depth || (dev->opts.sq_depth & (dev->opts.sq_depth - 1))) {
-		rc = eel_err(-EINVAL, "bad options: timeout_ms must be > 0 and sq_depth a power of two");
+	/* the URI's bounds hold for struct eel_opts too */
+	if (!dev->opts.timeout_ms) {
+		rc = eel_err(-EINVAL, "bad options: timeout_ms is 0: give a timeout of 1 ms or more (the URI's "
+			     "timeout_ms=)");
+		goto fail;
+	}
+	if (dev->opts.sq_depth < 16 || dev->opts.sq_depth > 4096 || (dev->opts.sq_depth & (dev->opts.sq_depth - 1))) {
+		rc = eel_err(-EINVAL, "bad options: sq_depth %u: give a power of two from 16 to 4096 (the URI's "
+			     "sq_depth=)", dev->opts.sq_depth);
 		goto fail;
 	}
 	if (dev->opts.backend_args && dev->opts.backend_args[0] && strcmp(be->scheme, "dpdk")) {
@@ -141,11 +148,18 @@ int eel_mr_reg(struct eel_dev *dev, void *addr, size_t len, unsigned access, str
 	struct eel_mr *mr;
 	int rc;
 
+	if (!dev || !out)
+		return eel_err(-EINVAL, "eel_mr_reg: no %s given", dev ? "place for the region (mr)" : "device");
 	*out = NULL;
 	if (!addr || !len)
 		return eel_err(-EINVAL, "eel_mr_reg: empty region (address %p, %zu bytes)", addr, len);
 	if (access & ~(unsigned)(EEL_ACCESS_REMOTE_WRITE | EEL_ACCESS_REMOTE_READ))
 		return eel_err(-EINVAL, "eel_mr_reg: unknown access bits 0x%x", access);
+	/* the NIC reads a put's source from it and, with REMOTE_WRITE, writes
+	 * the peer's puts into it: refused now, not a SIGSEGV in a later put */
+	rc = eel_mem_check(addr, len, (access & EEL_ACCESS_REMOTE_WRITE) != 0, "eel_mr_reg");
+	if (rc)
+		return rc;
 	mr = calloc(1, sizeof(*mr));
 	if (!mr)
 		return eel_err(-ENOMEM, "eel_mr_reg: out of memory");
@@ -166,8 +180,12 @@ int eel_mr_dereg(struct eel_dev *dev, struct eel_mr *mr)
 
 	if (!mr)
 		return 0;
+	if (!dev)
+		return eel_err(-EINVAL, "eel_mr_dereg: no device given");
+	/* a region of another device is refused there and stays registered */
 	rc = dev->be->mr_dereg(dev, mr);
-	free(mr);
+	if (!rc)
+		free(mr);
 	return rc;
 }
 
@@ -199,6 +217,8 @@ int eel_eget(struct eel_dev *dev, const struct eel_window *src, uint64_t off, ui
 {
 	if (!dev->connected)
 		return need_link(dev, "eel_eget");
+	if (!value)
+		return eel_err(-EINVAL, "eel_eget: no place for the value given");
 	if (!dev->be->eget)
 		return eel_err(-EOPNOTSUPP, "%s has no E-registers", dev->caps.name);
 	return dev->be->eget(dev, src, off, value);
@@ -206,6 +226,8 @@ int eel_eget(struct eel_dev *dev, const struct eel_window *src, uint64_t off, ui
 
 int eel_poll(struct eel_dev *dev, struct eel_cqe *cqe, int max)
 {
+	if (max < 0 || (max && !cqe))
+		return eel_err(-EINVAL, "eel_poll: %s", max < 0 ? "max below 0" : "no place for the completions (cqe)");
 	return dev->be->poll(dev, cqe, max);
 }
 
@@ -244,8 +266,8 @@ int eel_floor(struct eel_dev *dev, int server, uint32_t iters, double *one_way_n
 	if (!dev->be->floor)
 		return eel_err(-EOPNOTSUPP, "%s has no carrier of its own to measure a bare echo on",
 			       dev->caps.name);
-	if (!iters)
-		return eel_err(-EINVAL, "eel_floor: zero iterations");
+	if (!iters || !one_way_ns)
+		return eel_err(-EINVAL, "eel_floor: %s", iters ? "no place for the figure (one_way_ns)" : "zero iterations");
 	return dev->be->floor(dev, server, iters, one_way_ns);
 }
 
@@ -258,6 +280,8 @@ void eel_set_stamp_every(struct eel_dev *dev, uint32_t every)
 
 int eel_trace_drain(struct eel_dev *dev, enum eel_trace_dir dir, struct eel_trace *out, int max)
 {
+	if (max < 0 || (max && !out))
+		return eel_err(-EINVAL, "eel_trace_drain: %s", max < 0 ? "max below 0" : "no place for the records (out)");
 	if (!dev->be->trace_drain)
 		return 0;
 	return dev->be->trace_drain(dev, dir, out, max);
@@ -265,6 +289,8 @@ int eel_trace_drain(struct eel_dev *dev, enum eel_trace_dir dir, struct eel_trac
 
 int eel_counters(struct eel_dev *dev, struct eel_counter *out, int max)
 {
+	if (max < 0 || (max && !out))
+		return eel_err(-EINVAL, "eel_counters: %s", max < 0 ? "max below 0" : "no place for the counters (out)");
 	if (!dev->be->counters)
 		return 0;
 	return dev->be->counters(dev, out, max);

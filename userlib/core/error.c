@@ -24,9 +24,14 @@ const char *eel_errmsg(void)
 	return last[0] ? last : "no error";
 }
 
+/* A static string for every code (strerrordesc_np: glibc 2.32, never
+ * freed nor overwritten, as strerror's buffer is by the next call), the
+ * code negative as eel returns it or positive as errno holds it. */
 const char *eel_strerror(int err)
 {
-	switch (-err) {
+	const char *s;
+
+	switch (err < 0 ? -err : err) {
 	case 0:
 		return "success";
 	case ETIMEDOUT:
@@ -40,6 +45,7 @@ const char *eel_strerror(int err)
 	case EAGAIN:
 		return "queue full, try again";
 	default:
-		return strerror(-err);
+		s = strerrordesc_np(err < 0 ? -err : err);
+		return s ? s : "unknown error";
 	}
 }

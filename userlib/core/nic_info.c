@@ -88,6 +88,8 @@ void eel_info_pci_ids(struct eel_nic_info *info, const char *addr)
 
 int eel_nic_info(struct eel_dev *dev, struct eel_nic_info *info)
 {
+	if (!info)
+		return eel_err(-EINVAL, "eel_nic_info: no place for the facts (info) given");
 	memset(info, 0, sizeof(*info));
 	snprintf(info->eel_commit, sizeof(info->eel_commit), "%s", EEL_GIT);
 	snprintf(info->device, sizeof(info->device), "%s", dev->caps.name);

@@ -86,8 +86,19 @@ int engine_parse(struct engine *e, struct eel_dev *dev, struct eel_uri *u, const
 	e->fw_cpu = -1;
 	if ((rc = eel_uri_u64(u, "fw_cpu", 0, CPU_SETSIZE - 1, &v)) < 0)
 		return rc;
-	if (rc == 0)
+	if (rc == 0) {
+		cpu_set_t allowed;
+
+		if (e->mode != ENGINE_THREAD)
+			return eel_err(-EINVAL, "fw_cpu in %s: it pins thread mode's firmware thread, and in "
+				       "inline mode the firmware runs in the host's calls: use %s:thread, or "
+				       "leave fw_cpu out", u->text, u->scheme);
+		if (!sched_getaffinity(0, sizeof(allowed), &allowed) && !CPU_ISSET((int)v, &allowed))
+			return eel_err(-EINVAL, "fw_cpu=%d in %s: this process may not run on CPU %d (it may "
+				       "use %d CPUs: taskset -cp %d lists them): give one of those",
+				       (int)v, u->text, (int)v, CPU_COUNT(&allowed), (int)getpid());
 		e->fw_cpu = (int)v;
+	}
 	e->stamp_every = dev->opts.stamp_every;
 	e->sq_depth = dev->opts.sq_depth;
 	e->cq_size = 4 * e->sq_depth;

@@ -42,6 +42,7 @@ int engine_mr_reg(struct eel_dev *dev, struct eel_mr *mr, unsigned access)
 		mr->win.addr = (uintptr_t)mr->addr;
 		mr->win.len = mr->len;
 		mr->win.rkey = mr->lkey;
+		mr->priv = e; /* its owner: engine_mr_dereg refuses it elsewhere */
 		return 0;
 	}
 	return eel_err(-ENOSPC, "all %u memory regions of this NIC are in use: deregister some", ENGINE_MR_ENTRIES - 1);
@@ -52,8 +53,12 @@ int engine_mr_dereg(struct eel_dev *dev, struct eel_mr *mr)
 	struct engine *e = ENGINE(dev);
 	uint32_t i = EEL_FW_KEY_INDEX(mr->lkey);
 
-	if (i == 0 || i >= ENGINE_MR_ENTRIES)
-		return eel_err(-EINVAL, "not a region of this NIC");
+	/* the region this device registered under that key, still registered:
+	 * its entry's index alone would free another device's entry i */
+	if (mr->priv != e || i == 0 || i >= ENGINE_MR_ENTRIES || !(e->mrt[i].access & EEL_FW_MR_VALID) ||
+	    EEL_FW_KEY(i, e->mrt[i].tag) != mr->lkey)
+		return eel_err(-EINVAL, "eel_mr_dereg: not a region of this NIC: deregister it on the device "
+			       "that registered it");
 	__atomic_store_n(&e->mrt[i].access, 0, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&e->bar->mr_gen, 1, __ATOMIC_RELEASE);
 	return 0;

@@ -270,7 +270,12 @@ static int sn_nic_info(struct eel_dev *dev, struct eel_nic_info *info)
 	snprintf(info->driver, sizeof(info->driver), "eel firmware");
 	snprintf(info->driver_from, sizeof(info->driver_from), "built into libeel (firmware/)");
 	snprintf(info->fw_version, sizeof(info->fw_version), "eel %s", info->eel_commit);
-	snprintf(info->bus_info, sizeof(info->bus_info), "shared memory (no bus)");
+	/* as caps.attach says it: a model bus, or none */
+	if (ENGINE(dev)->bus_on)
+		snprintf(info->bus_info, sizeof(info->bus_info), "model bus %.30s (shared memory)",
+			 ENGINE(dev)->bus.name);
+	else
+		snprintf(info->bus_info, sizeof(info->bus_info), "shared memory (no bus)");
 	snprintf(info->stack, sizeof(info->stack), "eel");
 	snprintf(info->stack_version, sizeof(info->stack_version), "%s", EEL_VERSION);
 	snprintf(info->stack_built, sizeof(info->stack_built), "%s", EEL_VERSION);

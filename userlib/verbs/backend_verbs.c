@@ -223,8 +223,14 @@ static int vb_mr_reg(struct eel_dev *dev, struct eel_mr *mr, unsigned access)
 
 static int vb_mr_dereg(struct eel_dev *dev, struct eel_mr *mr)
 {
-	int rc = ibv_dereg_mr(mr->priv);
+	struct ibv_mr *m = mr->priv;
+	int rc;
 
+	/* a region of another device (its protection domain) stays registered there */
+	if (!m || m->pd != VERBS(dev)->pd)
+		return eel_err(-EINVAL, "eel_mr_dereg: not a region of %s: deregister it on the device that "
+			       "registered it", VERBS(dev)->ibdev);
+	rc = ibv_dereg_mr(m);
 	if (rc)
 		return eel_err(-rc, "cannot deregister a region of %s: %s", VERBS(dev)->ibdev, strerror(rc));
 	return 0;
