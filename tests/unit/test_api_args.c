@@ -52,7 +52,7 @@ static void regions(struct eel_dev *d)
 static void other_device(struct eel_dev *d1, struct eel_dev *d2)
 {
 	static char b1[PAGE], b2[PAGE];
-	struct eel_mr *m1, *m2, *m3;
+	struct eel_mr *m1, *m2, *m3 = NULL;
 
 	REQUIRE(!eel_mr_reg(d1, b1, PAGE, EEL_ACCESS_REMOTE_WRITE, &m1) &&
 		!eel_mr_reg(d2, b2, PAGE, EEL_ACCESS_REMOTE_WRITE, &m2), "mr_reg: %s", eel_errmsg());
