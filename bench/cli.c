@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,42 @@ static void bad(const char *fmt, const char *arg, const char *fix)
 	fprintf(stderr, fmt, arg ? safe_text(arg, safe, sizeof(safe)) : "");
 	fprintf(stderr, "%s%s\n", fix ? ": " : "", fix ? fix : "");
 	exit(2);
+}
+
+/* --cpu's cores, each one this process may run on (its affinity, as
+ * taskset or a batch system set it): refused with the options, where a core
+ * outside it failed at the pinning, after the pair had started (the second
+ * end's failure then broke the first's pipe). */
+static void check_cpus(const struct cli *c)
+{
+	cpu_set_t allowed;
+	char list[128] = "", core[16];
+	size_t n = 0;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return;
+	for (int k = 0; k < 2; k++) {
+		if (c->cpu[k] < 0 || CPU_ISSET(c->cpu[k], &allowed))
+			continue;
+		/* the cores it may use, as ranges: "0-1", "0,2-5" */
+		for (int i = 0; i < CPU_SETSIZE && n + 12 < sizeof(list); i++) {
+			int j = i;
+
+			if (!CPU_ISSET(i, &allowed))
+				continue;
+			while (j + 1 < CPU_SETSIZE && CPU_ISSET(j + 1, &allowed))
+				j++;
+			if (j > i)
+				n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%d-%d", n ? "," : "", i, j);
+			else
+				n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%d", n ? "," : "", i);
+			i = j;
+		}
+		snprintf(core, sizeof(core), "%d", c->cpu[k]);
+		fprintf(stderr, "eel-bench: --cpu: this process may not run on core %s: give cores it may use (%s)\n",
+			core, list);
+		exit(2);
+	}
 }
 
 static uint64_t number(const char *opt, const char *s, uint64_t min, uint64_t max)
@@ -514,6 +551,7 @@ static void checks(struct cli *c)
 		c->pair = 1;
 	else if (!c->host && !c->pair)
 		c->server = 1;
+	check_cpus(c);
 	if (c->pair && c->cpu[0] >= 0 && c->cpu[0] == c->cpu[1]) {
 		char cores[32];
 

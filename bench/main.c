@@ -318,6 +318,36 @@ static int machine_probe(struct session *s, struct results *r, struct stat *st, 
 	return 0;
 }
 
+/* uri with its sq_depth option set to depth: the one it has replaced (a
+ * second sq_depth= is refused), else one added. */
+static void with_sq_depth(const char *uri, uint32_t depth, char *out, size_t n)
+{
+	const char *q = strchr(uri, '?'), *at = q, *end;
+
+	while (at && strncmp(at + 1, "sq_depth=", 9))
+		at = strchr(at + 1, '&');
+	if (!at) {
+		snprintf(out, n, "%s%csq_depth=%u", uri, q ? '&' : '?', depth);
+		return;
+	}
+	end = strchr(at + 1, '&');
+	snprintf(out, n, "%.*s%csq_depth=%u%s", (int)(at - uri), uri, *at, depth, end ? end : "");
+}
+
+/* The client's word to the server of a pair through the gate (1: its NIC
+ * opened). A server gone before it read (it failed to start) is a broken
+ * pipe, said by the return, not a SIGPIPE that killed the client. */
+static int gate_say(int fd, char word)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	int saved = !sigaction(SIGPIPE, &ign, &old);
+	ssize_t n = write(fd, &word, 1);
+
+	if (saved)
+		sigaction(SIGPIPE, &old, NULL);
+	return n == 1 ? 0 : -EPIPE;
+}
+
 static int run_end(struct cli *c, struct session *s, struct results *r, const char *uri,
 		   struct eel_oob_listener *l, uint32_t accept_ms)
 {
@@ -336,24 +366,21 @@ static int run_end(struct cli *c, struct session *s, struct results *r, const ch
 			return -1;
 	}
 	rc = eel_open(uri, &o, &s->dev);
-	if (s->pair_gate >= 0 && !s->server) {
-		char word = rc == 0;
-
-		if (write(s->pair_gate, &word, 1) != 1)
-			rc = rc ? rc : -EPIPE;
-	}
+	if (s->pair_gate >= 0 && !s->server && gate_say(s->pair_gate, rc == 0))
+		rc = rc ? rc : -EPIPE;
 	if (rc)
 		return bench_fail("opening the NIC");
 	/* a flood keeps q puts in flight: the send queue must hold the deepest */
 	for (uint32_t i = 0; !s->server && (c->plan.tests & T_FLOOD) && i < c->plan.ndepths; i++)
 		if (c->plan.depths[i] > eel_caps(s->dev)->sq_depth) {
-			char safe[256];
+			char safe[256], fix[300];
 
+			with_sq_depth(c->uri, c->plan.depths[i] > 2048 ? 4096 :
+					      1u << (32 - __builtin_clz(c->plan.depths[i] - 1)), fix, sizeof(fix));
 			fprintf(stderr, "eel-bench: --depths %u is more than this NIC's send queue (%u puts): lower "
 				"--depths, or raise the queue with the URI option sq_depth (a power of two up to "
-				"4096: -d '%s%csq_depth=%u')\n", c->plan.depths[i], eel_caps(s->dev)->sq_depth,
-				safe_text(c->uri, safe, sizeof(safe)), strchr(c->uri, '?') ? '&' : '?',
-				c->plan.depths[i] > 2048 ? 4096 : 1u << (32 - __builtin_clz(c->plan.depths[i] - 1)));
+				"4096: -d '%s')\n", c->plan.depths[i], eel_caps(s->dev)->sq_depth,
+				safe_text(fix, safe, sizeof(safe)));
 			return -1;
 		}
 	/* both ends: the client reports the facts, each end places itself by them */
@@ -649,10 +676,12 @@ int main(int argc, char **argv)
 
 	out_check_stdout_at_exit();
 	cli_parse(&c, argc, argv);
+	/* an output path that cannot be written is refused with the options,
+	 * before anything runs: a bad command line */
 	if (c.json && report_json_check(c.json))
-		return 1;
+		return 2;
 	if (c.csv && report_csv_check(c.csv))
-		return 1;
+		return 2;
 	if (c.plan.tests & T_BUSMODEL) {
 		static struct busmodel_res bm;
 		int brc = busmodel_run(c.quiet ? NULL : stdout, c.bus_data, &bm);

@@ -38,12 +38,22 @@ expect 2 "--iters: 'ten' is not a whole number" -n ten
 expect 2 "unknown option '--bogus'" --bogus
 expect 2 "unknown test 'nonsense'" -t nonsense
 expect 2 "--cpu 1,1: both ends of the pair on one core" --cpu 1,1 -t pingpong
+# a core outside this process's affinity: refused with the options (the pair's
+# server failed at its pinning and the client died of SIGPIPE, exit 141)
+expect 2 "--cpu: this process may not run on core 4095: give cores it may use (0" --cpu 0,4095 -t pingpong
+expect 2 "--cpu: this process may not run on core 4095" --cpu 4095 -t pingpong
+# the fix a too-shallow queue suggests runs: its sq_depth replaced, not added twice
+expect 1 "-d 'softnic?mtu=4096&sq_depth=32&seed=1')" -t flood -r 1 --flood-msgs 200 --depths 32 \
+  -d 'softnic?mtu=4096&sq_depth=16&seed=1'
+timeout 30 "$B/eel-bench" -t flood -r 1 --flood-msgs 200 --depths 32 -q --json "$out/sq.json" \
+  -d 'softnic?mtu=4096&sq_depth=32&seed=1' 2>"$out/stderr" ||
+  { echo "FAILED: the suggested -d 'softnic?mtu=4096&sq_depth=32&seed=1' did not run:"; cat "$out/stderr"; fail=1; }
 expect 2 "--json and --csv both write $out/same: the second would replace the first" --quick -t pingpong --json "$out/same" --csv "$out/same"
 [ -e "$out/same" ] && { echo "FAILED: --json and --csv on one path left $out/same"; fail=1; }
 expect 2 "--json and --csv both write $out/same: the second would replace the first" --quick -t pingpong --json "$out/same" --csv "$out/./same"
 [ -e "$out/same" ] && { echo "FAILED: --json and --csv on one path (two spellings) left $out/same"; fail=1; }
-expect 1 "--csv $out: is a folder: give a file name inside it, e.g. run.csv" --quick -t pingpong --csv "$out"
-expect 1 "--json $out: is a folder: give a file name inside it, e.g. run.json" --quick -t pingpong --json "$out"
+expect 2 "--csv $out: is a folder: give a file name inside it, e.g. run.csv" --quick -t pingpong --csv "$out"
+expect 2 "--json $out: is a folder: give a file name inside it, e.g. run.json" --quick -t pingpong --json "$out"
 expect 2 "needs a value" --json
 expect 2 "give --json FILE" -q
 expect 2 "unexpected argument" host1 host2
@@ -51,7 +61,7 @@ expect 2 "a queue depth is larger" --depths 1,8 --flood-msgs 4
 expect 2 "needs more than 8 GiB of buffers" --sizes 8..1073741824 -t flood
 # a path that cannot be written is found before anything is measured (-n 10^7:
 # the run would take minutes; the 30 s timeout of expect would say so)
-expect 1 "json /nonexistent/dir/r.json: its folder does not exist" -t pingpong -n 10000000 -r 10 --json /nonexistent/dir/r.json
+expect 2 "json /nonexistent/dir/r.json: its folder does not exist" -t pingpong -n 10000000 -r 10 --json /nonexistent/dir/r.json
 [ ! -e /nonexistent/dir/r.json ] || { echo "FAILED: half-written JSON"; fail=1; }
 
 # a peer that is not there, and a peer that is not eel-bench

@@ -3,18 +3,18 @@
 # Hostile places for --json (docs/security.md; eel-bench runs as root): nothing at
 # FILE.tmp is followed, truncated or removed; a device or FIFO is written in
 # place, never replaced; a folder, an empty name, a missing folder are
-# refused before anything is measured (one line, exit 1, no table).
+# refused before anything is measured (one line, exit 2, no table).
 set -uo pipefail
 B=${EEL_BUILD:-build}
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 fail=0
 quick=(-t pingpong -n 300 -r 2 --warmup 30 -q)
-refused() {  # refused 'text' PATH: one line, exit 1, nothing measured
+refused() {  # refused 'text' PATH: one line, exit 2 (a bad command line), nothing measured
   local text=$1 path=$2
   timeout 20 "$B/eel-bench" "${quick[@]}" --json "$path" >"$d/out" 2>"$d/err"
   local rc=$?
-  if [ $rc -ne 1 ] || [ "$(wc -l <"$d/err")" -ne 1 ] || ! grep -qF -- "$text" "$d/err" || [ -s "$d/out" ]; then
+  if [ $rc -ne 2 ] || [ "$(wc -l <"$d/err")" -ne 1 ] || ! grep -qF -- "$text" "$d/err" || [ -s "$d/out" ]; then
     echo "FAILED: --json '$path': exit $rc:"; sed 's/^/    /' "$d/err"; fail=1
   else
     echo "ok: --json '$path' -> $(cat "$d/err")"
