@@ -176,6 +176,8 @@ install: all
 	install -m 644 $(DATA_FILES) $(DESTDIR)$(DATADIR)/
 	for m in $(MAN_PAGES); do install -D -m 644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/} || exit 1; done
 	$(if $(COMPLETION),install -D -m 644 $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/eel-bench)
+	@# the loader's cache, so that libeel.so.0 in a system PREFIX (/usr/local) is found at once
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(PROGRAMS)))

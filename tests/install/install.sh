@@ -30,13 +30,14 @@ done
 export PKG_CONFIG_PATH=$P/lib/pkgconfig
 cflags=$(pkg-config --cflags eel) && libs=$(pkg-config --libs eel) || bad "pkg-config knows no eel in $PKG_CONFIG_PATH"
 grep -q -- "-include\|-march" <<<"$cflags" && bad "eel.pc's Cflags force flags on the program: $cflags"
-if cc -Wall -Wextra -Werror -o $T/put tests/install/put.c $cflags $libs 2>$T/cc.log; then
-  out=$(cd $T && LD_LIBRARY_PATH=$P/lib timeout 60 ./put 2>&1) || bad "the program linked against libeel.so.0 failed: $out"
+# As the README says for a PREFIX outside the loader's paths: -Wl,-rpath (no LD_LIBRARY_PATH).
+if cc -Wall -Wextra -Werror -o $T/put tests/install/put.c $cflags $libs -Wl,-rpath,$P/lib 2>$T/cc.log; then
+  out=$(cd $T && timeout 60 ./put 2>&1) || bad "the program linked against libeel.so.0 failed: $out"
   grep -q "8 bytes landed" <<<"$out" || bad "the program's put did not land: $out"
   # the library the loader resolves, compared by the file it names (ldd may print another spelling of the path)
-  lib=$(LD_LIBRARY_PATH=$P/lib ldd $T/put | sed -n 's/^[[:space:]]*libeel\.so\.0 => \([^ ]*\) .*/\1/p')
+  lib=$(ldd $T/put | sed -n 's/^[[:space:]]*libeel\.so\.0 => \([^ ]*\) .*/\1/p')
   [ -n "$lib" ] && [ "$(readlink -f "$lib")" = "$(readlink -f $P/lib/libeel.so.0)" ] ||
-    bad "the program does not load $P/lib/libeel.so.0: ldd says: $(LD_LIBRARY_PATH=$P/lib ldd $T/put | grep -i eel)"
+    bad "the program does not load $P/lib/libeel.so.0: ldd says: $(ldd $T/put | grep -i eel)"
 else
   bad "a program built with \`pkg-config --cflags --libs eel\` does not link: $(head -5 $T/cc.log)"
 fi
