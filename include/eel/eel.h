@@ -224,7 +224,8 @@ void eel_oob_listener_close(struct eel_oob_listener *l);
 int eel_oob_connect(const char *host, uint16_t port, uint32_t timeout_ms, struct eel_oob **oob);
 /* Typed messages. recv waits up to timeout_ms; while it waits it keeps the
  * device (if any) making progress, so a NIC whose firmware runs on this
- * thread keeps answering its peer. */
+ * thread keeps answering its peer. A message of another type (or longer
+ * than cap) is read and dropped: -EPROTO, and the next recv reads the next. */
 int eel_oob_send(struct eel_oob *oob, uint16_t type, const void *buf, uint32_t len);
 int eel_oob_recv(struct eel_oob *oob, uint16_t type, void *buf, uint32_t cap, uint32_t *len,
 		 uint32_t timeout_ms, struct eel_dev *progress);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <eel/eel.h>
@@ -119,6 +120,43 @@ static void strerror_static(void)
 	CHECK(!strcmp(eel_strerror(ETIMEDOUT), "timed out"), "ETIMEDOUT positive");
 }
 
+/* A message of a type not asked for is dropped whole: the next recv reads
+ * the next message (the channel was out of step: the dropped message's
+ * payload was read as the next header, "does not speak eel's protocol"). */
+static void oob_out_of_step(void)
+{
+	struct eel_oob_listener *l;
+	struct eel_oob *o;
+	char buf[16] = "";
+	uint32_t n = 0;
+	uint16_t port;
+	pid_t child;
+	int st = -1;
+
+	REQUIRE(!eel_oob_listen("127.0.0.1", 0, &l), "listen: %s", eel_errmsg());
+	port = eel_oob_listener_port(l);
+	child = fork();
+	REQUIRE(child >= 0, "fork");
+	if (!child) {
+		if (eel_oob_accept(l, 5000, 5000, &o) || eel_oob_send(o, EEL_OOB_USER + 1, "abcdefgh", 8) ||
+		    eel_oob_send(o, EEL_OOB_USER + 2, "12345678", 8))
+			_exit(1);
+		eel_oob_recv(o, EEL_OOB_USER, buf, sizeof(buf), &n, 5000, NULL); /* until the parent closes */
+		_exit(0);
+	}
+	eel_oob_listener_close(l);
+	REQUIRE(!eel_oob_connect("127.0.0.1", port, 5000, &o), "connect: %s", eel_errmsg());
+	CHECK(eel_oob_recv(o, EEL_OOB_USER + 2, buf, sizeof(buf), &n, 5000, NULL) == -EPROTO && has("dropped"),
+	      "another type first: %s", eel_errmsg());
+	CHECK(eel_oob_recv(o, EEL_OOB_USER + 2, buf, sizeof(buf), &n, 5000, NULL) == 0 && n == 8 &&
+	      !memcmp(buf, "12345678", 8), "the next message, whole: %s", eel_errmsg());
+	CHECK(eel_oob_recv(o, EEL_OOB_USER, NULL, 8, &n, 100, NULL) == -EINVAL && has("no place"), "buf NULL: %s",
+	      eel_errmsg());
+	eel_oob_close(o);
+	waitpid(child, &st, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the peer's end: status %d", st);
+}
+
 int main(void)
 {
 	struct eel_dev *d1 = NULL, *d2 = NULL;
@@ -134,5 +172,6 @@ int main(void)
 	eel_close(d2);
 	options();
 	strerror_static();
+	oob_out_of_step();
 	CHECK_DONE();
 }

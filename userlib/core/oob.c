@@ -109,6 +109,22 @@ static int read_all(struct eel_oob *oob, void *buf, size_t len, int64_t deadline
 	return 0;
 }
 
+/* Reads and drops n bytes of a message. */
+static int skip(struct eel_oob *oob, uint32_t n, int64_t deadline, struct eel_dev *progress)
+{
+	char junk[4096];
+
+	while (n) {
+		uint32_t k = n < sizeof(junk) ? n : (uint32_t)sizeof(junk);
+		int rc = read_all(oob, junk, k, deadline, progress);
+
+		if (rc)
+			return rc;
+		n -= k;
+	}
+	return 0;
+}
+
 int eel_oob_send(struct eel_oob *oob, uint16_t type, const void *buf, uint32_t len)
 {
 	struct oob_hdr h = { OOB_MAGIC, type, 0, len };
@@ -124,7 +140,11 @@ int eel_oob_recv(struct eel_oob *oob, uint16_t type, void *buf, uint32_t cap, ui
 {
 	int64_t deadline = now_ms() + timeout_ms;
 	struct oob_hdr h;
-	int rc = read_all(oob, &h, sizeof(h), deadline, progress);
+	int rc;
+
+	if (!oob || (cap && !buf))
+		return eel_err(-EINVAL, "eel_oob_recv: no %s given", oob ? "place for the message (buf)" : "channel");
+	rc = read_all(oob, &h, sizeof(h), deadline, progress);
 
 	if (rc == -ETIMEDOUT)
 		return eel_err(rc, "no message from the peer in %u ms: is it still running?", timeout_ms);
@@ -133,10 +153,15 @@ int eel_oob_recv(struct eel_oob *oob, uint16_t type, void *buf, uint32_t cap, ui
 	if (h.magic != OOB_MAGIC)
 		return eel_err(-EPROTO, "the peer does not speak eel's out-of-band protocol: is the port "
 			       "right, and is it eel-bench on the other end?");
-	if (h.type != type || h.len > cap || h.len > OOB_MAX_MSG)
+	if (h.type != type || h.len > cap || h.len > OOB_MAX_MSG) {
+		/* its payload read and dropped, so that the next message is read
+		 * from its header (left, the channel was out of step for good) */
+		if (h.len <= OOB_MAX_MSG && skip(oob, h.len, deadline, progress))
+			return eel_err(-ECONNRESET, "out-of-band message cut short: the peer closed the connection");
 		return eel_err(-EPROTO, "unexpected out-of-band message (type %u, %u bytes; wanted type %u, "
-			       "at most %u bytes): run the same eel version with the same options on both ends",
+			       "at most %u bytes), dropped: run the same eel version with the same options on both ends",
 			       h.type, h.len, type, cap);
+	}
 	rc = read_all(oob, buf, h.len, deadline, progress);
 	if (rc)
 		return eel_err(rc, "out-of-band message cut short: the peer closed the connection");
