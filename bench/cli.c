@@ -153,7 +153,7 @@ static uint32_t list(const char *opt, const char *s, uint32_t *out, uint32_t cap
 		     uint64_t max, int mult8)
 {
 	const char *dots = strstr(s, "..");
-	uint32_t n = 0;
+	uint32_t n = 0, step = strcmp(opt, "--bulk-sizes") ? 2 : 4; /* a range's values: A, 2A, 4A, ... */
 	char buf[256], msg[96];
 
 	snprintf(msg, sizeof(msg), "%s takes A..B or A,B,C", opt);
@@ -173,9 +173,22 @@ static uint32_t list(const char *opt, const char *s, uint32_t *out, uint32_t cap
 		b = number(opt, dots + 2, min, max);
 		if (a > b)
 			bad("%s: the range goes downwards", opt, "write it low..high");
-		for (uint64_t v = a; v <= b && n < cap; v *= (dots[2] && strcmp(opt, "--bulk-sizes") ? 2 : 4))
+		for (uint64_t v = a; v <= b && n < cap; v *= step)
 			out[n++] = (uint32_t)v;
+		/* the range's end is one of its values: 8..100 was 8..64, 100 left out unsaid */
+		if (out[n - 1] != b) {
+			char what[160], fix[160];
+
+			snprintf(what, sizeof(what), "%s %.100s: %llu is not %llu times a power of %u", opt, s,
+				 (unsigned long long)b, (unsigned long long)a, step);
+			snprintf(fix, sizeof(fix), "write %llu..%u or %llu..%llu, or list the values A,B,C",
+				 (unsigned long long)a, out[n - 1], (unsigned long long)a,
+				 (unsigned long long)out[n - 1] * step);
+			bad("%s", what, fix);
+		}
 	} else {
+		if (s[0] == ',' || strstr(s, ",,") || (*s && s[strlen(s) - 1] == ','))
+			bad("%s: an empty value in the list", opt, "separate the values by one comma, e.g. 8,64,4096");
 		snprintf(buf, sizeof(buf), "%s", s);
 		for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
 			if (n == cap)
@@ -259,19 +272,29 @@ static void sweep_size(struct plan *p, const char *s)
 	p->nsweep = 1;
 }
 
+/* A bus's preset by its current name (bus_preset.c keeps "membus", the old
+ * name of membus-local, as a name of its own). */
+static const char *bus_preset_name(const char *w)
+{
+	return strcmp(w, "membus") ? w : "membus-local";
+}
+
 /* --bus A,B,C: bus presets or preset files, each once; checked when opened. */
 static void bus_list(struct cli *c, const char *s)
 {
 	if (strlen(s) >= sizeof(c->bus_list))
 		bad("--bus: the list is too long (%s)", "over 255 characters", "name at most 8 buses");
+	if (s[0] == ',' || strstr(s, ",,") || (*s && s[strlen(s) - 1] == ','))
+		bad("--bus %s: an empty name in the list", s, "separate the buses by one comma, e.g. none,pcie-gen3x8");
 	snprintf(c->bus_list, sizeof(c->bus_list), "%s", s);
 	c->nbus = 0;
 	for (char *w = strtok(c->bus_list, ","); w; w = strtok(NULL, ",")) {
 		if (c->nbus == MAX_BUSES)
 			bad("--bus: more than %s buses", "8", "compare at most 8 at a time");
 		for (int i = 0; i < c->nbus; i++)
-			if (!strcmp(c->buses[i], w))
-				bad("--bus: '%s' is named twice", w, "name each bus once");
+			if (!strcmp(bus_preset_name(c->buses[i]), bus_preset_name(w)))
+				bad(strcmp(c->buses[i], w) ? "--bus: '%s' is named twice (membus is membus-local's old name)"
+							   : "--bus: '%s' is named twice", w, "name each bus once");
 		/* pasted into the NIC's URI as bus=NAME: an & ? = # or % in it would
 		 * add options of its own (none&drop=0.2: a lossy wire called no bus) */
 		if (strpbrk(w, "&?=#%") || strpbrk(w, " \t\r\n"))

@@ -58,6 +58,18 @@ expect 2 "needs a value" --json
 expect 2 "give --json FILE" -q
 expect 2 "unexpected argument" host1 host2
 expect 2 "a queue depth is larger" --depths 1,8 --flood-msgs 4
+# a range's end is one of its values, and a list has no empty value (8..100
+# ran 8..64; 8,,16 ran 8,16; membus and membus-local are one bus)
+expect 2 "--sizes 8..100: 100 is not 8 times a power of 2: write 8..64 or 8..128" --sizes 8..100 -t flood
+expect 2 "--bulk-sizes 8..4096: 4096 is not 8 times a power of 4: write 8..2048 or 8..8192" --bulk-sizes 8..4096 -t bulk
+expect 2 "--sizes: an empty value in the list" --sizes 8,,16 -t flood
+expect 2 "--depths: an empty value in the list" --depths 1,8, -t flood
+expect 2 "--bus: 'membus-local' is named twice (membus is membus-local's old name)" --bus none,membus,membus-local
+expect 2 "--bus none,,cxl: an empty name in the list" --bus none,,cxl
+# a URI option's value: no sign, no space, not empty (bus= was no bus)
+expect 1 "option mtu=+4096: give a whole number from 256 to 8192" -d 'softnic?mtu=+4096' -t pingpong
+expect 1 "option 'mtu= 4096' in 'softnic?mtu= 4096': give it a value without spaces" -d 'softnic?mtu= 4096' -t pingpong
+expect 1 "option 'bus=' in 'softnic?bus=': give it a value without spaces (bus=VALUE)" -d 'softnic?bus=' -t pingpong
 expect 2 "needs more than 8 GiB of buffers" --sizes 8..1073741824 -t flood
 # a path that cannot be written is found before anything is measured (-n 10^7:
 # the run would take minutes; the 30 s timeout of expect would say so)

@@ -31,7 +31,7 @@ bench=build/eel-bench
 [ -x "$bench" ] || bench="$B/eel-bench"
 cache=build/report-test-run.json
 small=(-n 2000 -r 3 --sizes 8..16384 --depths 1,8 --flood-runs 2 --overlap-msgs 500 --overlap-runs 2
-       --sig-samples 50 --bulk-reps 20 --bulk-sizes 8..4096 --timeout 60)
+       --sig-samples 50 --bulk-reps 20 --bulk-sizes 8..2048 --timeout 60)
 if [ "$B" != build ] && [ -s "$cache" ] && [ "$cache" -nt "$bench" ]; then
   cp "$cache" "$d/run.json"
   echo "using the gcc list's run ($cache)"

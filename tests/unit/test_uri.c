@@ -27,8 +27,11 @@ static void test_shapes(void)
 	CHECK(eel_uri_parse("softnic?", &u) == 0 && u.nopt == 0, "a bare ?");
 	CHECK(eel_uri_parse("dpdk:net_null0?a=b:c=d", &u) == 0 && !strcmp(u.path, "net_null0") &&
 	      !strcmp(u.opt[0].val, "b:c=d"), "':' and '=' inside a value: '%s'", u.opt[0].val);
-	CHECK(eel_uri_parse("verbs:rxe0?k=", &u) == 0 && !strcmp(u.opt[0].val, ""), "an empty value");
-	CHECK(!strcmp(u.text, "verbs:rxe0?k="), "text kept: '%s'", u.text);
+	/* no option takes an empty value or spaces (bus= was taken as no bus, mtu= 4096 as 4096) */
+	CHECK(eel_uri_parse("verbs:rxe0?k=", &u) == -EINVAL && strstr(eel_errmsg(), "option 'k=' in 'verbs:rxe0?k='"),
+	      "an empty value: %s", eel_errmsg());
+	CHECK(eel_uri_parse("softnic?mtu= 4096", &u) == -EINVAL && strstr(eel_errmsg(), "without spaces"),
+	      "a space in a value: %s", eel_errmsg());
 }
 
 static void bad(const char *s, const char *words)
@@ -83,7 +86,7 @@ static void test_lookups(void)
 	double d = -1;
 
 	CHECK(eel_uri_parse("softnic?mtu=1024&drop=0.25&neg=-1&big=99999999999999999999&junk=12x&p=1.5&"
-			    "max=18446744073709551615&name=eth0&e=",
+			    "max=18446744073709551615&name=eth0&plus=+4096&pp=+0.5",
 			    &u) == 0, "parse: %s", eel_errmsg());
 	CHECK(eel_uri_u64(&u, "mtu", 256, 8192, &v) == 0 && v == 1024, "mtu: %llu", (unsigned long long)v);
 	v = 7;
@@ -94,7 +97,8 @@ static void test_lookups(void)
 	CHECK(eel_uri_u64(&u, "neg", 0, UINT64_MAX, &v) == -EINVAL, "negative");
 	CHECK(eel_uri_u64(&u, "big", 0, UINT64_MAX, &v) == -EINVAL, "overflow");
 	CHECK(eel_uri_u64(&u, "junk", 0, UINT64_MAX, &v) == -EINVAL, "trailing junk");
-	CHECK(eel_uri_u64(&u, "e", 0, UINT64_MAX, &v) == -EINVAL, "empty value");
+	CHECK(eel_uri_u64(&u, "plus", 0, UINT64_MAX, &v) == -EINVAL, "a sign: +4096");
+	CHECK(eel_uri_prob(&u, "pp", &d) == -EINVAL, "a sign: +0.5");
 	CHECK(eel_uri_u64(&u, "max", 0, UINT64_MAX, &v) == 0 && v == UINT64_MAX, "UINT64_MAX");
 	CHECK(eel_uri_prob(&u, "drop", &d) == 0 && d == 0.25, "drop: %g", d);
 	CHECK(eel_uri_prob(&u, "p", &d) == -EINVAL && d == 0.25, "probability above 1");

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* userlib/core/uri.c — parsing device URIs (userlib/core/uri.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,11 @@ int eel_uri_parse(const char *s, struct eel_uri *u)
 		for (int i = 0; i < u->nopt - 1; i++)
 			if (!strcmp(u->opt[i].key, o->key))
 				return eel_err(-EINVAL, "option '%s' given twice in '%s'", o->key, s);
+		/* no option takes an empty value or one with spaces: bus= was no
+		 * bus, mtu= 4096 a number */
+		if (!o->val[0] || strpbrk(o->val, " \t\r\n"))
+			return eel_err(-EINVAL, "option '%s=%s' in '%s': give it a value without spaces (%s=VALUE)",
+				       o->key, o->val, s, o->key);
 		p += len + (amp ? 1 : 0);
 	}
 	return 0;
@@ -83,7 +89,7 @@ int eel_uri_u64(struct eel_uri *u, const char *key, uint64_t min, uint64_t max, 
 		return 1;
 	errno = 0;
 	x = strtoull(o->val, &end, 10);
-	if (errno || end == o->val || *end || o->val[0] == '-' || x < min || x > max)
+	if (errno || end == o->val || *end || !isdigit((unsigned char)o->val[0]) || x < min || x > max)
 		return eel_err(-EINVAL, "option %s=%s: give a whole number from %llu to %llu",
 			       key, o->val, (unsigned long long)min, (unsigned long long)max);
 	*v = x;
@@ -100,7 +106,8 @@ int eel_uri_prob(struct eel_uri *u, const char *key, double *v)
 		return 1;
 	errno = 0;
 	x = strtod(o->val, &end);
-	if (errno || end == o->val || *end || !(x >= 0.0 && x <= 1.0))
+	if (errno || end == o->val || *end || !(isdigit((unsigned char)o->val[0]) || o->val[0] == '.') ||
+	    !(x >= 0.0 && x <= 1.0))
 		return eel_err(-EINVAL, "option %s=%s: give a probability from 0 to 1 (0.01 is 1%%)", key, o->val);
 	*v = x;
 	return 0;
