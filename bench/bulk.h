@@ -24,6 +24,7 @@ struct bulk_point {
 
 /* struct fit_line, fit_linear: method/fit.h */
 #define VALIDATE_SIZES 20
+#define BULK_MIN_SIZES 3     /* a fit of 2 parameters needs more than 2 sizes */
 #define FIT_MAX_ERR 1.0      /* a fit whose error on the validation sizes is above this (100%) is not a model */
 struct bulk_res {
 	int done;

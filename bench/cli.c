@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "bench/report/outfile.h"
 #include "bench/launch/launch.h"
+#include "bench/bulk.h"
 #include "bench/report/safe_text.h"
 #include "method/longopt.h"
 
@@ -544,6 +545,28 @@ static void derive(struct cli *c, struct given *g)
 	sweep_select(c, g);
 }
 
+/* The fits need more sizes than parameters (a line's 2: Culler et al. 1996,
+ * Dongarra & Dunigan 1997; Taboada et al. 2003's model takes its third, t0,
+ * from the smallest size) and, to be judged, VALIDATE_SIZES random sizes
+ * between the smallest and largest that are none of the listed ones
+ * (Taboada et al. 2003 3; random_sizes in bulk.c draws multiples of 8). A
+ * shorter list gave an error of 0% or nan% on no size, as if valid. */
+static void bulk_checks(const struct plan *p)
+{
+	uint32_t n = p->nbulk, lo = p->bulk_sizes[0], hi = p->bulk_sizes[n - 1];
+	uint32_t need = n < BULK_MIN_SIZES ? BULK_MIN_SIZES : n;
+	uint64_t least = lo + 8ull * (VALIDATE_SIZES + need - 1);
+
+	if (n >= BULK_MIN_SIZES && (hi - lo) / 8 + 1 - n >= VALIDATE_SIZES)
+		return;
+	fprintf(stderr, "eel-bench: --bulk-sizes: %u size%s from %u to %u B: the fits need %u sizes or more, and %u "
+		"multiples of 8 between the smallest and the largest, none listed, for the random sizes that judge them "
+		"(Taboada et al. 2003): give %u sizes or more, the largest at least %llu B, e.g. --bulk-sizes %u,%llu,%llu\n",
+		n, n == 1 ? "" : "s", lo, hi, BULK_MIN_SIZES, VALIDATE_SIZES, BULK_MIN_SIZES, (unsigned long long)least,
+		lo, (unsigned long long)(lo + least) / 16 * 8, (unsigned long long)least);
+	exit(2);
+}
+
 /* Options that contradict each other or this end's role; launched mode has
  * its own checks. */
 static void checks(struct cli *c)
@@ -613,6 +636,8 @@ static void checks(struct cli *c)
 		    "give them to eel-bench --server");
 	if (c->server && c->quiet)
 		bad("%s", "--quiet on the server: the server prints only errors anyway", "drop --quiet");
+	if (p->tests & T_BULK)
+		bulk_checks(p);
 	for (uint32_t i = 0; i < p->ndepths; i++)
 		if (p->depths[i] > p->flood_msgs)
 			bad("%s", "a queue depth is larger than --flood-msgs", "lower --depths or raise --flood-msgs");

@@ -29,6 +29,11 @@ expect 1 "unknown mode 'sideways'" -d 'softnic:sideways'
 expect 1 "use recovery=gbn (go-back-N) or recovery=sr" -d 'softnic?recovery=fast'
 expect 2 "--sizes: size 12 is not a multiple of 8" --sizes 12,24
 expect 2 "--bulk-sizes: size 12 is not a multiple of 8" --bulk-sizes 8,12
+# the fits need 3 sizes (a line's 2 parameters and one more) and room for 20 random sizes between
+# (Taboada et al. 2003): fewer printed errors of 0% and nan% on no size, as if valid
+expect 2 "--bulk-sizes: 1 size from 8 to 8 B: the fits need 3 sizes or more" -t bulk --bulk-sizes 8 --bulk-reps 3
+expect 2 "--bulk-sizes: 2 sizes from 8 to 16 B: the fits need 3 sizes or more" -t bulk --bulk-sizes 8,16
+expect 2 "the largest at least 184 B, e.g. --bulk-sizes 8,96,184" -t bulk --bulk-sizes 8,16,24
 expect 2 "--sizes 7 is out of range" --sizes 7..64
 expect 2 "--sizes 0 is out of range" --sizes 0..64
 expect 2 "out of range" --depths 0

@@ -107,6 +107,8 @@ check '.schema_version == 12 and .signature.o_s_ns > 0 and .signature.g_ns > 0' 
 check '.signature.rtt_ns > 0 and (.signature.curves | length) == 4' 'the signature: RTT and four curves' || return 1
 check '(.bulk.points | length) == 6 and (.bulk.points | all(.t_ns.min > 0 and .echo_ns.min > 0))' 'bulk T(n) and echo per size' || return 1
 # (an error >= 0 held by construction: each fit now says whether it is a model of the curve)
+# the sizes stop at 8192 B: Dongarra & Dunigan 1997's bandwidth at 10^6 B is not measured (null, it was 0)
+check '.bulk.fits.echo_test.bw_1e6_bytes_per_ns == null' 'no bandwidth at 10^6 B below 10^6 B: null' || return 1
 check '.bulk.fits.hockney.beta_ns_per_byte > 0 and (.bulk.fits.validation | length) == 20 and ([.bulk.fits.t0r, .bulk.fits.hockney, .bulk.fits.hockney003, .bulk.fits.model003] | all(.err != null and (.valid | type) == "boolean"))' 'fits, judged on 20 random sizes (T0 + n/R on T(n) too), each valid or not' || return 1
 # decompose's residual is the breakdown's (the parts' sum less EEL, one sign for both); where a
 # remainder part (EEL less the rest) closes the sum there is none to give: null, and why
