@@ -313,7 +313,7 @@ void bulk_fit(struct bulk_res *b, const struct results *r)
 	if (b->have_loggp) {
 		b->loggp_os = r->sig.o_s_ns;
 		b->loggp_L = r->sig.L_ns;
-		b->loggp_or = r->sig.o_r_ns;
+		b->loggp_or = r->sig.o_r_raw_ns;   /* o_s + L + o_r = RTT/2 even where o_r is not stated */
 		b->loggp_G = r->fl.G_ns_per_byte;
 	}
 	for (int i = 0; i < b->nv; i++) {

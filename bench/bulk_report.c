@@ -76,6 +76,8 @@ void bulk_table(FILE *f, const struct results *r)
 		fprintf(f, "  LogGP                o_s + L + o_r + G n: no G (flood: %s)\n", FLOOD_G_UNMEASURED);
 	else if (b->have_loggp && !b->loggp_separable)
 		fprintf(f, "  LogGP                o_s + L + o_r + G n: not separable on this NIC: %s\n", r->sig.L.why);
+	else if (b->have_loggp && r->sig.o_r_why)   /* no o_r to print in the line */
+		fprintf(f, "  LogGP                o_s + L + o_r + G n: the signature's o_r: %s\n", r->sig.o_r_why);
 	else if (b->have_loggp && !b->valid_loggp)
 		not_of_form(f, "LogGP", b->err_loggp, "o_s + L + o_r + G n");
 	else if (b->have_loggp && r->sig.L.resolved)
@@ -163,7 +165,7 @@ void bulk_json(struct json *j, const struct results *r)
 		json_obj(j, "loggp");
 		json_num(j, "o_s_ns", lg ? b->loggp_os : NAN);
 		json_num(j, "L_ns", lg && r->sig.L.resolved ? b->loggp_L : NAN);
-		json_num(j, "o_r_ns", lg ? b->loggp_or : NAN);
+		json_num(j, "o_r_ns", lg && !r->sig.o_r_why ? b->loggp_or : NAN);
 		json_num(j, "G_ns_per_byte", b->loggp_G);
 		fit_err(j, b->err_loggp, b->valid_loggp);
 		json_bool(j, "separable", lg);

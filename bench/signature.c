@@ -327,8 +327,15 @@ void sig_extract(struct signature_res *r)
 			ci = fmax(ci, widest_ci(c, c->pt[c->n < 3 ? 0 : c->n - 3].m, c->pt[c->n - 1].m));
 	}
 	r->o_r_curves = n;
-	r->o_r_ns = n ? sum / n : 0;
-	r->L_ns = r->rtt_ns / 2 - r->o_s_ns - r->o_r_ns;
+	r->o_r_raw_ns = n ? sum / n : 0;
+	/* g' - D below the send-only o_s: the raised gaps hold less than the
+	 * sender's own cost, so this run does not split them into o_s and o_r
+	 * (came out -12 ns on softnic, once in ~10 short runs); L keeps the
+	 * computed term: o_s cancels in it, L = RTT/2 - (g' - D) */
+	r->o_r_why = !n ? "no D raised the gap: o_r not measured" :
+		     r->o_r_raw_ns < 0 ? "not separable here: g' - D came out below the send-only o_s" : NULL;
+	r->o_r_ns = r->o_r_why ? NAN : r->o_r_raw_ns;
+	r->L_ns = r->rtt_ns / 2 - r->o_s_ns - r->o_r_raw_ns;
 	r->L_u_ns = r->rtt_ci_ns / 2 + (n ? (hi - lo) / 2 + ci : widest_ci(c0, c0->send_only_min_m, c0->send_only_max_m));
 }
 

@@ -44,7 +44,10 @@ struct signature_res {
 	struct sig_curve curve[SIG_CURVES];
 	int ncurves;
 	double rtt_ns, rtt_ci_ns;    /* one request and its reply */
-	double o_s_ns, g_ns, o_r_ns;
+	double o_s_ns, g_ns;
+	double o_r_ns;               /* o_r as stated: NAN where o_r_why says why not */
+	double o_r_raw_ns;           /* g' - D - o_s as computed (0 with no curve): L's term, may be below 0 */
+	const char *o_r_why;         /* NULL, or why o_r is not stated (not measured, not separable here) */
 	double L_ns;                 /* RTT/2 - o_s - o_r as computed: may be below 0, never printed as is */
 	double L_u_ns;               /* its uncertainty (sig_extract) */
 	struct derived L;            /* L as this NIC lets it be stated (sig_L) */

@@ -29,9 +29,14 @@ void signature_table(FILE *f, const struct session *s, const struct results *r)
 	row_one(f, s, "o_s", g->o_s_ns, how);
 	snprintf(how, sizeof(how), "steady state of D = 0 (M >= %u)", g->curve[0].steady_min_m);
 	row_one(f, s, "g", g->g_ns, how);
-	snprintf(how, sizeof(how), g->o_r_curves ? "g' - D - o_s, over %d D beyond Idle" :
-		 "no D raised the gap: o_r not measured (%d)", g->o_r_curves);
-	row_one(f, s, "o_r", g->o_r_ns, how);
+	if (g->o_r_why) {
+		/* never a 0 or a negative as if measured: the reason instead */
+		fprintf(f, "  %-20s %13s %13s %8s  %8s   %s (over %d D beyond Idle)\n", "o_r",
+			g->o_r_curves ? "not separable" : "not measured", "", "", "", g->o_r_why, g->o_r_curves);
+	} else {
+		snprintf(how, sizeof(how), "g' - D - o_s, over %d D beyond Idle", g->o_r_curves);
+		row_one(f, s, "o_r", g->o_r_ns, how);
+	}
 	row_one(f, s, "RTT", g->rtt_ns, "one request and its reply");
 	row_derived(f, s, "L", &g->L, "RTT/2 - o_s - o_r");
 	fprintf(f, "  %-20s %d points, %d short of 5%% at 95%% confidence (batches of 50, at most %u samples)\n",

@@ -141,7 +141,7 @@ static void bulk_fits(void)
 	r.sig.done = r.fl.done = 1;
 	r.sig.o_s_ns = os;
 	r.sig.L_ns = L;
-	r.sig.o_r_ns = orr;
+	r.sig.o_r_ns = r.sig.o_r_raw_ns = orr;
 	r.sig.L.separable = 1;
 	r.fl.G_ns_per_byte = G;
 	b->nv = VALIDATE_SIZES;
@@ -617,6 +617,19 @@ static void signature_uncertainty(void)
 	sig_extract(&r);
 	CHECK_EQ_D(r.o_r_ns, or0 - 15, 1e-9);
 	CHECK_EQ_D(r.L_ns, L0 + 15, 1e-9);
+	/* every D 200 ns more as spun: g' - D below o_s, o_r -50: not separable
+	 * here (NAN, the JSON's null, with why), never a negative o_r; L as computed */
+	for (int k = 1; k < 4; k++)
+		r.curve[k].d_ns += 185;
+	sig_extract(&r);
+	CHECK(isnan(r.o_r_ns) && r.o_r_why && strstr(r.o_r_why, "not separable here"),
+	      "o_r %g from a raw %g: not separable here, why '%s'", r.o_r_ns, r.o_r_raw_ns, r.o_r_why ? r.o_r_why : "");
+	CHECK_EQ_D(r.L_ns, L0 + 200, 1e-9);
+	/* no curve beyond D = 0: o_r not measured (NAN, was 0 as if measured) */
+	r.ncurves = 1;
+	sig_extract(&r);
+	CHECK(isnan(r.o_r_ns) && r.o_r_curves == 0 && r.o_r_why && strstr(r.o_r_why, "not measured"),
+	      "no D curve: o_r %g, why '%s'", r.o_r_ns, r.o_r_why ? r.o_r_why : "");
 }
 
 /* One machine per run: two stats of one quantity differ when their medians
