@@ -262,7 +262,7 @@ double pingpong_tail_cost_noise(const struct session *s, const struct pingpong_r
 
 int pingpong_tail_cost_resolved(const struct session *s, const struct pingpong_res *pp)
 {
-	return pp->tail_cost.n >= 3 && fabs(pp->tail_cost.median) > pingpong_tail_cost_noise(s, pp);
+	return pp->tail_cost.n >= TAIL_COST_MIN_RUNS && fabs(pp->tail_cost.median) > pingpong_tail_cost_noise(s, pp);
 }
 
 double pingpong_tail_ns(const struct session *s, const struct pingpong_res *pp, double q)

@@ -57,6 +57,8 @@ int pingpong_interleaved(struct session *s, const int *variant, int nvar, uint32
 /* The tail's q-quantile (0..1) of RTT/2 in ns (method/hist.h's hist_at). */
 /* what timing each round costs: resolved from 0 or within its noise (the
  * run-by-run differences' IQR and a step of the counter) */
+/* the runs the timing's cost needs: fewer have no spread (an IQR) to tell it from */
+#define TAIL_COST_MIN_RUNS 3
 double pingpong_tail_cost_noise(const struct session *s, const struct pingpong_res *pp);
 int pingpong_tail_cost_resolved(const struct session *s, const struct pingpong_res *pp);
 double pingpong_tail_ns(const struct session *s, const struct pingpong_res *pp, double q);

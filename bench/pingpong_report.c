@@ -2,6 +2,7 @@
 /* bench/pingpong_report.c — the ping-pong (pingpong.c, Bell et al. 2003 4.1) in the
  * table (EEL, its tail; the cost of stamping) and in the JSON document (parameters eel,
  * eel_tail, eel_stamped, stamp_cost; curves pingpong: docs/json.md). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,12 +41,18 @@ void pingpong_table_tail(FILE *f, const struct session *s, const struct pingpong
 		fprintf(f, " %s %.1f ", tail_q[k].name, pingpong_tail_ns(s, pp, tail_q[k].q));
 	fprintf(f, " max %.1f\n  %-20s every RTT/2 of %d more runs (%llu rounds), each round timed alone: ",
 		pingpong_tail_ns(s, pp, 1), "", pp->ntail, (unsigned long long)pp->tail.count);
+	/* unresolved, the median difference is the machine's: not printed (it came
+	 * out -1402.2 ns with -n 1 -r 1, one run against one) */
 	if (pingpong_tail_cost_resolved(s, pp))
 		fprintf(f, "%+.1f ns (%+.1f %%) on a run's mean\n", cost,
 			pp->eel.median > 0 ? 100 * cost / pp->eel.median : 0.0);
+	else if (pp->tail_cost.n < TAIL_COST_MIN_RUNS)
+		fprintf(f, "its cost not separable here\n  %-20s (%d run%s against EEL's: telling it from the runs' own "
+			"spread takes %d or more, -r)\n", "", pp->tail_cost.n, pp->tail_cost.n == 1 ? "" : "s",
+			TAIL_COST_MIN_RUNS);
 	else
-		fprintf(f, "its cost not separable here (%+.1f ns\n  %-20s on a run's mean, within the runs' own spread, "
-			"+-%.1f ns)\n", cost, "", pingpong_tail_cost_noise(s, pp));
+		fprintf(f, "its cost not separable here\n  %-20s (within the runs' own spread, +-%.1f ns on a run's "
+			"mean)\n", "", pingpong_tail_cost_noise(s, pp));
 }
 
 /* EEL with stamps on against EEL without, run by run */
@@ -85,7 +92,8 @@ void pingpong_json_tail(struct json *j, const struct session *s, const struct pi
 		json_num(j, tail_q[k].key, pingpong_tail_ns(s, pp, tail_q[k].q));
 	json_num(j, "max_ns", pingpong_tail_ns(s, pp, 1));
 	json_num(j, "mean_ns", cyc_ns(s, hist_mean(h)) / 2);
-	json_num(j, "timing_cost_ns", pp->tail_cost.median);
+	/* null where not separable: the runs' spread or too few runs, not the timing */
+	json_num(j, "timing_cost_ns", pingpong_tail_cost_resolved(s, pp) ? pp->tail_cost.median : NAN);
 	json_bool(j, "timing_cost_resolved", pingpong_tail_cost_resolved(s, pp));
 	json_num(j, "timing_cost_noise_ns", pingpong_tail_cost_noise(s, pp));
 	json_str(j, "method", "every round trip of runs of their own beside EEL's, stamps off, each timed alone: RTT/2");
