@@ -782,7 +782,12 @@ void breakdown_finish(struct breakdown *bd)
 	/* the parts are checked against the unstamped runs' EEL, itself a
 	 * figure of runs (pingpong.c, median_unc95): its uncertainty too */
 	var += bd->eel_ref_unc_ns > 0 ? pow(bd->eel_ref_unc_ns / 2, 2) : 0;
+	/* below 0 the stamped rounds came out faster than the unstamped runs:
+	 * the runs' own variation (a cold first run, a preempted one), not what
+	 * stamping added, which is then not separable here (NAN: null) */
 	bd->perturbation_ns = bd->have_rounds && bd->eel_ref_ns > 0 ? bd->round.mean - bd->eel_ref_ns : NAN;
+	if (bd->perturbation_ns < 0)
+		bd->perturbation_ns = NAN;
 	bd->oneway_gap_ns = bd->have[STAGE_PARTS] && all ? bd->total.mean - oneway : NAN;
 	if (across >= 0 && all && bd->eel_ref_ns > 0) {
 		/* no one clock: the part between the ends is what EEL leaves of the

@@ -89,6 +89,10 @@ void breakdown_table(FILE *f, const struct session *s, const struct results *r)
 	if (isfinite(bd->perturbation_ns))
 		fprintf(f, "    (perturbation: the stamped rounds' RTT/2 is %.1f ns, %+.1f ns from EEL: what stamping "
 			"added to a round,\n     measured, not taken off anything)\n", bd->round.mean, bd->perturbation_ns);
+	else if (bd->have_rounds && bd->eel_ref_ns > 0)
+		fprintf(f, "    (perturbation: not separable here: the stamped rounds' RTT/2, %.1f ns, is below EEL's "
+			"%.1f ns,\n     the runs' own variation (a cold or preempted run), not what stamping added)\n",
+			bd->round.mean, bd->eel_ref_ns);
 	if (isfinite(bd->oneway_gap_ns))
 		fprintf(f, "    (one way, DETECT - POST on its own rounds: %.1f +- %.1f ns, %+.1f ns from the one-way parts' "
 			"sum)\n", bd->total.mean, bd->total_unc, bd->oneway_gap_ns);

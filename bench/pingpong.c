@@ -265,6 +265,14 @@ int pingpong_tail_cost_resolved(const struct session *s, const struct pingpong_r
 	return pp->tail_cost.n >= TAIL_COST_MIN_RUNS && fabs(pp->tail_cost.median) > pingpong_tail_cost_noise(s, pp);
 }
 
+/* Stamping cannot make a round faster: a stamp cost (stamped run over
+ * unstamped, less 1) not above 0 is the runs' own variation (a cold first
+ * run: --warmup 0 gave -48%), and the cost is not separable here. */
+int pingpong_stamp_cost_separable(const struct pingpong_res *pp)
+{
+	return pp->stamp_cost.n > 0 && pp->stamp_cost.median > 0;
+}
+
 double pingpong_tail_ns(const struct session *s, const struct pingpong_res *pp, double q)
 {
 	return cyc_ns(s, (double)hist_at(&pp->tail, q)) / 2;

@@ -61,6 +61,7 @@ int pingpong_interleaved(struct session *s, const int *variant, int nvar, uint32
 #define TAIL_COST_MIN_RUNS 3
 double pingpong_tail_cost_noise(const struct session *s, const struct pingpong_res *pp);
 int pingpong_tail_cost_resolved(const struct session *s, const struct pingpong_res *pp);
+int pingpong_stamp_cost_separable(const struct pingpong_res *pp);
 double pingpong_tail_ns(const struct session *s, const struct pingpong_res *pp, double q);
 
 /* pingpong_report.c: its rows in the table (EEL, its tail; the stamping cost) and in the

@@ -58,11 +58,16 @@ void pingpong_table_tail(FILE *f, const struct session *s, const struct pingpong
 /* EEL with stamps on against EEL without, run by run */
 void pingpong_table_stamping(FILE *f, const struct session *s, const struct results *r)
 {
-	if (r->pp.done && r->pp.eel_stamped.n)
-		fprintf(f, "\n  stamping cost: EEL median %.1f ns with stamps (1 put in %u), %.1f ns without: %+.1f %% "
-			"run by run (spread %.1f points)\n", r->pp.eel_stamped.median, s->plan.stamp_every,
-			r->pp.eel.median, 100 * r->pp.stamp_cost.median,
+	if (!r->pp.done || !r->pp.eel_stamped.n)
+		return;
+	fprintf(f, "\n  stamping cost: EEL median %.1f ns with stamps (1 put in %u), %.1f ns without: ",
+		r->pp.eel_stamped.median, s->plan.stamp_every, r->pp.eel.median);
+	if (pingpong_stamp_cost_separable(&r->pp))
+		fprintf(f, "%+.1f %% run by run (spread %.1f points)\n", 100 * r->pp.stamp_cost.median,
 			100 * (r->pp.stamp_cost.p75 - r->pp.stamp_cost.p25));
+	else
+		fprintf(f, "not separable here\n  (the stamped runs came out no slower: the runs' own variation, "
+			"a cold or preempted run)\n");
 }
 
 void pingpong_json_parameters(struct json *j, const struct session *s, const struct results *r)
@@ -73,7 +78,10 @@ void pingpong_json_parameters(struct json *j, const struct session *s, const str
 	pingpong_json_tail(j, s, &r->pp);
 	if (r->pp.eel_stamped.n) {
 		param_stat(j, s, "eel_stamped", &r->pp.eel_stamped, "as eel, with stage stamps on");
-		stat_obj(j, "stamp_cost", &r->pp.stamp_cost);
+		if (pingpong_stamp_cost_separable(&r->pp))
+			stat_obj(j, "stamp_cost", &r->pp.stamp_cost);
+		else
+			json_num(j, "stamp_cost", NAN);   /* not separable here: null */
 	}
 }
 

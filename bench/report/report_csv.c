@@ -50,7 +50,7 @@ static void pingpong_rows(FILE *f, const struct session *s, const struct results
 	stat_row(f, "pingpong", "eel", "ns", 8, NAN, &r->pp.eel);
 	tail_row(f, s, &r->pp);
 	stat_row(f, "pingpong", "eel_stamped", "ns", 8, NAN, &r->pp.eel_stamped);
-	if (r->pp.eel_stamped.n)
+	if (pingpong_stamp_cost_separable(&r->pp))
 		stat_row(f, "pingpong", "stamp_cost", "ratio", 8, NAN, &r->pp.stamp_cost);
 }
 

@@ -64,6 +64,19 @@ json=$(jq -r '.parameters.eel_tail.p99_ns' "$d/p.json" | awk '{ printf "%.1f", $
 [ "$printed" = "$json" ] || bad "the table's p99 is $printed, the JSON's $json"
 [ $fail -eq 0 ] && echo "ok: the pair's tail: $(jq '.parameters.eel_tail.histogram | length' "$d/p.json") buckets, p99 $printed ns in both"
 
+# --warmup 0: the one timed run starts cold (EEL 814 ns against a tail p50 of 184:
+# "stamping cost ... -48.2 %", perturbation -541 ns, nothing said): a warning
+# says so, and a stamping cost or perturbation below 0 is no figure (null)
+"$B/eel-bench" -t pingpong -n 200 -r 1 --warmup 0 --json "$d/w.json" >"$d/w.out" 2>&1 ||
+  { cat "$d/w.out"; die "eel-bench -t pingpong -n 200 -r 1 --warmup 0 exited non-zero"; }
+jq -e '[.warnings[] | select(test("--warmup 0.*cold start"))] | length == 1' "$d/w.json" >/dev/null ||
+  bad "--warmup 0: no warning that the timed runs include a cold start"
+jq -e '(.parameters.stamp_cost == null or .parameters.stamp_cost.median > 0) and
+       (.breakdown.perturbation_ns == null or .breakdown.perturbation_ns >= 0)' "$d/w.json" >/dev/null ||
+  bad "--warmup 0: stamp_cost $(jq -c .parameters.stamp_cost.median "$d/w.json"), perturbation $(jq .breakdown.perturbation_ns "$d/w.json"): below 0 as figures"
+grep -E 'stamping cost: .*: -[0-9.]+ %|stamping added -|\(perturbation: .*, -[0-9.]+ ns from EEL' "$d/w.out" &&
+  bad "--warmup 0: the table prints a negative stamping cost or perturbation"
+
 # two processes: the client times, so it keeps the tail
 port=$((20000 + RANDOM % 20000))
 "$B/eel-bench" --server -p $port 2>"$d/server.err" & pids+=($!)
