@@ -63,8 +63,11 @@ int stamp_advice(const struct session *s, const struct results *r, char *out, si
 	if (!(r->bd.done && r->bd.have_rounds && rounds < 100) || !every)
 		return 0;
 	least = least ? least : 1;
-	/* rounds scale with 1 / --stamp-every */
+	/* rounds scale with 1 / --stamp-every, but no more than the run's round
+	 * trips give: -n x -r / --stamp-every (--stamp-every 1048576 -n 200
+	 * stamped 1 round and was advised 8192, which stamps 1 still) */
 	want = rounds > 0 ? (uint32_t)((double)every * rounds / ROUNDS_WANTED) : least;
+	want = (uint32_t)fmin(want, (double)p->iters * p->runs / ROUNDS_WANTED);
 	if (want >= least && want < every) {
 		snprintf(out, n, "--stamp-every %u", want);
 	} else {
@@ -91,11 +94,18 @@ static void breakdown_warnings(struct warnings *ws, const struct session *s, con
 	/* (stamping does not touch EEL, which is of the runs without stamps: what
 	 * it adds to a stamped round is the breakdown's perturbation, a figure) */
 	if (r->bd.done && r->bd.have_rounds && r->bd.round.n < 100)
-		warn(ws, WK_STAMPS, FIG_BREAKDOWN, "only %d rounds were stamped: the breakdown's means are rough%s",
-		     r->bd.round.n, more[0] ? strchr(more + 2, ':') + 1 : "");
-	if (r->bd.done && !r->bd.have_rounds && r->bd.samples)
+		warn(ws, WK_STAMPS, FIG_BREAKDOWN, "only %d rounds were stamped: the breakdown's means are rough%s%s",
+		     r->bd.round.n, more[0] ? ";" : "", more[0] ? strchr(more + 2, ':') + 1 : "");
+	/* none joined and none left unjoined: no round was stamped whole at all,
+	 * -n too short for --stamp-every (-n 1 said "(0 not)") */
+	if (r->bd.done && !r->bd.have_rounds && r->bd.samples && r->bd.unjoined)
 		warn(ws, WK_STAMPS, FIG_BREAKDOWN, "no stamped round could be joined whole (%d not): the breakdown is of "
 		     "one-way records and does not add up to EEL", r->bd.unjoined);
+	else if (r->bd.done && !r->bd.have_rounds && r->bd.samples)
+		warn(ws, WK_STAMPS, FIG_BREAKDOWN, "no round was stamped whole: -n %u: too few round trips a run with "
+		     "1 in --stamp-every %u stamped, so the breakdown is of one-way records and does not add up to "
+		     "EEL; give -n %u or more", s->plan.iters, s->plan.stamp_every, 16 * (s->plan.stamp_every ?
+		     s->plan.stamp_every : 8));
 	if (isfinite(r->bd.perturbation_ns))
 		snprintf(added, sizeof(added), "stamping added %+.1f ns a round", r->bd.perturbation_ns);
 	if (r->bd.done && r->bd.closes == 0)

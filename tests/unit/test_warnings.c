@@ -167,6 +167,37 @@ static void cold_start(void)
 		CHECK(!strstr(w[i].text, "cold start"), "--warmup 1000: %s", w[i].text);
 }
 
+/* The stamping advice: a value that stamps enough rounds for the run's -n x -r
+ * (--stamp-every 1048576 -n 200 was advised 8192, which stamps 1 round still),
+ * the "rough" sentence whole (it read "rough for ~128, --stamp-every 1"), and
+ * no round at all said why (-n 1 gave "(0 not)") */
+static void stamp_advice_text(void)
+{
+	struct session s;
+	struct warning w[MAX_WARNINGS];
+	unsigned n;
+	int nw, raise_iters, rough = 0, none = 0;
+
+	crafted(&s, 200, 1048576, 1);
+	nw = report_warnings(&s, &r, w, MAX_WARNINGS);
+	advised(w, nw, &n, &raise_iters);
+	CHECK(n > 0 && (double)s.plan.iters * s.plan.runs / n >= 128, "-n 200 -r 10 --stamp-every 1048576: advised "
+	      "--stamp-every %u, which stamps %.0f rounds, not ~128", n, n ? (double)s.plan.iters * s.plan.runs / n : 0);
+	for (int i = 0; i < nw; i++)
+		rough |= strstr(w[i].text, "the breakdown's means are rough; for ~128") != NULL;
+	CHECK(rough, "the 'rough' warning is not a whole sentence");
+	crafted(&s, 1, 8, 0);
+	r.bd.have_rounds = 0;
+	r.bd.samples = 20;
+	r.bd.unjoined = 0;
+	nw = report_warnings(&s, &r, w, MAX_WARNINGS);
+	for (int i = 0; i < nw; i++) {
+		CHECK(!strstr(w[i].text, "(0 not)"), "-n 1: %s", w[i].text);
+		none |= strstr(w[i].text, "too few round trips") != NULL;
+	}
+	CHECK(none, "-n 1: no warning says the run had too few round trips for a whole stamped round");
+}
+
 static void budget(void)
 {
 	struct plan p = { .tests = T_PINGPONG | T_FLOOD, .iters = 10000, .runs = 10, .warmup = 1000,
@@ -213,6 +244,7 @@ int main(void)
 	one_advice(100000, 512, 20);   /* a long run at the default's ceiling */
 	kinds_and_figures();
 	cold_start();
+	stamp_advice_text();
 	budget();
 	CHECK_DONE();
 }
