@@ -53,19 +53,23 @@ case $B in
   *) # the residual: the parts' sum, each measured on its own rounds less its
      # stamps' cost measured in place, against the EEL of the unstamped runs
      # (two independent measurements; a cost solved from EEL made it 0),
-     # within its own 95% uncertainty (the parts' and the unstamped EEL's:
-     # this short run stamps ~35 rounds a choice). Where it closes within 5%
-     # of EEL the parts are shares of EEL (12 runs of 12 on this VM, in both
-     # placements of its vCPUs: docs/methods.md); where not, the parts time
-     # the stamped puts' path, which is not an unstamped put's to that
-     # precision (it was not, +22 to +33 ns on a 120-ns EEL, when a traced
-     # put went the firmware's general way), and the run must say so in the
-     # table, the JSON and a warning, its percentages of the parts' sum, not
-     # of EEL (both tables: test_breakdown_chosen). Either way the parts are never further
-     # than 40% of EEL from it (the stamps' costs left on the parts: some 60
-     # ns more, 50% of the short EEL; a stage counted twice: more).
-     check '.breakdown.residual_unc_ns <= 0.2 * .breakdown.eel_ns and .breakdown.eel_unc_ns >= 0' 'the residual known to 20% of EEL (its uncertainty: the parts'"'"' and the unstamped EEL'"'"'s)' || return 1
-     check '.breakdown.residual_ns != null and (.breakdown.residual_ns | fabs) - .breakdown.residual_unc_ns <= 0.4 * .breakdown.eel_ns' 'the breakdown within 40% of the unstamped EEL (the residual, beyond its uncertainty)' || return 1
+     # within its own 95% uncertainty (the parts' and the unstamped EEL's).
+     # Where it closes within 5% of EEL the parts are shares of EEL; where
+     # not, the parts time the stamped puts' path, and the run must say so in
+     # the table, the JSON and a warning, its percentages of the parts' sum,
+     # not of EEL (both tables: test_breakdown_chosen). Whether it closes is
+     # the machine's: on one 2-vCPU VM it closed in 12 runs of 12 (a traced
+     # put's extra work hidden in a 290-ns cache-line flight), on another
+     # (a 140-ns flight) in none, stamping adding 125-170 ns a round
+     # (docs/methods.md). What holds on every machine, and fails when a stage
+     # is counted twice or left out: the parts add up to the path they time,
+     # the stamped rounds' RTT/2 (measured whole, on rounds of their own:
+     # EEL + the perturbation), so the residual is what stamping added, the
+     # perturbation (measured, taken off nothing), within the parts'
+     # uncertainty and 20% of that RTT/2 (a stage counted twice: the wire's
+     # 180 ns more, over it).
+     check '.breakdown.perturbation_ns != null and .breakdown.residual_unc_ns <= 0.2 * (.breakdown.eel_ns + .breakdown.perturbation_ns) and .breakdown.eel_unc_ns >= 0' 'the residual known to 20% of the stamped path (its uncertainty: the parts'"'"' and the unstamped EEL'"'"'s)' || return 1
+     check '(.breakdown.residual_ns - .breakdown.perturbation_ns | fabs) - .breakdown.residual_unc_ns <= 0.2 * (.breakdown.eel_ns + .breakdown.perturbation_ns)' 'the parts add up to the stamped rounds'"'"' RTT/2, the path they time: the residual is what stamping added to a round (the perturbation), beyond the uncertainty, within 20%' || return 1
      check '.breakdown.closes == ((.breakdown.residual_ns | fabs) - .breakdown.residual_unc_ns <= 0.05 * .breakdown.eel_ns)' 'closes: the residual within 5% of EEL beyond its uncertainty' || return 1
      if jq -e '.breakdown.closes' "$out/r.json" >/dev/null; then
        echo "ok: the breakdown adds up to the unstamped EEL within 5% (residual $(jq '.breakdown.residual_ns' "$out/r.json") ns, EEL $(jq '.breakdown.eel_ns' "$out/r.json"))"
@@ -73,10 +77,7 @@ case $B in
        grep -q "they do not add up to EEL, below" "$out/table.txt" && grep -q "the parts do not add up to EEL within 5 %" "$out/table.txt" ||
          { echo "FAILED: the breakdown does not close, and the table does not say so"; return 1; }
        check '[.warnings[] | select(test("not shares of EEL"))] | length == 1' 'the breakdown does not close: a warning says its parts are the stamped path'"'"'s' || return 1
-       # said so, as it must; but on this machine it closes (above): a run
-       # that does not is a failed attempt, run again where it was noisy
-       echo "FAILED: the breakdown does not close: residual $(jq '.breakdown.residual_ns' "$out/r.json") +- $(jq '.breakdown.residual_unc_ns' "$out/r.json") ns of EEL $(jq '.breakdown.eel_ns' "$out/r.json") (said so)"
-       return 1
+       echo "note: the breakdown does not close on this machine (said so): residual $(jq '.breakdown.residual_ns' "$out/r.json") +- $(jq '.breakdown.residual_unc_ns' "$out/r.json") ns of EEL $(jq '.breakdown.eel_ns' "$out/r.json"), stamping added $(jq '.breakdown.perturbation_ns' "$out/r.json") ns a round"
      fi
      # the one-way trip measured whole on rounds of its own, against its parts
      check '.breakdown.oneway_gap_ns != null and (.breakdown.oneway_gap_ns | fabs) - .breakdown.residual_unc_ns - .breakdown.total_unc_ns <= 0.05 * .breakdown.eel_ns' 'the one-way trip measured whole agrees with its parts within 5% of EEL (beyond their uncertainties)' || return 1
