@@ -174,6 +174,16 @@ static void method_warnings(struct warnings *ws, const struct session *s, const 
 			     "q=%u): noisy machine", 100 * r->fl.pt[i].t.spread, r->fl.pt[i].size, r->fl.pt[i].q);
 			break;
 		}
+	/* G run by run is each run's slope over the bandwidth-bound sizes (two
+	 * of them at the least): one run's two timings a few percent apart give a
+	 * slope near 0, a bandwidth of hundreds of GB/s (--sizes 8..4096: G's
+	 * spread 1208%, its runs' least 0.0023 ns/B, said nowhere). The first
+	 * column, from each size's fastest run, stands. */
+	if (r->fl.done && flood_G_measured(&r->fl) && r->fl.G_runs.n >= 2 && r->fl.G_runs.spread > 0.25)
+		warn(ws, WK_NOISE, FIG_GG, "G varies by %.0f%% between runs (%d runs, each a slope over the sizes from "
+		     "%u B): its median, bandwidth's and M's are rough (the first column, from each size's fastest run, "
+		     "stands); more bandwidth-bound sizes (--sizes up to 131072) or --flood-runs narrow it",
+		     100 * r->fl.G_runs.spread, r->fl.G_runs.n, r->fl.G_min_size);
 	/* L = RTT/2 - o_s - o_r (Culler et al. 1996): where it is separable (a
 	 * NIC that runs on the host's CPU has its work in o_s and o_r: the table
 	 * says L is not separable, derived.c) and below 0 beyond its uncertainty,
