@@ -65,6 +65,7 @@ struct item {
 	const char *unit;
 	double a, b;
 	double noise_a, noise_b;   /* NaN: a single value */
+	int one_run;               /* a stat of one run on a side: its noise unknown */
 	enum cmp_dir dir;
 	double thr;                /* judged at this threshold where above --threshold (the tails), else 0 */
 	struct verdict v;
@@ -205,8 +206,13 @@ static void stat_item(struct cmp *c, const char *name, const struct jr_val *a, c
 		return;
 	it->a = x.min;
 	it->b = y.min;
-	it->noise_a = noise_of(&x);
-	it->noise_b = noise_of(&y);
+	/* one run has no spread to tell its noise by (its p25..p75 is 0 wide):
+	 * a single value, the threshold alone decides (it said "noise 0.0 %") */
+	if (x.n > 1 && y.n > 1) {
+		it->noise_a = noise_of(&x);
+		it->noise_b = noise_of(&y);
+	}
+	it->one_run = x.n <= 1 || y.n <= 1;
 }
 
 /* A stat of the stamped rounds (a stage, their total) compared at its mean,
@@ -290,8 +296,11 @@ static void g_item(struct cmp *c)
 	pa = cmp_by_num(jr_get(a, "curves.flood"), "size", num_at(a, "parameters.g.size"), "q", num_at(a, "parameters.g.q"));
 	pb = cmp_by_num(jr_get(b, "curves.flood"), "size", num_at(b, "parameters.g.size"), "q", num_at(b, "parameters.g.q"));
 	if (stat_at(pa, "ns_per_msg", &sa) && stat_at(pb, "ns_per_msg", &sb)) {
-		it->noise_a = noise_of(&sa);
-		it->noise_b = noise_of(&sb);
+		it->one_run = sa.n <= 1 || sb.n <= 1;
+		if (!it->one_run) {
+			it->noise_a = noise_of(&sa);
+			it->noise_b = noise_of(&sb);
+		}
 	}
 }
 
@@ -657,7 +666,9 @@ static int compare_hosts(const struct run *A, const struct run *B, double thr)
 			snprintf(nz, sizeof(nz), "%.1f %%", it->v.noise / fabs(it->a) * 100);
 		else
 			snprintf(nz, sizeof(nz), "-");
-		printf("  %-30s %14s %14s %9s %9s  %s%s\n", it->name, va, vb, ch, nz, it->v.word, it->v.why);
+		printf("  %-30s %14s %14s %9s %9s  %s%s\n", it->name, va, vb, ch, nz, it->v.word,
+		       it->one_run && strcmp(it->v.word, "same") ? " (one run: its noise unknown, the threshold alone)"
+								 : it->v.why);
 		if (!strcmp(it->v.word, "worse"))
 			worse++;
 	}

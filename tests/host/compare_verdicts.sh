@@ -273,4 +273,17 @@ bad "have no parameter in common" "$d/a.json" "$d/empty.json"
 bad "give two runs" "$d/a.json"
 bad "--threshold 'abc' is not a percentage" "$d/a.json" "$d/a.json" --threshold abc
 bad "--threshold '-1' is not a percentage" "$d/a.json" "$d/a.json" --threshold -1
+# one run a side: its p25..p75 is 0 wide, no noise (it said "noise 0.0 %" and
+# judged a change beside it): the noise unknown, the threshold alone, said
+for r in one1 one2; do
+  "$B/eel-bench" -t pingpong -n 300 -r 1 --warmup 50 -q --json "$d/$r.json" || { echo "FAILED: eel-bench -r 1"; fail=1; }
+done
+"$B/eel-compare" "$d/one1.json" "$d/one2.json" >"$d/one.out" 2>&1
+if grep -E '^  EEL  ' "$d/one.out" | grep -qF ' 0.0 %'; then
+  echo "FAILED: one run a side, and the EEL line gives a noise:"; grep -E '^  EEL  ' "$d/one.out"; fail=1
+elif ! grep -E '^  EEL  ' "$d/one.out" | grep -qE ' - +same| - +(worse|better) \(one run: its noise unknown, the threshold alone\)'; then
+  echo "FAILED: one run a side: the EEL line:"; grep -E '^  EEL  ' "$d/one.out"; fail=1
+else
+  echo "ok: one run a side: $(grep -E '^  EEL  ' "$d/one.out")"
+fi
 exit $fail
