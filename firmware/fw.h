@@ -191,6 +191,8 @@ struct fw {
 	uint32_t recovery;      /* enum eel_fw_recovery */
 	int rx_plain;           /* the receive fast path may run: registers and DMA direct (hal.h), no
 				 * emulated receive delay (fw_start) */
+	int rx_delayed;         /* as rx_plain, but with an emulated receive delay: the fast path's
+				 * delayed instance (fw_recv.c, rx_take_delayed) */
 	uint64_t sr_have[FW_WINDOW / 64]; /* PSNs kept, by psn % FW_WINDOW */
 	struct fw_sr_slot sr_slot[FW_WINDOW];
 	uint32_t sr_head, sr_tail; /* the keep ring, free-running byte offsets */

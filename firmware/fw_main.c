@@ -54,6 +54,7 @@ static void fw_start(struct fw *fw)
 	fw->delay_dma = hal_reg_read64(h, FW_REG(delay_dma));
 	fw->delay_payload = hal_reg_read64(h, FW_REG(delay_payload));
 	fw->rx_plain = h->regs && h->dma_direct && !fw->delay_rx && !fw->delay_dma;
+	fw->rx_delayed = h->regs && h->dma_direct && (fw->delay_rx || fw->delay_dma);
 	/* a cached key's index was inside the table it was fetched from
 	 * (fw_mr.h): a new configuration's table starts with none */
 	for (uint32_t i = 0; i < FW_MR_CACHE; i++)
