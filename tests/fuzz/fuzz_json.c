@@ -4,7 +4,9 @@
  *
  * Any bytes either parse or are refused with one line of the documented
  * shape ("truncated at byte N", always at the end of the input; "malformed
- * at byte N" within it; "too deep", "too large", "out of range at PATH"). What
+ * at byte N" within it; "not JSON: it begins with" a byte no value begins
+ * with "at byte N", the first not blank; "too deep", "too large", "out of
+ * range at PATH"). What
  * parses is a well-formed tree (strings valid UTF-8 of their stated length, by
  * jansson's own check; members with keys exactly in objects; numbers within
  * JR_NUM_MAX), every member is found again by its path, and the tree written
@@ -166,6 +168,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			ASSERT(at == size);
 		else if (sscanf(err, "malformed at byte %lu ", &at) == 1 || sscanf(err, "too deep at byte %lu ", &at) == 1)
 			ASSERT(at <= size);
+		else if (!strncmp(err, "not JSON: it begins with ", 25) && strstr(err, " at byte ") &&
+			 sscanf(strstr(err, " at byte ") + 9, "%lu ", &at) == 1)
+			ASSERT(at < size && (!data[at] || !strchr("{[\"-0123456789tfn \t\r\n", data[at])));
 		else
 			ASSERT(!strncmp(err, "too large", 9) || !strncmp(err, "too deep at ", 12) ||
 			       !strncmp(err, "out of range at ", 16));
