@@ -154,6 +154,10 @@ static void oob_out_of_step(void)
 	      eel_errmsg());
 	eel_oob_close(o);
 	waitpid(child, &st, 0);
+	/* the channel's calls name what is wrong: no host, an address not this host's */
+	CHECK(eel_oob_connect(NULL, port, 100, &o) == -EINVAL && has("no host"), "connect(NULL): %s", eel_errmsg());
+	CHECK(eel_oob_listen("192.0.2.1", 0, &l) < 0 && has("cannot listen on 192.0.2.1 port 0") &&
+	      has("not an address of this host"), "listen on another's address: %s", eel_errmsg());
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the peer's end: status %d", st);
 }
 

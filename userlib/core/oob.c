@@ -237,8 +237,9 @@ int eel_oob_listen(const char *addr, uint16_t port, struct eel_oob_listener **ou
 		freeaddrinfo(res);
 		if (fd >= 0)
 			close(fd);
-		return eel_err(-rc, "cannot listen on port %u: %s%s", port, strerror(rc),
-			       rc == EADDRINUSE ? " (another eel-bench server? pick another with --port)" : "");
+		return eel_err(-rc, "cannot listen on %s port %u: %s%s", addr ? addr : "any address", port,
+			       strerror(rc), rc == EADDRINUSE ? " (another eel server on it? pick another port)" :
+			       rc == EADDRNOTAVAIL ? " (not an address of this host: give one of its own, or none)" : "");
 	}
 	freeaddrinfo(res);
 	l = calloc(1, sizeof(*l));
@@ -358,11 +359,14 @@ int eel_oob_connect(const char *host, uint16_t port, uint32_t timeout_ms, struct
 	char service[8];
 	int rc, err = 0;
 
+	if (!out || !host)
+		return eel_err(-EINVAL, "eel_oob_connect: no %s given", out ? "host" : "place for the channel");
 	*out = NULL;
 	snprintf(service, sizeof(service), "%u", port);
 	rc = getaddrinfo(host, service, &hints, &res);
 	if (rc)
-		return eel_err(-EHOSTUNREACH, "unknown host '%s': %s", host, gai_strerror(rc));
+		return eel_err(-EHOSTUNREACH, "unknown host '%s': %s: give the server's name or address", host,
+			       gai_strerror(rc));
 	for (;;) {
 		for (struct addrinfo *a = res; a; a = a->ai_next) {
 			int fd = socket(a->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);

@@ -445,6 +445,10 @@ static int ereg_result(struct engine *e, uint32_t i)
 		return 0;
 	if ((s & 0x7f) == EEL_FW_ERR_FLUSHED)
 		return conn_error(e) ? conn_error(e) : eel_err(-ECANCELED, "E-register operation flushed");
+	if ((s & 0x7f) == EEL_FW_ERR_REMOTE_ACCESS)
+		return eel_err(-EREMOTEIO, "E-register operation refused by the peer's NIC: the window's key, "
+			       "its bounds, or its access (an eget needs a window registered with "
+			       "EEL_ACCESS_REMOTE_READ, an eput EEL_ACCESS_REMOTE_WRITE)");
 	return eel_err(cqe_status((uint8_t)(s & 0x7f)), "E-register operation failed: %s",
 		       eel_strerror(cqe_status((uint8_t)(s & 0x7f))));
 }
