@@ -3,19 +3,19 @@
 # Emulated stage costs of a slower NIC come back in the stamped breakdown, in
 # their own stage (docs/methods.md, the breakdown): small ones (tens of ns, where a stamp's cost
 # fitted from EEL once put every stage 28-69 ns high) and large ones, each
-# within 2% or 5 ns, whichever is larger (and what the stage and the spin
-# move by on their own), the median of three runs. One stage's
-# delay at a time; runs without and with it alternate, and each run with it
-# is judged against the median of those without.
+# within 2% or 15 ns, whichever is larger (and what the stage and the spin
+# move by on their own, at most half the delay), the median of three runs
+# against the median of those without. One stage's delay at a time; runs
+# without and with it alternate.
 #
 # The reference is the delay as it lasts, measured by the NIC at open
-# (.nic.delays[].ns, the median of the three runs': a spin on this VM's
-# counter, which steps by ~10 ns,
+# (.nic.delays[].ns, the median of the three runs': a spin on a VM's
+# counter, which may step by ~10 ns,
 # overshoots what was asked by part of a step and a read). In place, on a
 # message's path, a spin costs a little more than timed alone (the counter's
 # reads around it no longer overlap other work: here ~5 ns at 60 ns, what
 # EEL itself grows by): it is known to one step of the counter
-# (.machine.clock.resolution_ns), which is allowed beside the 2% or 5 ns.
+# (.machine.clock.resolution_ns), which is allowed beside the 2% or 15 ns.
 # A stage is judged at its trimmed mean (less its lowest and highest tenth):
 # one interruption of a few us among ~90 samples moves a plain mean by tens
 # of ns, and a median moves in steps of the counter.
@@ -37,6 +37,11 @@ median() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
 # got a 300 ns fetch delay, lasting 319, back as 291). The optimised build
 # judges every delay.
 case $B in *asan*) tol=0.05 least=1000 ;; *) tol=0.02 least=0 ;; esac
+# the least allowed: 5 ns and the counter's step (below) made 15 ns on the VM
+# whose counter steps by 10 ns; on one whose counter steps by 0.9 ns a spin
+# in place still lasts 5-20 ns longer than timed alone (doorbell 300, lasting
+# 306.5 alone, came back as 313-322): 15 ns on every machine
+floor=15
 # (a build before the trimmed mean and the measured delays: the mean, the
 # delay asked; so that this test can be run against it)
 stage() { jq ".breakdown.parts[] | select(.name == \"$1\") | (.trimmed_ns // .ns.mean)" "$2"; }
@@ -67,8 +72,9 @@ for sd in doorbell:30,300,3000 fetch:30,300,3000 tx:3000 rx:30,300,3000 dma:30,3
     # range of the runs without the delay and of the spin's three timings (on
     # a VM whose counter steps by 10 ns the step covered them; on one whose
     # counter steps by 0.9 ns a stage's trimmed mean still moves by ~5-10 ns)
-    noise=$(jq -n "([$(IFS=,; echo "${bases[*]}")] | max - min) + ([$(IFS=,; echo "${refs[*]}")] | max - min)")
-    allow=$(jq -n "[$tol * $ref, 5] | max + $step + $noise + (if \"$s\" == \"tx\" then $line else 0 end)")
+    # (at most half the delay: a delay lost whole is never within it)
+    noise=$(jq -n "[([$(IFS=,; echo "${bases[*]}")] | max - min) + ([$(IFS=,; echo "${refs[*]}")] | max - min), $ref / 2] | min")
+    allow=$(jq -n "[$tol * $ref, $floor] | max + $step + $noise + (if \"$s\" == \"tx\" then $line else 0 end)")
     gots=()
     for i in 0 1 2; do
       gots+=("$(jq -n "${withs[$i]} - $base")")
@@ -80,8 +86,8 @@ for sd in doorbell:30,300,3000 fetch:30,300,3000 tx:3000 rx:30,300,3000 dma:30,3
     # back as 317-330 in one invocation, 322-346 in another)
     got=$(median "${gots[@]}")
     verdict=$(jq -rn "if (($got - $ref) | fabs) <= $allow then \"ok\" elif $d < $least then \"reported\" else \"FAILED\" end")
-    printf '%-8s injected %5d ns (lasts %7.1f): recovered %8.1f ns (the median of three), allowed +-%.1f: %s\n' \
-      "$s" "$d" "$ref" "$got" "$allow" "$verdict"
+    printf '%-8s injected %5d ns (lasts %7.1f): recovered %8.1f ns (the median of three), allowed +-%.1f (noise %.1f): %s\n' \
+      "$s" "$d" "$ref" "$got" "$allow" "$noise" "$verdict"
     [ "$verdict" = FAILED ] && fail=1
   done
 done
