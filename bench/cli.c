@@ -182,9 +182,13 @@ static uint32_t list(const char *opt, const char *s, uint32_t *out, uint32_t cap
 
 			snprintf(what, sizeof(what), "%s %.100s: %llu is not %llu times a power of %u", opt, s,
 				 (unsigned long long)b, (unsigned long long)a, step);
-			snprintf(fix, sizeof(fix), "write %llu..%u or %llu..%llu, or list the values A,B,C",
-				 (unsigned long long)a, out[n - 1], (unsigned long long)a,
-				 (unsigned long long)out[n - 1] * step);
+			if ((uint64_t)out[n - 1] * step <= max)
+				snprintf(fix, sizeof(fix), "write %llu..%u or %llu..%llu, or list the values A,B,C",
+					 (unsigned long long)a, out[n - 1], (unsigned long long)a,
+					 (unsigned long long)out[n - 1] * step);
+			else
+				snprintf(fix, sizeof(fix), "write %llu..%u, or list the values A,B,C",
+					 (unsigned long long)a, out[n - 1]);
 			bad("%s", what, fix);
 		}
 	} else {

@@ -371,13 +371,16 @@ static void flood_runs_derive(struct flood_res *f, const struct plan *p)
 	memset(&f->G_runs, 0, sizeof(f->G_runs));
 	memset(&f->bw_runs, 0, sizeof(f->bw_runs));
 	memset(&f->M_runs, 0, sizeof(f->M_runs));
+	f->G_runs_none = 0;
 	if (!g || !g->run || !flood_G_measured(f))
 		return;
 	for (int r = 0; r < g->nrun; r++) {
 		double Gr = slope(f, p, f->G_q, f->G_min_size, r);
 
-		if (Gr <= 0)
-			continue; /* this run's large puts were no slower: no G from it */
+		if (Gr <= 0) {
+			f->G_runs_none++; /* this run's large puts were no slower: no G from it */
+			continue;
+		}
 		G[n] = Gr;
 		bw[n] = 1 / Gr;
 		M[n++] = g->run[r] / Gr;

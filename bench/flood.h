@@ -34,6 +34,7 @@ struct flood_res {
 	/* the same run by run (run r of the largest size less run r of the
 	 * smallest, at G's depth): how far G, 1/G and g/G are known */
 	struct stat G_runs, bw_runs, M_runs;
+	int G_runs_none;       /* runs that gave no G (their large puts no slower): not in G_runs */
 };
 
 int flood_run(struct session *s, struct results *r);

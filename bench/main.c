@@ -366,8 +366,12 @@ static int run_end(struct cli *c, struct session *s, struct results *r, const ch
 			return -1;
 	}
 	rc = eel_open(uri, &o, &s->dev);
-	if (s->pair_gate >= 0 && !s->server && gate_say(s->pair_gate, rc == 0))
-		rc = rc ? rc : -EPIPE;
+	if (s->pair_gate >= 0 && !s->server && gate_say(s->pair_gate, rc == 0) && !rc) {
+		eel_close(s->dev);
+		s->dev = NULL;
+		fprintf(stderr, "eel-bench: the pair's server ended before its NIC opened: its message is above\n");
+		return -1;
+	}
 	if (rc)
 		return bench_fail("opening the NIC");
 	/* a flood keeps q puts in flight: the send queue must hold the deepest */

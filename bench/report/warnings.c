@@ -102,10 +102,10 @@ static void breakdown_warnings(struct warnings *ws, const struct session *s, con
 		warn(ws, WK_STAMPS, FIG_BREAKDOWN, "no stamped round could be joined whole (%d not): the breakdown is of "
 		     "one-way records and does not add up to EEL", r->bd.unjoined);
 	else if (r->bd.done && !r->bd.have_rounds && r->bd.samples)
-		warn(ws, WK_STAMPS, FIG_BREAKDOWN, "no round was stamped whole: -n %u: too few round trips a run with "
-		     "1 in --stamp-every %u stamped, so the breakdown is of one-way records and does not add up to "
-		     "EEL; give -n %u or more", s->plan.iters, s->plan.stamp_every, 16 * (s->plan.stamp_every ?
-		     s->plan.stamp_every : 8));
+		warn(ws, WK_STAMPS, FIG_BREAKDOWN, "no round was stamped whole: with -n %u round trips a run and 1 "
+		     "put in --stamp-every %u stamped, too few were, so the breakdown is of one-way records and does "
+		     "not add up to EEL; give -n %u or more (16 stamped rounds a run)", s->plan.iters,
+		     s->plan.stamp_every, 16 * (s->plan.stamp_every ? s->plan.stamp_every : 8));
 	if (isfinite(r->bd.perturbation_ns))
 		snprintf(added, sizeof(added), "stamping added %+.1f ns a round", r->bd.perturbation_ns);
 	if (r->bd.done && r->bd.closes == 0)
@@ -184,6 +184,11 @@ static void method_warnings(struct warnings *ws, const struct session *s, const 
 		     "%u B): its median, bandwidth's and M's are rough (the first column, from each size's fastest run, "
 		     "stands); more bandwidth-bound sizes (--sizes up to 131072) or --flood-runs narrow it",
 		     100 * r->fl.G_runs.spread, r->fl.G_runs.n, r->fl.G_min_size);
+	else if (r->fl.done && flood_G_measured(&r->fl) && r->fl.G_runs_none)
+		warn(ws, WK_NOISE, FIG_GG, "G: %d of %d runs gave no slope (their puts from %u B no slower as they "
+		     "grew): G's median, bandwidth's and M's are of the others (the first column, from each size's "
+		     "fastest run, stands); more bandwidth-bound sizes (--sizes up to 131072) or --flood-runs",
+		     r->fl.G_runs_none, r->fl.G_runs_none + r->fl.G_runs.n, r->fl.G_min_size);
 	/* L = RTT/2 - o_s - o_r (Culler et al. 1996): where it is separable (a
 	 * NIC that runs on the host's CPU has its work in o_s and o_r: the table
 	 * says L is not separable, derived.c) and below 0 beyond its uncertainty,

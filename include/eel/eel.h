@@ -89,9 +89,10 @@ int eel_data_path(const char *name, char *out, size_t n);
 
 /* Opens a file a person named (a bus preset, eel's data files, a NetPIPE
  * output, an lspci dump) for reading, if it is a regular file that is not
- * empty and holds at most max_bytes (0: any size). Never blocks: a FIFO is
- * refused without waiting for a writer, a device (/dev/zero) without being
- * read. 0 with *f open for reading (fclose it), or a negative errno with
+ * empty and holds at most max_bytes (0: any size; a kernel's file, /proc or
+ * /sys, says size 0: it is opened when it gives a byte, non-blocking, and
+ * the reader bounds what it reads). Never blocks: a FIFO is refused without
+ * waiting for a writer, a device (/dev/zero) without being read. 0 with *f open for reading (fclose it), or a negative errno with
  * eel_errmsg() naming the path, what is wrong and the fix: the open's own
  * error (-ENOENT, -EACCES, ...), -EISDIR for a folder, -EINVAL for a FIFO, a
  * device or a socket, -ENODATA for an empty file, -EFBIG for a larger one. */

@@ -73,8 +73,8 @@ expect 2 "--bus: 'membus-local' is named twice (membus is membus-local's old nam
 expect 2 "--bus none,,cxl: an empty name in the list" --bus none,,cxl
 # a URI option's value: no sign, no space, not empty (bus= was no bus)
 expect 1 "option mtu=+4096: give a whole number from 256 to 8192" -d 'softnic?mtu=+4096' -t pingpong
-expect 1 "option 'mtu= 4096' in 'softnic?mtu= 4096': give it a value without spaces" -d 'softnic?mtu= 4096' -t pingpong
-expect 1 "option 'bus=' in 'softnic?bus=': give it a value without spaces (bus=VALUE)" -d 'softnic?bus=' -t pingpong
+expect 1 "option 'mtu= 4096' in 'softnic?mtu= 4096': a space around the value: write mtu=VALUE" -d 'softnic?mtu= 4096' -t pingpong
+expect 1 "option 'bus=' in 'softnic?bus=' has no value: give one (bus=VALUE)" -d 'softnic?bus=' -t pingpong
 expect 2 "needs more than 8 GiB of buffers" --sizes 8..1073741824 -t flood
 # a path that cannot be written is found before anything is measured (-n 10^7:
 # the run would take minutes; the 30 s timeout of expect would say so)

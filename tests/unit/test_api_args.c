@@ -102,7 +102,7 @@ static void options(void)
 	      eel_errmsg());
 	/* fw_cpu pins thread mode's firmware thread: not in inline mode, and
 	 * only on a CPU this process may use */
-	CHECK(eel_open("softnic?fw_cpu=0", NULL, &d) == -EINVAL && has("use softnic:thread"), "fw_cpu inline: %s",
+	CHECK(eel_open("softnic?fw_cpu=0", NULL, &d) == -EINVAL && has("open the NIC in thread mode"), "fw_cpu inline: %s",
 	      eel_errmsg());
 	CHECK(eel_open("softnic:thread?oversubscribe=1&fw_cpu=1000", NULL, &d) == -EINVAL &&
 	      has("may not run on CPU 1000"), "fw_cpu=1000: %s", eel_errmsg());

@@ -28,10 +28,12 @@ static void test_shapes(void)
 	CHECK(eel_uri_parse("dpdk:net_null0?a=b:c=d", &u) == 0 && !strcmp(u.path, "net_null0") &&
 	      !strcmp(u.opt[0].val, "b:c=d"), "':' and '=' inside a value: '%s'", u.opt[0].val);
 	/* no option takes an empty value or spaces (bus= was taken as no bus, mtu= 4096 as 4096) */
-	CHECK(eel_uri_parse("verbs:rxe0?k=", &u) == -EINVAL && strstr(eel_errmsg(), "option 'k=' in 'verbs:rxe0?k='"),
+	CHECK(eel_uri_parse("verbs:rxe0?k=", &u) == -EINVAL && strstr(eel_errmsg(), "option 'k=' in 'verbs:rxe0?k=' has no value"),
 	      "an empty value: %s", eel_errmsg());
-	CHECK(eel_uri_parse("softnic?mtu= 4096", &u) == -EINVAL && strstr(eel_errmsg(), "without spaces"),
-	      "a space in a value: %s", eel_errmsg());
+	CHECK(eel_uri_parse("softnic?mtu= 4096", &u) == -EINVAL && strstr(eel_errmsg(), "a space around the value"),
+	      "a space before a value: %s", eel_errmsg());
+	CHECK(eel_uri_parse("softnic?bus=/tmp/my bus.bus", &u) == 0 && !strcmp(u.opt[0].val, "/tmp/my bus.bus"),
+	      "a space inside a value (a file's path): %s", eel_errmsg());
 }
 
 static void bad(const char *s, const char *words)

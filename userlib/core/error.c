@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* userlib/core/error.c — the last error of each thread, as one line for a person. */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +32,8 @@ const char *eel_strerror(int err)
 {
 	const char *s;
 
+	if (err == INT_MIN)
+		return "unknown error";
 	switch (err < 0 ? -err : err) {
 	case 0:
 		return "success";

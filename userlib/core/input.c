@@ -85,7 +85,10 @@ int eel_input_open(const char *path, size_t max_bytes, FILE **out)
 		return eel_err(-EFBIG, "%s: is %lld bytes, more than the %zu this file may have: give the right file",
 			       shown(path, p, sizeof(p)), (long long)st.st_size, max_bytes);
 	}
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	/* a kernel's file stays non-blocking: one that waits for data
+	 * (trace_pipe, /proc/kmsg) ends the read instead of holding it */
+	if (st.st_size > 0)
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	f = fdopen(fd, "r");
 	if (!f) {
 		err = errno;

@@ -153,11 +153,18 @@ int eel_oob_recv(struct eel_oob *oob, uint16_t type, void *buf, uint32_t cap, ui
 	if (h.magic != OOB_MAGIC)
 		return eel_err(-EPROTO, "the peer does not speak eel's out-of-band protocol: is the port "
 			       "right, and is it eel-bench on the other end?");
-	if (h.type != type || h.len > cap || h.len > OOB_MAX_MSG) {
+	if (h.len > OOB_MAX_MSG)
+		return eel_err(-EPROTO, "out-of-band message of %u bytes, more than any eel sends (%u): the channel "
+			       "is out of step, close it; run the same eel version on both ends", h.len, OOB_MAX_MSG);
+	if (h.type != type || h.len > cap) {
 		/* its payload read and dropped, so that the next message is read
 		 * from its header (left, the channel was out of step for good) */
-		if (h.len <= OOB_MAX_MSG && skip(oob, h.len, deadline, progress))
-			return eel_err(-ECONNRESET, "out-of-band message cut short: the peer closed the connection");
+		rc = skip(oob, h.len, deadline, progress);
+		if (rc == -ETIMEDOUT)
+			return eel_err(rc, "an out-of-band message of type %u did not arrive whole in %u ms: is the "
+				       "peer still running?", h.type, timeout_ms);
+		if (rc)
+			return eel_err(rc, "out-of-band message cut short: the peer closed the connection");
 		return eel_err(-EPROTO, "unexpected out-of-band message (type %u, %u bytes; wanted type %u, "
 			       "at most %u bytes), dropped: run the same eel version with the same options on both ends",
 			       h.type, h.len, type, cap);

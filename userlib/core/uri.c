@@ -52,10 +52,14 @@ int eel_uri_parse(const char *s, struct eel_uri *u)
 		for (int i = 0; i < u->nopt - 1; i++)
 			if (!strcmp(u->opt[i].key, o->key))
 				return eel_err(-EINVAL, "option '%s' given twice in '%s'", o->key, s);
-		/* no option takes an empty value or one with spaces: bus= was no
-		 * bus, mtu= 4096 a number */
-		if (!o->val[0] || strpbrk(o->val, " \t\r\n"))
-			return eel_err(-EINVAL, "option '%s=%s' in '%s': give it a value without spaces (%s=VALUE)",
+		/* no option takes an empty value or one that starts or ends with a
+		 * space: bus= was no bus, mtu= 4096 a number (a preset file's path
+		 * may hold a space inside) */
+		if (!o->val[0])
+			return eel_err(-EINVAL, "option '%s=' in '%s' has no value: give one (%s=VALUE), or leave "
+				       "the option out", o->key, s, o->key);
+		if (isspace((unsigned char)o->val[0]) || isspace((unsigned char)o->val[strlen(o->val) - 1]))
+			return eel_err(-EINVAL, "option '%s=%s' in '%s': a space around the value: write %s=VALUE",
 				       o->key, o->val, s, o->key);
 		p += len + (amp ? 1 : 0);
 	}

@@ -91,8 +91,8 @@ int engine_parse(struct engine *e, struct eel_dev *dev, struct eel_uri *u, const
 
 		if (e->mode != ENGINE_THREAD)
 			return eel_err(-EINVAL, "fw_cpu in %s: it pins thread mode's firmware thread, and in "
-				       "inline mode the firmware runs in the host's calls: use %s:thread, or "
-				       "leave fw_cpu out", u->text, u->scheme);
+				       "inline mode the firmware runs in the host's calls: open the NIC in thread "
+				       "mode (softnic:thread), or leave fw_cpu out", u->text);
 		if (!sched_getaffinity(0, sizeof(allowed), &allowed) && !CPU_ISSET((int)v, &allowed))
 			return eel_err(-EINVAL, "fw_cpu=%d in %s: this process may not run on CPU %d (it may "
 				       "use %d CPUs: taskset -cp %d lists them): give one of those",
