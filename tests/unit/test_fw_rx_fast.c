@@ -9,7 +9,8 @@
  * packet not the last, a malformed frame, a failed connection. Each case
  * checks what the general path does with it (written or not, counters,
  * the NAK, the CQE, the error), which a fast path that took it would not.
- * A traced put it takes, and writes the record the general path writes.
+ * A traced put it takes, and writes the record the general path writes;
+ * an emulated receive delay it spins where the general path does.
  * (A runt is refused before a byte past it is read: ASan's to see.)
  * Two firmwares on a fake HAL (fakenic.h); only the receiver steps. */
 #include "check.h"
@@ -253,6 +254,49 @@ static void test_trace(void)
 	      "the RX record or last_rx differ between the fast path's host and the general path's");
 }
 
+/* An emulated receive delay (rx_ns, dma_ns): spun where deliver spins it,
+ * on the fast path's delayed instance (rx_take_delayed; rx_traced's own for
+ * a traced frame) with a direct HAL, on the general path without: each put
+ * written once, counted once, the clock (a tick at each read) moved on by
+ * at least both delays, and a traced one's stamps apart by at least each
+ * delay, NIC_RX to DMA_START and DMA_START to DMA_DONE. The delays set as
+ * fw_start sets them from the delay registers. */
+static void test_delayed(void)
+{
+	static struct fw_hal_ops ticking;
+
+	ticking = fn_hal_ops;
+	ticking.now = tick_now;
+	for (int direct = 1; direct >= 0; direct--) {
+		struct rx r = rx_new_dir(EEL_FW_RECOVERY_GBN, direct);
+		const struct eel_trace *t = &r.b->trace[FN_TR + 0];
+		uint64_t t0;
+
+		r.b->fw.hal.ops = &ticking;
+		r.b->fw.delay_rx = 50;
+		r.b->fw.delay_dma = 70;
+		r.b->fw.rx_delayed = r.b->fw.rx_plain;
+		r.b->fw.rx_plain = 0;
+		r.p->now = t0 = 1000;
+		put8(&r, FW_PKT_FIRST | FW_PKT_LAST, 1, WIN + 8, 0x21);
+		CHECK(filled(WIN + 8, 8, 0x21) && cnt(&r, EEL_FW_CNT_RX_MSGS) == 2 && cnt(&r, EEL_FW_CNT_RX_PKTS) == 2 &&
+		      r.b->fw.rcv_nxt == 2, "direct %d: a delayed put not taken once: %llu messages, rcv_nxt %u", direct,
+		      (unsigned long long)cnt(&r, EEL_FW_CNT_RX_MSGS), r.b->fw.rcv_nxt);
+		CHECK(r.p->now - t0 >= 120, "direct %d: the delays were not spun: %llu ticks", direct,
+		      (unsigned long long)(r.p->now - t0));
+		put8(&r, FW_PKT_FIRST | FW_PKT_LAST | FW_PKT_TRACE, 2, WIN + 16, 0x22);
+		fw_step(&r.b->fw); /* the record, owed, written */
+		CHECK(filled(WIN + 16, 8, 0x22) && cnt(&r, EEL_FW_CNT_RX_MSGS) == 3 && r.b->fw.rcv_nxt == 3,
+		      "direct %d: a delayed traced put not taken once", direct);
+		CHECK(t->valid && t->msg_id == 502 && t->t[EEL_ST_DMA_START] - t->t[EEL_ST_NIC_RX] >= 50 &&
+		      t->t[EEL_ST_DMA_DONE] - t->t[EEL_ST_DMA_START] >= 70,
+		      "direct %d: RX record valid %u msg %u, NIC_RX %llu DMA_START %llu DMA_DONE %llu", direct, t->valid,
+		      t->msg_id, (unsigned long long)t->t[EEL_ST_NIC_RX], (unsigned long long)t->t[EEL_ST_DMA_START],
+		      (unsigned long long)t->t[EEL_ST_DMA_DONE]);
+		rx_free(&r);
+	}
+}
+
 /* Selective repeat, a packet kept past a gap: the one that fills the gap is
  * delivered and the kept one after it (drained), not the first alone. */
 static void test_gap_filled(void)
@@ -373,6 +417,7 @@ int main(void)
 	test_message_longer();
 	test_notify();
 	test_trace();
+	test_delayed();
 	test_two_packets();
 	test_gap_filled();
 	test_first_not_last();
