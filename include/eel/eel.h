@@ -203,8 +203,9 @@ struct eel_mr {
 /* Registers len bytes at addr for dev's NIC: a put's source (read), and with
  * EEL_ACCESS_REMOTE_WRITE (REMOTE_READ) a window the peer may write (read).
  * The memory must be mapped in this process, readable, and writable for
- * REMOTE_WRITE: else -EFAULT and nothing registered (as ibv_reg_mr). Keep it
- * mapped until eel_mr_dereg. */
+ * REMOTE_WRITE: else -EFAULT and nothing registered (verbs: ibv_reg_mr's
+ * check; the other NICs: the process's map, /proc/self/maps, where it can
+ * be read). Keep it mapped until eel_mr_dereg. */
 int eel_mr_reg(struct eel_dev *dev, void *addr, size_t len, unsigned access, struct eel_mr **mr);
 /* Deregisters mr on the device that registered it and frees it (mr is then
  * gone: a second call with it is a use after free). A region of another

@@ -155,11 +155,9 @@ int eel_mr_reg(struct eel_dev *dev, void *addr, size_t len, unsigned access, str
 		return eel_err(-EINVAL, "eel_mr_reg: empty region (address %p, %zu bytes)", addr, len);
 	if (access & ~(unsigned)(EEL_ACCESS_REMOTE_WRITE | EEL_ACCESS_REMOTE_READ))
 		return eel_err(-EINVAL, "eel_mr_reg: unknown access bits 0x%x", access);
-	/* the NIC reads a put's source from it and, with REMOTE_WRITE, writes
-	 * the peer's puts into it: refused now, not a SIGSEGV in a later put */
-	rc = eel_mem_check(addr, len, (access & EEL_ACCESS_REMOTE_WRITE) != 0, "eel_mr_reg");
-	if (rc)
-		return rc;
+	if ((uintptr_t)addr + len < (uintptr_t)addr)
+		return eel_err(-EINVAL, "eel_mr_reg: %zu bytes at %p run past the end of the address space: give "
+			       "the region's real length", len, addr);
 	mr = calloc(1, sizeof(*mr));
 	if (!mr)
 		return eel_err(-ENOMEM, "eel_mr_reg: out of memory");

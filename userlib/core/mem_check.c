@@ -24,18 +24,16 @@ static int map_line(FILE *f, uint64_t *start, uint64_t *end, char perms[5])
 	return 1;
 }
 
-int eel_mem_check(const void *addr, size_t len, int write, const char *call)
+/* The first byte of [at, stop) the process's map does not give as asked
+ * (stop: all of it; at, unchecked: no /proc). */
+static uint64_t first_missing(uint64_t at, uint64_t stop, int write)
 {
-	uint64_t at = (uintptr_t)addr, stop = at + len, start, end;
+	uint64_t start, end;
 	char perms[5];
-	FILE *f;
+	FILE *f = fopen("/proc/self/maps", "re");
 
-	if (stop < at)
-		return eel_err(-EINVAL, "%s: %zu bytes at %p run past the end of the address space: give the "
-			       "region's real length", call, len, addr);
-	f = fopen("/proc/self/maps", "re");
 	if (!f)
-		return 0; /* no /proc: the check is the NIC's alone, as before */
+		return stop; /* no /proc: the check is the NIC's alone */
 	/* the mappings come in increasing order: walk them over [at, stop) */
 	while (at < stop && map_line(f, &start, &end, perms)) {
 		if (end <= at)
@@ -47,6 +45,21 @@ int eel_mem_check(const void *addr, size_t len, int write, const char *call)
 		at = end;
 	}
 	fclose(f);
+	return at < stop ? at : stop;
+}
+
+int eel_mem_check(const void *addr, size_t len, int write, const char *call)
+{
+	uint64_t at, stop = (uintptr_t)addr + len;
+
+	if (stop < (uintptr_t)addr)
+		return eel_err(-EINVAL, "%s: %zu bytes at %p run past the end of the address space: give the "
+			       "region's real length", call, len, addr);
+	/* the map is read in pieces: another thread's mmap or munmap between
+	 * two may show a hole that is not there; a second look settles it */
+	at = first_missing((uintptr_t)addr, stop, write);
+	if (at < stop)
+		at = first_missing((uintptr_t)addr, stop, write);
 	if (at < stop)
 		return eel_err(-EFAULT, "%s: byte %" PRIu64 " of the %zu at %p is not %s memory of this process: "
 			       "register memory the program allocated (and may %s)", call,

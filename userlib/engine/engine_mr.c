@@ -23,6 +23,14 @@ static uint32_t mr_tag_new(uint32_t old)
 int engine_mr_reg(struct eel_dev *dev, struct eel_mr *mr, unsigned access)
 {
 	struct engine *e = ENGINE(dev);
+	/* the firmware copies a put's source from the region and, with
+	 * REMOTE_WRITE, the peer's puts into it, in this process: memory it
+	 * does not have is refused now, not a SIGSEGV in a later put (a NIC
+	 * driver pins it: ibv_reg_mr checks as much for verbs) */
+	int rc = eel_mem_check(mr->addr, mr->len, (access & EEL_ACCESS_REMOTE_WRITE) != 0, "eel_mr_reg");
+
+	if (rc)
+		return rc;
 
 	for (uint32_t i = 1; i < ENGINE_MR_ENTRIES; i++) {
 		struct eel_fw_mr *m = &e->mrt[i];
